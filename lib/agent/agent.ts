@@ -1,0 +1,279 @@
+/** The agent core: one turn is model calls and tool calls until an answer (mm.md §4). */
+
+import type { Config } from "../config/config.ts";
+import { formatDuration } from "../config/duration.ts";
+import { nearest } from "../config/suggest.ts";
+import { type AskPermission, rejectedText } from "../permission.ts";
+import type { ChatClient, ChatResult, Message, ToolCall } from "../provider/chat.ts";
+import { ProviderError } from "../provider/errors.ts";
+import type { AnyTool, ToolContext, ToolResult } from "../tool.ts";
+import { coerceInput, invalidCallText, parseToolArguments } from "./arguments.ts";
+import type { AgentEvent } from "./events.ts";
+import {
+  isRunaway,
+  LOOP_DETECTED,
+  LoopDetector,
+  loopStoppedText,
+  runawayText,
+} from "./loop_detector.ts";
+import { type Counters, emptyCounters } from "./recap.ts";
+import { toolSchema } from "./schema.ts";
+
+/** What the core needs from the outside world. */
+export interface AgentOptions {
+  config: Config;
+  chat: ChatClient;
+  /** The declared tools. */
+  tools: AnyTool[];
+  systemPrompt: string;
+  /** The tools' context for one turn. */
+  context(signal: AbortSignal): ToolContext;
+  askPermission: AskPermission;
+  emit(event: AgentEvent): void;
+}
+
+/** How a turn ended. */
+export type TurnOutcome =
+  | { status: "answered"; answer: string; counters: Counters }
+  | { status: "failed"; error: string; counters: Counters }
+  | { status: "cancelled"; counters: Counters };
+
+/** The text a turn ends with when the watchdog fires. */
+export function watchdogText(ms: number): string {
+  const d = formatDuration(ms);
+  return `[error: the model sent nothing for ${d} — turn stopped by the watchdog (watchdogTimeout: ${d}); the server may be overloaded or still loading the model: try again, or raise watchdogTimeout]`;
+}
+
+/** The text a turn ends with when it reaches `maxTurns`. */
+export function maxTurnsText(n: number): string {
+  return `[error: the turn reached maxTurns (${n} model calls) without a final answer — stopped; ask for a smaller step, or raise maxTurns in the agent file]`;
+}
+
+/** The answer to a call of a tool that does not exist. */
+export function unknownToolText(name: string, tools: string[]): string {
+  const hint = nearest(name, tools);
+  return `[unknown tool "${name}"${hint ? ` — did you mean "${hint}"?` : ""} — the tools are: ${
+    tools.join(", ")
+  }]`;
+}
+
+class Stop extends Error {}
+
+/** A conversation with the model: its history and its loop detector. */
+export class Agent {
+  /** The history as sent to the model, system prompt first. */
+  readonly history: Message[];
+  readonly loop = new LoopDetector();
+  #opts: AgentOptions;
+  #allowed = new Set<string>();
+
+  /** Starts a conversation with the options' system prompt. */
+  constructor(opts: AgentOptions) {
+    this.#opts = opts;
+    this.history = [{ role: "system", content: opts.systemPrompt }];
+  }
+
+  /** Runs one turn for `prompt` until the model answers, fails or is cancelled. */
+  async runTurn(prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
+    const { config, chat, emit } = this.#opts;
+    const counters = emptyCounters();
+    emit({ type: "turn_start", prompt, provider: config.provider, model: chat.target.model });
+    this.history.push({ role: "user", content: prompt });
+    const fail = (error: string): TurnOutcome => {
+      emit({ type: "error", message: error, where: "generation" });
+      return { status: "failed", error, counters };
+    };
+    for (let step = 0; step < config.maxTurns; step++) {
+      if (signal.aborted) return { status: "cancelled", counters };
+      let result: ChatResult;
+      try {
+        result = await this.#callModel(signal);
+      } catch (e) {
+        if (signal.aborted) return { status: "cancelled", counters };
+        if (e instanceof Stop || e instanceof ProviderError) return fail(e.message);
+        throw e;
+      }
+      const calls = result.toolCalls;
+      this.history.push({
+        role: "assistant",
+        content: result.text || (calls.length ? null : ""),
+        ...(calls.length
+          ? {
+            tool_calls: calls.map((c) => ({
+              id: c.id,
+              type: "function" as const,
+              function: { name: c.name, arguments: c.arguments },
+            })),
+          }
+          : {}),
+      });
+      if (calls.length === 0) {
+        emit({ type: "recap", counters });
+        emit({ type: "answer", text: result.text });
+        return { status: "answered", answer: result.text, counters };
+      }
+      for (let i = 0; i < calls.length; i++) {
+        const { output, stop } = await this.#runCall(calls[i], signal, counters);
+        this.history.push({ role: "tool", tool_call_id: calls[i].id, content: output });
+        if (stop || signal.aborted) {
+          // Every call the model made needs an answer before the next request.
+          for (const rest of calls.slice(i + 1)) {
+            this.history.push({
+              role: "tool",
+              tool_call_id: rest.id,
+              content: "[error: not run: the turn was stopped]",
+            });
+          }
+          if (signal.aborted) return { status: "cancelled", counters };
+          return fail(stop!);
+        }
+      }
+    }
+    return fail(maxTurnsText(config.maxTurns));
+  }
+
+  /** One model call, with the watchdog and the runaway detector watching its stream. */
+  async #callModel(turnSignal: AbortSignal): Promise<ChatResult> {
+    const { config, chat, tools, emit } = this.#opts;
+    const controller = new AbortController();
+    let stopReason: string | undefined;
+    const stop = (reason: string) => {
+      stopReason = reason;
+      controller.abort();
+    };
+    const onTurnAbort = () => controller.abort();
+    turnSignal.addEventListener("abort", onTurnAbort);
+    let timer = setTimeout(
+      () => stop(watchdogText(config.watchdogTimeout)),
+      config.watchdogTimeout,
+    );
+    const feed = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stop(watchdogText(config.watchdogTimeout)), config.watchdogTimeout);
+    };
+    const composing = new Set<number>();
+    try {
+      return await chat.stream({
+        messages: this.history,
+        tools: tools.map(toolSchema),
+        signal: controller.signal,
+        onDelta: (d) => {
+          if (stopReason) return;
+          feed();
+          if (d.type === "text") emit({ type: "text", text: d.text });
+          else if (d.type === "thought") emit({ type: "thought", text: d.text });
+          else {
+            if (!composing.has(d.index)) {
+              composing.add(d.index);
+              emit({ type: "composing", tool: d.name });
+            }
+            if (isRunaway(d.arguments)) stop(runawayText(d.arguments));
+          }
+        },
+      });
+    } catch (e) {
+      if (stopReason && !turnSignal.aborted) throw new Stop(stopReason);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      turnSignal.removeEventListener("abort", onTurnAbort);
+    }
+  }
+
+  /** Runs one tool call: parse, coerce, permission, run, loop detection. Never throws. */
+  async #runCall(
+    call: ToolCall,
+    signal: AbortSignal,
+    counters: Counters,
+  ): Promise<{ output: string; stop?: string }> {
+    const { tools, emit } = this.#opts;
+    const prepared = prepareCall(tools, call);
+    const { tool } = prepared;
+    const name = tool?.name ?? call.name;
+    emit({
+      type: "tool_call",
+      id: call.id,
+      name,
+      kind: tool?.kind ?? "other",
+      emoji: tool?.emoji ?? "❔",
+      summary: prepared.ok ? tool!.summary(prepared.input) : call.arguments,
+      input: prepared.ok ? prepared.input : call.arguments,
+    });
+    let result: ToolResult;
+    if (!prepared.ok) result = { output: prepared.refusal, failed: true };
+    else if (!await this.#permitted(prepared.tool, prepared.input)) {
+      result = { output: rejectedText(name), failed: true };
+    } else result = await runTool(prepared.tool, prepared.input, this.#opts.context(signal));
+    if (tool?.counter) counters[tool.counter]++;
+    const verdict = this.loop.record(
+      name,
+      prepared.ok ? prepared.input : call.arguments,
+      result.output,
+    );
+    if (verdict === "stop") {
+      const error = loopStoppedText(name);
+      emit({ type: "tool_result", id: call.id, name, output: error, failed: true });
+      return { output: error, stop: error };
+    }
+    let output = result.output;
+    if (verdict === "warn") {
+      output += (output.endsWith("\n") || !output ? "" : "\n") + LOOP_DETECTED;
+    }
+    emit({
+      type: "tool_result",
+      id: call.id,
+      name,
+      output,
+      failed: result.failed ?? false,
+      diff: result.diff,
+    });
+    return { output };
+  }
+
+  /** Whether the call may run: yolo, or allowed for the session, or the user says yes. */
+  async #permitted(tool: AnyTool, input: Record<string, unknown>): Promise<boolean> {
+    if (!tool.asks || this.#opts.config.yolo || this.#allowed.has(tool.name)) return true;
+    const answer = await this.#opts.askPermission(tool.name, tool.summary(input), input);
+    if (answer.kind === "allowAlways") this.#allowed.add(tool.name);
+    return answer.kind !== "reject";
+  }
+}
+
+/** A call ready to run, or the text that refuses it (unknown tool, bad JSON, bad fields). */
+type PreparedCall =
+  | { ok: true; tool: AnyTool; input: Record<string, unknown> }
+  | { ok: false; tool?: AnyTool; refusal: string };
+
+/** Finds the tool, repairs the arguments and coerces them to the tool's parameters. */
+function prepareCall(tools: AnyTool[], call: ToolCall): PreparedCall {
+  const tool = findTool(tools, call.name);
+  if (!tool) return { ok: false, refusal: unknownToolText(call.name, tools.map((t) => t.name)) };
+  const parsed = parseToolArguments(call.arguments);
+  const coerced = parsed.ok ? coerceInput(tool.parameters, parsed.value) : undefined;
+  if (coerced?.ok) return { ok: true, tool, input: coerced.input };
+  const faults = parsed.ok ? (coerced as { faults: string[] }).faults : [parsed.reason];
+  const sent = call.arguments.trim() || "{}";
+  return { ok: false, tool, refusal: invalidCallText(tool.name, faults, sent, tool.parameters) };
+}
+
+/** The tool a model named, forgiving case and `-` for `_` (`Read-File` is `read_file`). */
+function findTool(tools: AnyTool[], name: string): AnyTool | undefined {
+  const wanted = name.trim().toLowerCase().replace(/[-\s]/g, "_");
+  return tools.find((t) => t.name === name) ?? tools.find((t) => t.name === wanted);
+}
+
+/** Runs a tool; a throw is a bug in the tool, told to the model in one line. */
+async function runTool(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  try {
+    return await tool.run(input, ctx);
+  } catch (e) {
+    return {
+      output: `[error: ${tool.name} failed unexpectedly: ${(e as Error).message ?? e}]`,
+      failed: true,
+    };
+  }
+}

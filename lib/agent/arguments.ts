@@ -1,0 +1,194 @@
+/** Tool-call arguments from a small model: JSON repaired where unambiguous, values coerced to types. */
+
+import type { Parameter } from "../tool.ts";
+
+/** The arguments as an object, or why they could not be read. */
+export type ParsedArguments = { ok: true; value: Record<string, unknown> } | {
+  ok: false;
+  reason: string;
+};
+
+/**
+ * Parses a tool call's arguments, repairing what is unambiguous: a code fence around the JSON,
+ * a JSON string holding the JSON, trailing commas, single-quoted strings and keys.
+ * Empty arguments mean `{}`.
+ */
+export function parseToolArguments(raw: string): ParsedArguments {
+  let text = raw.trim();
+  if (text === "") return { ok: true, value: {} };
+  const fence = text.match(/^```[\w-]*\s*\n?([\s\S]*?)\n?\s*```$/);
+  if (fence) text = fence[1].trim();
+  const first = tryParse(text) ?? tryParse(withoutTrailingCommas(text)) ??
+    tryParse(withoutTrailingCommas(singleToDoubleQuotes(text)));
+  if (first === undefined) {
+    return { ok: false, reason: `the arguments are not valid JSON (${jsonError(text)})` };
+  }
+  let value = first.value;
+  // A JSON string holding the JSON object: `"{\"command\": \"ls\"}"`.
+  if (typeof value === "string") {
+    const inner = tryParse(value.trim());
+    if (inner !== undefined) value = inner.value;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return { ok: false, reason: "the arguments must be a JSON object of named fields" };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+function tryParse(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+function jsonError(text: string): string {
+  try {
+    JSON.parse(text);
+    return "";
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** Removes commas that stand before a closing `}` or `]`, outside strings. */
+function withoutTrailingCommas(text: string): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      out += c;
+      if (c === "\\") out += text[++i] ?? "";
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    if (c === ",") {
+      const rest = text.slice(i + 1).trimStart();
+      if (rest.startsWith("}") || rest.startsWith("]")) continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/** Rewrites single-quoted strings as double-quoted ones, outside double-quoted strings. */
+function singleToDoubleQuotes(text: string): string {
+  let out = "";
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote === "") {
+      if (c === '"' || c === "'") {
+        quote = c;
+        out += '"';
+      } else out += c;
+      continue;
+    }
+    if (c === "\\") {
+      const next = text[i + 1] ?? "";
+      i++;
+      out += quote === "'" && next === "'" ? "'" : c + next;
+    } else if (c === quote) {
+      quote = "";
+      out += '"';
+    } else if (c === '"') out += '\\"';
+    else if (c === "\n") out += "\\n";
+    else out += c;
+  }
+  return out;
+}
+
+/** The input coerced to the parameters' types, or every fault found. */
+export type CoercedInput = { ok: true; input: Record<string, unknown> } | {
+  ok: false;
+  faults: string[];
+};
+
+/**
+ * Coerces each field to its parameter's type: a numeric string for a number, `"true"`/`"false"` for
+ * a boolean, a number or boolean for a string. Aliases are renamed; unknown fields are ignored
+ * unless `strict`, where each is a fault.
+ */
+export function coerceInput(
+  params: Record<string, Parameter>,
+  args: Record<string, unknown>,
+  strict = false,
+): CoercedInput {
+  const input: Record<string, unknown> = {};
+  const faults: string[] = [];
+  const byAlias = new Map<string, string>();
+  for (const [name, p] of Object.entries(params)) {
+    for (const alias of p.aliases ?? []) byAlias.set(alias, name);
+  }
+  const given: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    const name = key in params ? key : byAlias.get(key);
+    if (name === undefined) {
+      if (strict) faults.push(`"${key}" is not a parameter of this tool`);
+      continue;
+    }
+    if (!(name in given) || key === name) given[name] = value;
+  }
+  for (const [name, p] of Object.entries(params)) {
+    const value = given[name];
+    if (value === undefined || value === null) {
+      if (!p.optional) faults.push(`${name} is missing`);
+      continue;
+    }
+    const coerced = coerceValue(p.type, value);
+    if (coerced === undefined) {
+      faults.push(`${name}: ${JSON.stringify(value)} is not ${article(p.type)}`);
+    } else input[name] = coerced;
+  }
+  return faults.length ? { ok: false, faults } : { ok: true, input };
+}
+
+function article(type: Parameter["type"]): string {
+  return type === "integer" ? "an integer" : `a ${type}`;
+}
+
+/** One value coerced to `type`, or undefined when it cannot be. */
+export function coerceValue(type: Parameter["type"], value: unknown): unknown {
+  switch (type) {
+    case "string":
+      if (typeof value === "string") return value;
+      if (typeof value === "number" || typeof value === "boolean") return String(value);
+      return undefined;
+    case "number":
+    case "integer": {
+      let n: number | undefined;
+      if (typeof value === "number") n = value;
+      else if (
+        typeof value === "string" && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value)
+      ) {
+        n = Number(value);
+      }
+      if (n === undefined || !Number.isFinite(n)) return undefined;
+      if (type === "integer" && !Number.isInteger(n)) return undefined;
+      return n;
+    }
+    case "boolean":
+      if (typeof value === "boolean") return value;
+      if (typeof value === "string" && /^(true|false)$/i.test(value.trim())) {
+        return value.trim().toLowerCase() === "true";
+      }
+      return undefined;
+  }
+}
+
+/** The invalid-call text of tools.md ("Declared tools"), used for every tool the model misuses. */
+export function invalidCallText(
+  name: string,
+  faults: string[],
+  sent: string,
+  params: Record<string, Parameter>,
+): string {
+  const expected = Object.entries(params).map(([p, spec]) =>
+    `${p} (${spec.type}${spec.optional ? ", optional" : ""}): ${spec.description}`
+  ).join("; ");
+  return `[${name}: invalid call, nothing was run — ${faults.join("; ")}. You sent: ${sent}. ` +
+    `Expected: ${expected}. Call ${name} again with each parameter as its own field.]`;
+}

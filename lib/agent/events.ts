@@ -1,0 +1,32 @@
+/** What the agent core tells the front ends; they render these and nothing else. */
+
+import type { FileDiff, ToolKind } from "../tool.ts";
+import type { Counters } from "./recap.ts";
+
+/** One event of a turn, in the order it happens. `--json` writes each as one line. */
+export type AgentEvent =
+  | { type: "turn_start"; prompt: string; provider: string; model: string }
+  | { type: "text"; text: string }
+  | { type: "thought"; text: string }
+  | { type: "composing"; tool: string }
+  | {
+    type: "tool_call";
+    id: string;
+    name: string;
+    kind: ToolKind;
+    emoji: string;
+    summary: string;
+    input: unknown;
+  }
+  | {
+    type: "tool_result";
+    id: string;
+    name: string;
+    output: string;
+    failed: boolean;
+    diff?: FileDiff;
+  }
+  | { type: "warning"; message: string }
+  | { type: "recap"; counters: Counters }
+  | { type: "answer"; text: string }
+  | { type: "error"; message: string; where: "generation" | "tool" | "hook" | "session" };

@@ -1,0 +1,229 @@
+/** Command-line flags, Go style (`-p`, `-tui`, `-yolo=false`) and GNU style (`--prompt`, `--tui`). */
+
+import { nearest } from "../config/suggest.ts";
+
+/** Everything the command line can say. */
+export interface Flags {
+  /** `-p` given: the prompt, `-` for stdin, or "" when no value followed (then stdin). */
+  prompt?: string;
+  tui: boolean;
+  acp: boolean;
+  config?: string;
+  model?: string;
+  provider?: string;
+  url?: string;
+  yolo?: boolean;
+  continue: boolean;
+  session?: string;
+  json: boolean;
+  version: boolean;
+  help: boolean;
+  /** `--ask NAME`: the agent of `mmConfigs` to run once. */
+  ask?: string;
+  /** `init`, `doctor` or `sessions`. */
+  command?: "init" | "doctor" | "sessions";
+  /** Arguments left after the flags (the prompt of `--ask`). */
+  args: string[];
+}
+
+/** A command line that cannot be understood: one line, exit code 2. */
+export class UsageError extends Error {
+  /** Builds the error; the message already says how to get help. */
+  constructor(message: string) {
+    super(`${message} — run mm --help for the flags`);
+    this.name = "UsageError";
+  }
+}
+
+/** One flag's names, whether it takes a value, and its help line. */
+interface FlagSpec {
+  names: string[];
+  kind: "bool" | "value" | "optionalValue";
+  key: keyof Flags;
+  arg?: string;
+  help: string;
+}
+
+/** Every flag, in the order `--help` lists them. */
+export const FLAG_SPECS: readonly FlagSpec[] = [
+  {
+    names: ["p", "prompt"],
+    kind: "optionalValue",
+    key: "prompt",
+    arg: "PROMPT",
+    help: "run one turn and print the answer; `-p -` or no value reads the prompt from stdin",
+  },
+  { names: ["tui"], kind: "bool", key: "tui", help: "window mode: a full-screen conversation" },
+  {
+    names: ["acp"],
+    kind: "bool",
+    key: "acp",
+    help: "editor mode: an Agent Client Protocol agent on stdio",
+  },
+  {
+    names: ["ask"],
+    kind: "value",
+    key: "ask",
+    arg: "NAME",
+    help: "run agent NAME of mmConfigs once on the prompt that follows and print its answer",
+  },
+  {
+    names: ["c", "config"],
+    kind: "value",
+    key: "config",
+    arg: "FILE",
+    help: "the agent file (else $MM_CONFIG, ./mm.yaml, ./.mm/mm.yaml, ~/.config/mm/mm.yaml)",
+  },
+  {
+    names: ["model"],
+    kind: "value",
+    key: "model",
+    arg: "MODEL",
+    help: "the model, over the agent file's",
+  },
+  {
+    names: ["provider"],
+    kind: "value",
+    key: "provider",
+    arg: "NAME",
+    help: "ollama, llamacpp, dmr, llmman or openai, over the agent file's",
+  },
+  {
+    names: ["url"],
+    kind: "value",
+    key: "url",
+    arg: "URL",
+    help: "the server's base URL, over the agent file's",
+  },
+  {
+    names: ["yolo"],
+    kind: "bool",
+    key: "yolo",
+    help: "run tool calls without asking; --yolo=false asks (and refuses them in -p)",
+  },
+  {
+    names: ["continue"],
+    kind: "bool",
+    key: "continue",
+    help: "resume the latest session of this directory",
+  },
+  { names: ["session"], kind: "value", key: "session", arg: "ID", help: "resume session ID" },
+  {
+    names: ["json"],
+    kind: "bool",
+    key: "json",
+    help: "with -p: write the turn's events as JSON lines on stdout (docs/json-events.md)",
+  },
+  { names: ["v", "version"], kind: "bool", key: "version", help: "print the version and exit" },
+  { names: ["h", "help"], kind: "bool", key: "help", help: "print this help and exit" },
+];
+
+const COMMANDS = ["init", "doctor", "sessions"] as const;
+
+/** Parses argv (without the program name). Throws UsageError for anything it cannot place. */
+export function parseFlags(argv: string[]): Flags {
+  const flags: Flags = {
+    tui: false,
+    acp: false,
+    continue: false,
+    json: false,
+    version: false,
+    help: false,
+    args: [],
+  };
+  const set = flags as unknown as Record<string, unknown>;
+  const allNames = FLAG_SPECS.flatMap((s) => s.names);
+  let onlyArgs = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (onlyArgs || !arg.startsWith("-") || arg === "-") {
+      if (!flags.command && !flags.ask && flags.args.length === 0 && isCommand(arg)) {
+        flags.command = arg;
+      } else flags.args.push(arg);
+      continue;
+    }
+    if (arg === "--") {
+      onlyArgs = true;
+      continue;
+    }
+    const body = arg.replace(/^--?/, "");
+    const eq = body.indexOf("=");
+    const name = eq < 0 ? body : body.slice(0, eq);
+    const inline = eq < 0 ? undefined : body.slice(eq + 1);
+    const spec = FLAG_SPECS.find((s) => s.names.includes(name));
+    if (!spec) {
+      const near = nearest(name, allNames);
+      throw new UsageError(
+        `unknown flag ${arg}${near ? ` (did you mean ${dashes(near)}${near}?)` : ""}`,
+      );
+    }
+    const shown = `${dashes(name)}${name}`;
+    if (spec.kind === "bool") {
+      if (inline === undefined) set[spec.key] = true;
+      else {
+        const b = parseBool(inline);
+        if (b === undefined) {
+          throw new UsageError(`${shown} takes true or false, not "${inline}"`);
+        }
+        set[spec.key] = b;
+      }
+      continue;
+    }
+    let value = inline;
+    if (value === undefined) {
+      const next = argv[i + 1];
+      if (next !== undefined && (!next.startsWith("-") || next === "-")) {
+        value = next;
+        i++;
+      }
+    }
+    if (value === undefined) {
+      if (spec.kind === "optionalValue") value = "";
+      else throw new UsageError(`${shown} needs a value (${spec.arg})`);
+    }
+    set[spec.key] = value;
+  }
+  return flags;
+}
+
+function isCommand(arg: string): arg is Flags["command"] & string {
+  return (COMMANDS as readonly string[]).includes(arg);
+}
+
+function dashes(name: string): string {
+  return name.length === 1 ? "-" : "--";
+}
+
+/** Go's boolean flag values: 1, 0, t, f, true, false, in any case. */
+function parseBool(text: string): boolean | undefined {
+  const t = text.toLowerCase();
+  if (t === "1" || t === "t" || t === "true") return true;
+  if (t === "0" || t === "f" || t === "false") return false;
+  return undefined;
+}
+
+/** The `--help` text: usage, every flag, the subcommands and the exit codes. */
+export function helpText(): string {
+  const lines = [
+    "mm — a coding agent for small local models",
+    "",
+    "Usage:",
+    "  mm                      talk with the agent in this terminal (line mode)",
+    '  mm -p "PROMPT"          run one turn and print the answer (also: mm -p - , echo … | mm -p)',
+    "  mm -tui | mm -acp       window mode | editor mode",
+    '  mm --ask NAME "PROMPT"  run agent NAME of mmConfigs once',
+    "  mm init | doctor        write a starter agent file | check the server, model and tools",
+    "",
+    "Flags (Go style -flag and GNU style --flag are the same):",
+  ];
+  for (const s of FLAG_SPECS) {
+    const names = s.names.map((n) => `${dashes(n)}${n}`).join(", ");
+    const left = `  ${names}${s.arg ? ` ${s.arg}` : ""}`;
+    lines.push(`${left.padEnd(26)}${s.help}`);
+  }
+  lines.push(
+    "",
+    "Exit codes: 0 answered; 1 the turn failed; 2 usage or configuration error; 130 interrupted.",
+  );
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,130 @@
+/** The validated agent file: every key of mm.md §2, defaulted, read-only once built. */
+
+/** The servers mm can talk to. */
+export type ProviderName = "ollama" | "llmman" | "llamacpp" | "dmr" | "openai";
+
+/** Every provider name, in the order the docs list them. */
+export const PROVIDERS: readonly ProviderName[] = ["ollama", "llamacpp", "dmr", "llmman", "openai"];
+
+/** One language server of `lsp.servers`. */
+export interface LspServerConfig {
+  name: string;
+  command: string;
+  args: string[];
+  extensions: string[];
+  initializationOptions?: unknown;
+}
+
+/** One agent of `mmConfigs`, for ask_agent and /ask. */
+export interface AgentRef {
+  file: string;
+  description?: string;
+  yolo?: boolean;
+}
+
+/** One hook of `hooks.<event>`. */
+export interface HookConfig {
+  matcher?: string;
+  command: string[];
+  /** Milliseconds. */
+  timeout?: number;
+}
+
+/** The five hook events of mm.md §6. */
+export type HookEvent = "preGeneration" | "preToolCall" | "postToolCall" | "preAsk" | "postAsk";
+
+/** One parameter of a declared tool. */
+export interface DeclaredParameter {
+  type: "string" | "number" | "integer" | "boolean";
+  description?: string;
+  enum?: (string | number | boolean)[];
+  default?: string | number | boolean;
+  optional?: boolean;
+}
+
+/** One entry of the `tools:` block. */
+export interface DeclaredToolConfig {
+  name: string;
+  description?: string;
+  command: string[];
+  parameters: Record<string, DeclaredParameter>;
+  /** Milliseconds. */
+  timeout?: number;
+}
+
+/** The whole configuration, as every module reads it. Durations are milliseconds. */
+export interface Config {
+  /** Where the agent file came from, or undefined for built-in defaults. */
+  file?: string;
+  provider: ProviderName;
+  url: string;
+  model?: string;
+  apiKey?: string;
+  system?: string;
+  systemFile?: string;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  contextSize?: number;
+  yolo: boolean;
+  bashTool: boolean;
+  bashTimeout: number;
+  editTools: boolean;
+  maxOutput: number;
+  previewLines: number;
+  maxTurns: number;
+  watchdogTimeout: number;
+  skillsDir: string;
+  fetchContentTool: boolean;
+  askUserTool: boolean;
+  saveAnswerTool: boolean;
+  unloadModels: boolean;
+  structuredOutput?: Record<string, unknown>;
+  lsp: { servers: LspServerConfig[] };
+  mmConfigs: Record<string, AgentRef>;
+  sessions: {
+    enabled: boolean;
+    dir: string;
+    autoSearchMemory: boolean;
+    searchMemory: boolean;
+  };
+  hooks: Partial<Record<HookEvent, HookConfig[]>>;
+  tools: DeclaredToolConfig[];
+  acp: { title: string };
+}
+
+/** The default base URL of each provider (`openai` has none: its `url` must be given). */
+export const DEFAULT_URLS: Record<ProviderName, string> = {
+  ollama: "http://localhost:11434",
+  llmman: "http://localhost:11434",
+  llamacpp: "http://localhost:8080",
+  dmr: "http://localhost:12434",
+  openai: "https://api.openai.com/v1",
+};
+
+/** The configuration with no agent file at all: a local Ollama. */
+export function defaultConfig(): Config {
+  return {
+    provider: "ollama",
+    url: DEFAULT_URLS.ollama,
+    yolo: true,
+    bashTool: true,
+    bashTimeout: 30_000,
+    editTools: true,
+    maxOutput: 16_000,
+    previewLines: 5,
+    maxTurns: 50,
+    watchdogTimeout: 120_000,
+    skillsDir: ".mm/skills",
+    fetchContentTool: false,
+    askUserTool: true,
+    saveAnswerTool: false,
+    unloadModels: true,
+    lsp: { servers: [] },
+    mmConfigs: {},
+    sessions: { enabled: false, dir: ".mm/sessions", autoSearchMemory: false, searchMemory: true },
+    hooks: {},
+    tools: [],
+    acp: { title: "mm" },
+  };
+}

@@ -1,0 +1,43 @@
+/** The command line's overrides of the agent file: `--model`, `--provider`, `--url`, `--yolo`. */
+
+import type { Flags } from "../cli/flags.ts";
+import { UsageError } from "../cli/flags.ts";
+import { type Config, DEFAULT_URLS, type ProviderName, PROVIDERS } from "./config.ts";
+import { nearest } from "./suggest.ts";
+
+/** `config` with the flags' values over it. A bad value is a UsageError. */
+export function applyFlags(config: Config, flags: Flags): Config {
+  const out: Config = { ...config };
+  if (flags.provider !== undefined) {
+    if (!(PROVIDERS as readonly string[]).includes(flags.provider)) {
+      const near = nearest(flags.provider, PROVIDERS);
+      throw new UsageError(
+        `--provider "${flags.provider}" is not one of ${PROVIDERS.join(", ")}${
+          near ? ` (did you mean ${near}?)` : ""
+        }`,
+      );
+    }
+    const provider = flags.provider as ProviderName;
+    // A URL that was only the old provider's default follows the provider.
+    if (flags.url === undefined && out.url === DEFAULT_URLS[out.provider]) {
+      out.url = DEFAULT_URLS[provider];
+    }
+    out.provider = provider;
+  }
+  if (flags.url !== undefined) {
+    let ok = false;
+    try {
+      ok = ["http:", "https:"].includes(new URL(flags.url).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new UsageError(`--url "${flags.url}" is not an http(s) URL`);
+    out.url = flags.url;
+  }
+  if (flags.model !== undefined) {
+    if (flags.model.trim() === "") throw new UsageError("--model needs a model name");
+    out.model = flags.model;
+  }
+  if (flags.yolo !== undefined) out.yolo = flags.yolo;
+  return out;
+}

@@ -1,0 +1,23 @@
+/** How a tool call looks in the terminal: the `🛠️  bash: <command>` line and the output preview. */
+
+/**
+ * The display line of a call: `<emoji> <name>: <summary>`. An emoji written with the variation
+ * selector (`🛠️`) is drawn one column wide by many terminals, so it gets a second space.
+ */
+export function toolLine(emoji: string, name: string, summary: string): string {
+  const gap = emoji.endsWith("\uFE0F") ? "  " : " ";
+  const lines = summary.split("\n");
+  const shown = lines.length > 1 ? `${lines[0]} …` : summary;
+  return `${emoji}${gap}${name}: ${shown}`;
+}
+
+/** The preview under a call: up to `max` lines of its output, indented, or `(no output)`. */
+export function previewLines(output: string, max: number): string[] {
+  if (max <= 0) return [];
+  const trimmed = output.replace(/\n+$/, "");
+  if (trimmed.trim() === "") return ["   (no output)"];
+  const lines = trimmed.split("\n");
+  const shown = lines.slice(0, max).map((l) => `   ${l}`);
+  if (lines.length > max) shown.push(`   … ${lines.length - max} more line(s)`);
+  return shown;
+}

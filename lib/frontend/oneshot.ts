@@ -1,0 +1,114 @@
+/** One-shot mode (`mm -p`): one turn, the answer alone on stdout, progress on stderr or `--json`. */
+
+import { Agent } from "../agent/agent.ts";
+import type { AgentEvent } from "../agent/events.ts";
+import { systemPrompt } from "../agent/prompt.ts";
+import { recapLine } from "../agent/recap.ts";
+import type { Config } from "../config/config.ts";
+import { realContext } from "../context.ts";
+import { createChatClient, loadOpenAI } from "../provider/chat.ts";
+import { ProviderError } from "../provider/errors.ts";
+import { resolveModel } from "../provider/models.ts";
+import { declaredTools } from "../../tools/mod.ts";
+import { previewLines, toolLine } from "./display.ts";
+import { Output } from "./output.ts";
+
+/** What a one-shot run needs. */
+export interface OneShotOptions {
+  config: Config;
+  prompt: string;
+  cwd: string;
+  json: boolean;
+}
+
+/** Runs one turn and returns the exit code of mm.md §1: 0 answered, 1 failed, 130 interrupted. */
+export async function runOneShot(opts: OneShotOptions): Promise<number> {
+  const out = new Output();
+  const emit = opts.json
+    ? (e: AgentEvent) => out.stdout(JSON.stringify(e) + "\n")
+    : plain(out, opts.config);
+  const openai = loadOpenAI();
+  let model: string;
+  try {
+    model = await resolveModel(opts.config);
+  } catch (e) {
+    if (!(e instanceof ProviderError)) throw e;
+    emit({ type: "error", message: e.message, where: "generation" });
+    return 1;
+  }
+  const controller = new AbortController();
+  const onInterrupt = () => controller.abort();
+  Deno.addSignalListener("SIGINT", onInterrupt);
+  try {
+    const agent = new Agent({
+      config: opts.config,
+      chat: createChatClient(await openai, opts.config, model),
+      tools: declaredTools(opts.config),
+      systemPrompt: await systemPrompt(opts.config, opts.cwd),
+      context: (signal) => realContext(opts.config, opts.cwd, signal),
+      // Nobody can be asked in one-shot mode: a call that would ask is rejected.
+      askPermission: () => Promise.resolve({ kind: "reject" }),
+      emit,
+    });
+    const outcome = await agent.runTurn(opts.prompt, controller.signal);
+    if (outcome.status === "cancelled") {
+      emit({ type: "error", message: "[error: interrupted]", where: "generation" });
+      return 130;
+    }
+    return outcome.status === "answered" ? 0 : 1;
+  } finally {
+    Deno.removeSignalListener("SIGINT", onInterrupt);
+  }
+}
+
+/** The text rendering: the answer on stdout, everything else on stderr, dimmed only on a terminal. */
+function plain(out: Output, config: Config): (e: AgentEvent) => void {
+  let pending = "";
+  let thinking = false;
+  const endThought = () => {
+    if (thinking) out.stderr("\n");
+    thinking = false;
+  };
+  return (e) => {
+    switch (e.type) {
+      case "text":
+        pending += e.text;
+        break;
+      case "thought":
+        if (!out.colour) break;
+        if (!thinking) out.stderr(out.dim("💭 "));
+        thinking = true;
+        out.stderr(out.dim(e.text));
+        break;
+      case "tool_call":
+        endThought();
+        if (pending.trim()) out.stderr(pending.trim() + "\n");
+        pending = "";
+        out.stderr(toolLine(e.emoji, e.name, e.summary) + "\n");
+        break;
+      case "tool_result":
+        for (const line of previewLines(e.output, config.previewLines)) {
+          out.stderr(out.dim(line) + "\n");
+        }
+        break;
+      case "warning":
+        endThought();
+        out.stderr(`${e.message}\n`);
+        break;
+      case "recap": {
+        endThought();
+        const line = recapLine(e.counters);
+        if (line) out.stderr(line + "\n");
+        break;
+      }
+      case "answer":
+        endThought();
+        out.stdout(e.text.endsWith("\n") || e.text === "" ? e.text : e.text + "\n");
+        break;
+      case "error":
+        endThought();
+        out.stderr(e.message.startsWith("[") ? `${e.message}\n` : `mm: ${e.message}\n`);
+        break;
+    }
+  };
+}

@@ -1,0 +1,19 @@
+/** The permission layer's texts (tools.md, "Permissions"). */
+
+/** What the model reads when a call of `tool` is refused: `[command rejected by the user]` for bash. */
+export function rejectedText(tool: string): string {
+  return tool === "bash" ? "[command rejected by the user]" : `[${tool} rejected by the user]`;
+}
+
+/** A user's answer to a permission request. */
+export type PermissionAnswer =
+  | { kind: "allow" }
+  | { kind: "allowAlways" }
+  | { kind: "reject"; reason?: string };
+
+/** Asks the user whether a call may run; one-shot mode answers `reject` without asking. */
+export type AskPermission = (
+  tool: string,
+  summary: string,
+  input: Record<string, unknown>,
+) => Promise<PermissionAnswer>;

@@ -1,0 +1,65 @@
+/** Where each provider serves chat and lists its models (mm.md §3). */
+
+import type { ProviderName } from "../config/config.ts";
+
+/** The base URL the OpenAI client is given: `/chat/completions` is appended to it. */
+export function chatBaseURL(provider: ProviderName, url: string): string {
+  const base = url.replace(/\/+$/, "");
+  switch (provider) {
+    case "ollama":
+    case "llmman":
+    case "llamacpp":
+      return `${base}/v1`;
+    case "dmr":
+      return `${base}/engines/v1`;
+    case "openai":
+      return base;
+  }
+}
+
+/** The URL that lists the server's models. */
+export function modelsURL(provider: ProviderName, url: string): string {
+  const base = url.replace(/\/+$/, "");
+  switch (provider) {
+    case "ollama":
+    case "llmman":
+      return `${base}/api/tags`;
+    case "llamacpp":
+      return `${base}/v1/models`;
+    case "dmr":
+      return `${base}/engines/v1/models`;
+    case "openai":
+      return `${base}/models`;
+  }
+}
+
+/** How a person starts each provider's server, for the "server is down" sentence. */
+export function startHint(provider: ProviderName): string {
+  switch (provider) {
+    case "ollama":
+      return "start it with `ollama serve`";
+    case "llmman":
+      return "start llmman";
+    case "llamacpp":
+      return "start it with `llama-server -m <model.gguf>`";
+    case "dmr":
+      return "enable Docker Model Runner (`docker desktop enable model-runner --tcp 12434`)";
+    case "openai":
+      return "check the server is running and that `url` includes `/v1`";
+  }
+}
+
+/** How a person gets a missing model onto each provider's server. */
+export function pullHint(provider: ProviderName, model: string): string {
+  switch (provider) {
+    case "ollama":
+    case "llmman":
+      return `pull it with \`ollama pull ${model}\``;
+    case "llamacpp":
+      return "start llama-server with that model, or set `model` to one it serves";
+    case "dmr":
+      return `pull it with \`docker model pull ${model}\``;
+    case "openai":
+      return "set `model` to one the server lists";
+  }
+}

@@ -1,0 +1,116 @@
+/** The shape of a tool and of the context it runs in: the context is a tool's only door to the world. */
+
+import type { Config } from "./config/config.ts";
+
+/** What an editor shows for a tool call (ACP tool kinds). */
+export type ToolKind = "read" | "edit" | "execute" | "search" | "fetch" | "other";
+
+/** Which recap counter a tool's responses count towards (tools.md, "Counters shown after a turn"). */
+export type Counter = "commands" | "fileOps" | "skills" | "lsp";
+
+/** One parameter of a tool's input, as declared to the model. */
+export interface Parameter {
+  type: "string" | "integer" | "number" | "boolean";
+  description: string;
+  /** Left out of `required`; the tool supplies its default. */
+  optional?: boolean;
+  /** Other names a small model uses for this field (`file` for `path`): accepted silently. */
+  aliases?: string[];
+}
+
+/** A file's metadata. */
+export interface FileInfo {
+  isFile: boolean;
+  isDirectory: boolean;
+  size: number;
+}
+
+/** The file system, with paths resolved against the context's working directory. */
+export interface Files {
+  /** The absolute path of `path`, resolved against the working directory. */
+  resolve(path: string): string;
+  /** The file's metadata, or undefined when nothing is there. */
+  stat(path: string): Promise<FileInfo | undefined>;
+  /** The file's bytes, or undefined when it does not exist. */
+  read(path: string): Promise<Uint8Array | undefined>;
+  /** Writes through a temporary file and a rename, creating missing parent directories. */
+  writeAtomic(path: string, data: Uint8Array): Promise<void>;
+}
+
+/** A process to run: an argv, never a shell unless argv says `bash -c`. */
+export interface ExecRequest {
+  argv: string[];
+  cwd: string;
+  /** Milliseconds before the process is killed. */
+  timeout: number;
+  signal: AbortSignal;
+}
+
+/** How a process ended, with its merged stdout and stderr. */
+export interface ExecResult {
+  /** stdout and stderr merged; very large output is read back from both ends with a marker between. */
+  output: string;
+  /** The exit status, or undefined when a signal ended it. */
+  code?: number;
+  /** The signal that ended it (`SIGKILL`), when one did. */
+  signal?: string;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** Set when the program could not be started at all: the reason. */
+  startError?: string;
+}
+
+/** Runs processes with their output collected through a temporary file. */
+export interface Exec {
+  run(request: ExecRequest): Promise<ExecResult>;
+}
+
+/** Everything a tool may touch. Tests pass a fake one. */
+export interface ToolContext {
+  /** The working directory: the process directory in terminal mode, the session cwd in ACP. */
+  cwd: string;
+  config: Config;
+  fs: Files;
+  exec: Exec;
+  /** The turn's cancellation. */
+  signal: AbortSignal;
+}
+
+/** A file change, for the editor's diff view. */
+export interface FileDiff {
+  path: string;
+  oldText?: string;
+  newText: string;
+}
+
+/** What a tool hands back: the text the model reads, and what the front ends may show. */
+export interface ToolResult {
+  output: string;
+  /** The call failed (an editor shows it as failed); the model still reads `output`. */
+  failed?: boolean;
+  diff?: FileDiff;
+  /** Absolute paths the call touched. */
+  locations?: string[];
+}
+
+/** A built-in tool: its declaration, and one function of its input and the context. */
+export interface Tool<I = Record<string, unknown>> {
+  name: string;
+  kind: ToolKind;
+  /** The display's emoji, as the "Terminal display" row gives it. */
+  emoji: string;
+  /** Whether a call asks for permission when `yolo: false`. */
+  asks: boolean;
+  counter?: Counter;
+  /** Whether this configuration declares the tool. */
+  declared(config: Config): boolean;
+  description: string;
+  parameters: Record<string, Parameter>;
+  /** The argument shown after `<name>: ` in the display line. */
+  summary(input: I): string;
+  run(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Any tool, whatever its input. */
+// deno-lint-ignore no-explicit-any
+export type AnyTool = Tool<any>;

@@ -1,0 +1,92 @@
+import { coerceInput, invalidCallText, parseToolArguments } from "../../lib/agent/arguments.ts";
+import type { Parameter } from "../../lib/tool.ts";
+import { assertEquals } from "../helpers/assert.ts";
+
+Deno.test("parseToolArguments repairs what is unambiguous", async (t) => {
+  const cases: [string, string, unknown][] = [
+    ["valid JSON", '{"command": "ls"}', { command: "ls" }],
+    ["empty arguments", "", {}],
+    ["trailing commas", '{"command": "ls", "x": [1, 2,],}', { command: "ls", x: [1, 2] }],
+    ["single quotes", "{'command': 'echo \"hi\"'}", { command: 'echo "hi"' }],
+    ["single quotes with an escaped quote", "{'command': 'it\\'s'}", { command: "it's" }],
+    ["a code fence", '```json\n{"command": "ls"}\n```', { command: "ls" }],
+    ["a bare fence", '```\n{"path": "a.txt"}\n```', { path: "a.txt" }],
+    ["a JSON string holding JSON", '"{\\"command\\": \\"ls\\"}"', { command: "ls" }],
+    ["a comma inside a string is kept", '{"command": "echo a,}"}', { command: "echo a,}" }],
+  ];
+  for (const [name, raw, want] of cases) {
+    await t.step(name, () => {
+      const got = parseToolArguments(raw);
+      assertEquals(got, { ok: true, value: want });
+    });
+  }
+  await t.step("broken JSON is refused with the parser's reason", () => {
+    const got = parseToolArguments('{"command": "ls"');
+    assertEquals(got.ok, false);
+    if (!got.ok) assertEquals(got.reason.startsWith("the arguments are not valid JSON ("), true);
+  });
+  await t.step("an array is refused", () => {
+    assertEquals(parseToolArguments("[1]"), {
+      ok: false,
+      reason: "the arguments must be a JSON object of named fields",
+    });
+  });
+});
+
+const params: Record<string, Parameter> = {
+  path: { type: "string", description: "File path.", aliases: ["file"] },
+  start: { type: "integer", description: "First line.", optional: true },
+  numbered: { type: "boolean", description: "Numbers.", optional: true },
+  ratio: { type: "number", description: "A ratio.", optional: true },
+};
+
+Deno.test("coerceInput", async (t) => {
+  await t.step("numeric strings and boolean strings are coerced", () => {
+    assertEquals(coerceInput(params, { path: "a", start: "2", numbered: "TRUE", ratio: "0.5" }), {
+      ok: true,
+      input: { path: "a", start: 2, numbered: true, ratio: 0.5 },
+    });
+  });
+  await t.step("a number is accepted for a string", () => {
+    assertEquals(coerceInput(params, { path: 12 }), { ok: true, input: { path: "12" } });
+  });
+  await t.step("an alias is renamed", () => {
+    assertEquals(coerceInput(params, { file: "a.txt" }), { ok: true, input: { path: "a.txt" } });
+  });
+  await t.step("the real name wins over an alias", () => {
+    assertEquals(coerceInput(params, { file: "b", path: "a" }), { ok: true, input: { path: "a" } });
+  });
+  await t.step("every fault is listed", () => {
+    assertEquals(coerceInput(params, { start: "two", numbered: "yes", ratio: 1.5 }), {
+      ok: false,
+      faults: [
+        "path is missing",
+        'start: "two" is not an integer',
+        'numbered: "yes" is not a boolean',
+      ],
+    });
+  });
+  await t.step("a fraction is not an integer", () => {
+    assertEquals(coerceInput(params, { path: "a", start: 1.5 }), {
+      ok: false,
+      faults: ["start: 1.5 is not an integer"],
+    });
+  });
+  await t.step("unknown fields are ignored, or faults when strict", () => {
+    assertEquals(coerceInput(params, { path: "a", colour: 1 }), { ok: true, input: { path: "a" } });
+    assertEquals(coerceInput(params, { path: "a", colour: 1 }, true), {
+      ok: false,
+      faults: ['"colour" is not a parameter of this tool'],
+    });
+  });
+});
+
+Deno.test("invalidCallText has the declared-tools form", () => {
+  assertEquals(
+    invalidCallText("read_file", ["path is missing"], '{"pth": "a"}', {
+      path: { type: "string", description: "File path." },
+      start: { type: "integer", description: "First line.", optional: true },
+    }),
+    '[read_file: invalid call, nothing was run — path is missing. You sent: {"pth": "a"}. Expected: path (string): File path.; start (integer, optional): First line.. Call read_file again with each parameter as its own field.]',
+  );
+});

@@ -1,0 +1,85 @@
+import {
+  isRunaway,
+  LOOP_DETECTED,
+  LoopDetector,
+  loopStoppedText,
+  runawayText,
+} from "../../lib/agent/loop_detector.ts";
+import { assertEquals } from "../helpers/assert.ts";
+
+Deno.test("the loop detector's texts are the spec's", () => {
+  assertEquals(
+    LOOP_DETECTED,
+    "[LOOP_DETECTED: You have attempted the same action multiple times with the same result. Please try a different approach or provide more information.]",
+  );
+  assertEquals(
+    loopStoppedText("edit_file"),
+    "[error: the model repeated the same edit_file call 6 times in a row with the same failing result — turn stopped by the loop detector; rephrase the request, or fix what the tool kept reporting]",
+  );
+});
+
+Deno.test("LoopDetector counts identical triples in a row", async (t) => {
+  await t.step("3 in a row warns, 6 stops", () => {
+    const d = new LoopDetector();
+    const verdicts = Array.from({ length: 6 }, () => d.record("bash", { command: "x" }, "out"));
+    assertEquals(verdicts, ["ok", "ok", "warn", "warn", "warn", "stop"]);
+  });
+  await t.step("a different call starts the count again", () => {
+    const d = new LoopDetector();
+    d.record("bash", { command: "x" }, "out");
+    d.record("bash", { command: "x" }, "out");
+    assertEquals(d.record("bash", { command: "x" }, "other output"), "ok");
+    assertEquals(d.record("bash", { command: "x" }, "other output"), "ok");
+    assertEquals(d.record("bash", { command: "x" }, "other output"), "warn");
+  });
+  await t.step("reset forgets", () => {
+    const d = new LoopDetector();
+    d.record("bash", {}, "o");
+    d.record("bash", {}, "o");
+    d.reset();
+    assertEquals(d.record("bash", {}, "o"), "ok");
+  });
+});
+
+Deno.test("isRunaway", async (t) => {
+  await t.step("a 4-character pattern over the last 256 characters", () => {
+    assertEquals(isRunaway('{"content": "' + "abcd".repeat(70)), true);
+  });
+  await t.step("a 64-character pattern", () => {
+    const p = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-";
+    assertEquals(p.length, 64);
+    assertEquals(isRunaway(p.repeat(5)), true);
+  });
+  await t.step("a 65-character pattern is not one", () => {
+    const p = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-+";
+    assertEquals(isRunaway(p.repeat(5)), false);
+  });
+  await t.step("a pattern with a shorter period still repeats a 4–64-character one", () => {
+    assertEquals(isRunaway("la la ".repeat(50)), true);
+    assertEquals(isRunaway("=".repeat(400)), true);
+  });
+  await t.step("fewer than 256 characters never run away", () => {
+    assertEquals(isRunaway("abcd".repeat(63)), false);
+  });
+  await t.step("ordinary code does not run away", () => {
+    const code = Array.from({ length: 40 }, (_, i) => `line ${i}: x = ${i * 7};`).join("\\n");
+    assertEquals(isRunaway(code), false);
+  });
+  await t.step("more than 256 KB runs away", () => {
+    assertEquals(isRunaway("x".repeat(256 * 1024 + 1)), true);
+  });
+  await t.step("the text names the size and ends as the spec says", () => {
+    const args = "abcd".repeat(70);
+    const text = runawayText(args);
+    assertEquals(
+      text.startsWith(
+        "[error: the model's tool call ran away: its arguments repeat the same pattern (280 characters so far: …",
+      ),
+      true,
+    );
+    assertEquals(
+      text.endsWith(") — generation stopped; rephrase the request, or try another model]"),
+      true,
+    );
+  });
+});

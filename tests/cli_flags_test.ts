@@ -1,0 +1,102 @@
+import { helpText, parseFlags, UsageError } from "../lib/cli/flags.ts";
+import { assertEquals, assertStringIncludes, assertThrows } from "./helpers/assert.ts";
+
+Deno.test("parseFlags", async (t) => {
+  await t.step("Go style and GNU style are the same", () => {
+    for (const args of [["-p", "hi"], ["--prompt", "hi"], ["-prompt=hi"], ["--p=hi"]]) {
+      assertEquals(parseFlags(args).prompt, "hi");
+    }
+    assertEquals(parseFlags(["-tui"]).tui, true);
+    assertEquals(parseFlags(["--tui"]).tui, true);
+    assertEquals(parseFlags(["-acp"]).acp, true);
+    assertEquals(parseFlags(["--acp"]).acp, true);
+  });
+  await t.step("-p with no value, or -, reads stdin", () => {
+    assertEquals(parseFlags(["-p"]).prompt, "");
+    assertEquals(parseFlags(["-p", "-"]).prompt, "-");
+    assertEquals(parseFlags(["-p", "--json"]).prompt, "");
+    assertEquals(parseFlags(["-p", "--json"]).json, true);
+  });
+  await t.step("values", () => {
+    const f = parseFlags([
+      "-c",
+      "a.yaml",
+      "--model",
+      "qwen3",
+      "--provider=llamacpp",
+      "-url",
+      "http://x:1",
+      "--session",
+      "abc",
+      "--continue",
+      "--json",
+    ]);
+    assertEquals(
+      [f.config, f.model, f.provider, f.url, f.session, f.continue, f.json],
+      ["a.yaml", "qwen3", "llamacpp", "http://x:1", "abc", true, true],
+    );
+  });
+  await t.step("--yolo, --yolo=false, -yolo=0", () => {
+    assertEquals(parseFlags([]).yolo, undefined);
+    assertEquals(parseFlags(["--yolo"]).yolo, true);
+    assertEquals(parseFlags(["--yolo=false"]).yolo, false);
+    assertEquals(parseFlags(["-yolo=0"]).yolo, false);
+    assertEquals(parseFlags(["-yolo=TRUE"]).yolo, true);
+  });
+  await t.step("subcommands and --ask", () => {
+    assertEquals(parseFlags(["init"]).command, "init");
+    assertEquals(parseFlags(["doctor"]).command, "doctor");
+    const f = parseFlags(["--ask", "reviewer", "look at this"]);
+    assertEquals([f.ask, f.command, f.args], ["reviewer", undefined, ["look at this"]]);
+  });
+  await t.step("-v, --version, -h, --help", () => {
+    assertEquals(parseFlags(["-v"]).version, true);
+    assertEquals(parseFlags(["--version"]).version, true);
+    assertEquals(parseFlags(["-h"]).help, true);
+    assertEquals(parseFlags(["--help"]).help, true);
+  });
+});
+
+Deno.test("parseFlags refuses bad command lines in one line", async (t) => {
+  const cases: [string[], string][] = [
+    [
+      ["--modle", "x"],
+      "unknown flag --modle (did you mean --model?) — run mm --help for the flags",
+    ],
+    [["--frobnicate"], "unknown flag --frobnicate — run mm --help for the flags"],
+    [["--model"], "--model needs a value (MODEL) — run mm --help for the flags"],
+    [["-c"], "-c needs a value (FILE) — run mm --help for the flags"],
+    [["--url", "--json"], "--url needs a value (URL) — run mm --help for the flags"],
+    [["--yolo=maybe"], '--yolo takes true or false, not "maybe" — run mm --help for the flags'],
+  ];
+  for (const [args, message] of cases) {
+    await t.step(args.join(" "), () => {
+      const e = assertThrows(() => parseFlags(args), UsageError);
+      assertEquals(e.message, message);
+      assertEquals(e.message.includes("\n"), false);
+    });
+  }
+});
+
+Deno.test("helpText describes every flag", () => {
+  const help = helpText();
+  for (
+    const flag of [
+      "-p, --prompt",
+      "--tui",
+      "--acp",
+      "-c, --config",
+      "--model",
+      "--provider",
+      "--url",
+      "--yolo",
+      "--continue",
+      "--session",
+      "--json",
+      "-v, --version",
+      "-h, --help",
+      "--ask",
+    ]
+  ) assertStringIncludes(help, flag);
+  assertStringIncludes(help, "130 interrupted");
+});

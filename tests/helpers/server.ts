@@ -1,0 +1,253 @@
+/**
+ * A scripted OpenAI-compatible server for tests: real HTTP and SSE on 127.0.0.1. Replies are queued
+ * per model name, so concurrent tests that use different model names never see each other's script.
+ * Every request is recorded, so a test asserts what mm sent.
+ */
+
+/** One tool call the scripted model makes. */
+export interface ScriptedCall {
+  name: string;
+  /** The arguments exactly as streamed (an object is JSON-encoded). */
+  arguments: string | Record<string, unknown>;
+  id?: string;
+}
+
+/** One scripted answer to a chat request. */
+export type Reply =
+  | {
+    text?: string;
+    thought?: string;
+    /** `reasoning_content` (llama.cpp, DeepSeek) or `reasoning` (Ollama, vLLM). */
+    thoughtField?: "reasoning_content" | "reasoning";
+    toolCalls?: ScriptedCall[];
+    /** Characters per delta: small values split names and arguments over many chunks. */
+    chunkSize?: number;
+    /** Milliseconds before the first byte of the response. */
+    delay?: number;
+    /** Milliseconds between chunks. */
+    gap?: number;
+    usage?: { prompt_tokens: number; completion_tokens: number };
+  }
+  | { status: number; body: unknown }
+  /** Stream `text` then break the connection. */
+  | { drop: true; text?: string }
+  /** Stream `repeat` forever (until the client goes away) inside one tool call's arguments. */
+  | { runaway: string; name: string }
+  /** Send the headers, then nothing, until the client goes away. */
+  | { hang: true };
+
+/** A request the server received. */
+export interface Recorded {
+  method: string;
+  path: string;
+  headers: Headers;
+  // deno-lint-ignore no-explicit-any
+  body: any;
+}
+
+/** The scripted server. */
+export class ScriptedServer {
+  /** Base URL, `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  /** Every request, in order. */
+  readonly requests: Recorded[] = [];
+  /** What the model listings return. */
+  models: string[] = ["scripted"];
+  #queues = new Map<string, Reply[]>();
+  #server: Deno.HttpServer;
+
+  private constructor(server: Deno.HttpServer, url: string) {
+    this.#server = server;
+    this.url = url;
+  }
+
+  /** Starts a server on a free loopback port. */
+  static start(): ScriptedServer {
+    let self: ScriptedServer | undefined;
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      (req) => self!.#handle(req),
+    );
+    self = new ScriptedServer(server, `http://127.0.0.1:${server.addr.port}`);
+    return self;
+  }
+
+  /** Queues replies for requests naming `model`. */
+  script(model: string, replies: Reply[]): void {
+    this.#queues.set(model, [...(this.#queues.get(model) ?? []), ...replies]);
+  }
+
+  /** The chat requests that named `model`. */
+  chats(model: string): Recorded[] {
+    return this.requests.filter((r) =>
+      r.path.endsWith("/chat/completions") && r.body?.model === model
+    );
+  }
+
+  /** Stops the server. */
+  async close(): Promise<void> {
+    await this.#server.shutdown();
+  }
+
+  async #handle(req: Request): Promise<Response> {
+    const path = new URL(req.url).pathname;
+    const text = req.method === "POST" ? await req.text() : "";
+    let body: unknown = undefined;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
+    }
+    this.requests.push({ method: req.method, path, headers: req.headers, body });
+    if (path === "/api/tags") {
+      return Response.json({ models: this.models.map((name) => ({ name, model: name })) });
+    }
+    if (path.endsWith("/models")) {
+      return Response.json({
+        object: "list",
+        data: this.models.map((id) => ({ id, object: "model" })),
+      });
+    }
+    if (!path.endsWith("/chat/completions")) return new Response("not found", { status: 404 });
+    // deno-lint-ignore no-explicit-any
+    const model = (body as any)?.model ?? "";
+    const reply = this.#queues.get(model)?.shift();
+    if (!reply) {
+      return Response.json({
+        error: { message: `model "${model}" not found, try pulling it first` },
+      }, {
+        status: 404,
+      });
+    }
+    if ("status" in reply) return Response.json(reply.body, { status: reply.status });
+    return sse(reply, model);
+  }
+}
+
+const encoder = new TextEncoder();
+
+function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null) {
+  return `data: ${
+    JSON.stringify({
+      id: "chatcmpl-1",
+      object: "chat.completion.chunk",
+      created: 0,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    })
+  }\n\n`;
+}
+
+function pieces(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+function sse(
+  reply: Exclude<Reply, { status: number }>,
+  model: string,
+): Response | Promise<Response> {
+  // Aborted when the client goes away (the stream is cancelled).
+  const gone = new AbortController();
+  const signal = gone.signal;
+  const stream = new ReadableStream<Uint8Array>({
+    cancel() {
+      gone.abort();
+    },
+    async start(controller) {
+      const send = (s: string) => controller.enqueue(encoder.encode(s));
+      const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      try {
+        if ("hang" in reply) {
+          send(": waiting\n\n");
+          await new Promise((r) => signal.addEventListener("abort", r));
+          return;
+        }
+        if ("drop" in reply) {
+          send(chunk(model, { role: "assistant", content: reply.text ?? "" }));
+          await wait(20);
+          controller.error(new Error("dropped by the scripted server"));
+          return;
+        }
+        if ("runaway" in reply) {
+          send(chunk(model, {
+            role: "assistant",
+            tool_calls: [{
+              index: 0,
+              id: "call_run",
+              type: "function",
+              function: { name: reply.name, arguments: '{"content": "' },
+            }],
+          }));
+          for (let i = 0; i < 100_000 && !signal.aborted; i++) {
+            send(
+              chunk(model, { tool_calls: [{ index: 0, function: { arguments: reply.runaway } }] }),
+            );
+            if (i % 16 === 0) await wait(1);
+          }
+          controller.close();
+          return;
+        }
+        const size = reply.chunkSize ?? 1_000_000;
+        const gap = reply.gap ?? 0;
+        const tick = () => gap ? wait(gap) : Promise.resolve();
+        send(chunk(model, { role: "assistant", content: "" }));
+        for (const t of pieces(reply.thought ?? "", size)) {
+          send(chunk(model, { [reply.thoughtField ?? "reasoning_content"]: t }));
+          await tick();
+        }
+        for (const t of pieces(reply.text ?? "", size)) {
+          send(chunk(model, { content: t }));
+          await tick();
+        }
+        for (const [index, call] of (reply.toolCalls ?? []).entries()) {
+          const args = typeof call.arguments === "string"
+            ? call.arguments
+            : JSON.stringify(call.arguments);
+          const names = pieces(call.name, size);
+          send(chunk(model, {
+            tool_calls: [{
+              index,
+              id: call.id ?? `call_${index}`,
+              type: "function",
+              function: { name: names[0], arguments: "" },
+            }],
+          }));
+          for (const n of names.slice(1)) {
+            send(chunk(model, { tool_calls: [{ index, function: { name: n } }] }));
+          }
+          for (const a of pieces(args, size)) {
+            send(chunk(model, { tool_calls: [{ index, function: { arguments: a } }] }));
+            await tick();
+          }
+        }
+        send(chunk(model, {}, reply.toolCalls?.length ? "tool_calls" : "stop"));
+        if (reply.usage) {
+          send(
+            `data: ${
+              JSON.stringify({
+                id: "chatcmpl-1",
+                object: "chat.completion.chunk",
+                model,
+                choices: [],
+                usage: reply.usage,
+              })
+            }\n\n`,
+          );
+        }
+        send("data: [DONE]\n\n");
+        controller.close();
+      } catch {
+        // The client went away.
+      }
+    },
+  });
+  const delay = "delay" in reply ? reply.delay ?? 0 : 0;
+  const response = () =>
+    new Response(stream, {
+      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+    });
+  if (!delay) return response();
+  return new Promise<Response>((r) => setTimeout(() => r(response()), delay));
+}
