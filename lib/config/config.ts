@@ -93,7 +93,7 @@ export interface Config {
   acp: { title: string };
 }
 
-/** The default base URL of each provider (`openai` has none: its `url` must be given). */
+/** The default base URL of each provider (`openai`: the OpenAI API itself, `url` including `/v1`). */
 export const DEFAULT_URLS: Record<ProviderName, string> = {
   ollama: "http://localhost:11434",
   llmman: "http://localhost:11434",

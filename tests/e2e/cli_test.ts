@@ -1,0 +1,106 @@
+/** The real `mm` process on bad command lines, bad agent files, --help and --version. */
+
+import { VERSION } from "../../lib/version.ts";
+import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { runCases } from "../helpers/cases.ts";
+import { runMM, workdir } from "../helpers/mm.ts";
+
+/** Asserts a usage or configuration error: one line on stderr, nothing on stdout, exit 2. */
+function assertUsage(run: { code: number; stdout: string; stderr: string }, line: string) {
+  assertEquals(run.code, 2, run.stderr);
+  assertEquals(run.stdout, "");
+  assertEquals(run.stderr, `mm: ${line}\n`);
+}
+
+Deno.test("the command line", async (t) => {
+  const dir = await workdir("model: m\n");
+  await runCases(t, {
+    "--version and -v": async () => {
+      for (const flag of ["--version", "-v", "-version"]) {
+        const run = await runMM([flag], { cwd: dir });
+        assertEquals(run.code, 0);
+        assertMatch(run.stdout, new RegExp(`^mm ${VERSION.replaceAll(".", "\\.")} \\(.+\\)\\n$`));
+      }
+    },
+    "--help and -h list every flag": async () => {
+      for (const flag of ["--help", "-h"]) {
+        const run = await runMM([flag], { cwd: dir });
+        assertEquals(run.code, 0);
+        for (
+          const f of ["--prompt", "--tui", "--acp", "--config", "--yolo", "--json", "--session"]
+        ) {
+          assertStringIncludes(run.stdout, f);
+        }
+      }
+    },
+    "an unknown flag": async () => {
+      assertUsage(
+        await runMM(["--promt", "hi"], { cwd: dir }),
+        "unknown flag --promt (did you mean --prompt?) — run mm --help for the flags",
+      );
+    },
+    "a missing value": async () => {
+      assertUsage(
+        await runMM(["-p", "hi", "--model"], { cwd: dir }),
+        "--model needs a value (MODEL) — run mm --help for the flags",
+      );
+    },
+    "a bad --provider and a bad --url": async () => {
+      assertUsage(
+        await runMM(["-p", "hi", "--provider", "olama"], { cwd: dir }),
+        '--provider "olama" is not one of ollama, llamacpp, dmr, llmman, openai (did you mean ollama?) — run mm --help for the flags',
+      );
+      assertUsage(
+        await runMM(["-p", "hi", "--url", "localhost:11434"], { cwd: dir }),
+        '--url "localhost:11434" is not an http(s) URL — run mm --help for the flags',
+      );
+    },
+    "a stray argument after -p": async () => {
+      assertUsage(
+        await runMM(["-p", "fix", "it"], { cwd: dir }),
+        'unexpected argument "it" (quote the whole prompt: mm -p "…") — run mm --help for the flags',
+      );
+    },
+    "an empty prompt": async () => {
+      assertUsage(
+        await runMM(["-p", "-"], { cwd: dir, stdin: "  \n" }),
+        "the prompt is empty — run mm --help for the flags",
+      );
+    },
+    "front ends not built yet say so with exit 2": async () => {
+      const cases: [string[], string][] = [
+        [["-tui"], "window mode (-tui)"],
+        [["--acp"], "editor mode (-acp)"],
+        [["--ask", "helper", "hi"], "mm --ask"],
+        [["init"], "mm init"],
+        [["doctor"], "mm doctor"],
+        [["-p", "hi", "--continue"], "resuming a session (--continue, --session)"],
+      ];
+      for (const [args, what] of cases) {
+        assertUsage(
+          await runMM(args, { cwd: dir }),
+          `${what} is not available yet in mm ${VERSION} — use mm -p "…" for now`,
+        );
+      }
+    },
+    "a bad agent file stops mm before any request, with file:line:column": async () => {
+      const bad = await workdir("model: m\nyolo: nope\n");
+      const run = await runMM(["-p", "hi"], { cwd: bad });
+      assertEquals(run.code, 2);
+      assertEquals(run.stdout, "");
+      assertMatch(run.stderr, /^mm: .*mm\.yaml:2:7: yolo: expected true or false, found "nope"\n$/);
+    },
+    "a misspelt yolo is an error, never ignored": async () => {
+      const bad = await workdir("model: m\nyollo: false\n");
+      const run = await runMM(["-p", "hi"], { cwd: bad });
+      assertEquals(run.code, 2);
+      assertMatch(run.stderr, /mm\.yaml:2:1: unknown key "yollo" — did you mean "yolo"\?\n$/);
+    },
+    "-c names the agent file; a missing one is an error": async () => {
+      const run = await runMM(["-p", "hi", "-c", "nowhere.yaml"], { cwd: dir });
+      assertEquals(run.code, 2);
+      assertStringIncludes(run.stderr, "nowhere.yaml");
+      assertEquals(run.stderr.split("\n").length, 2, run.stderr);
+    },
+  });
+});
