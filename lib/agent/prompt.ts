@@ -2,6 +2,7 @@
 
 import { join, resolve } from "node:path";
 import type { Config } from "../config/config.ts";
+import { ConfigError } from "../config/load.ts";
 
 /** The built-in system prompt; `{cwd}` and `{os}` are filled in. Short: a small model's window is small. */
 export const BUILTIN_SYSTEM_PROMPT =
@@ -17,7 +18,19 @@ export async function systemPrompt(config: Config, cwd: string): Promise<string>
   if (config.system !== undefined) prompt = config.system;
   else if (config.systemFile !== undefined) {
     const base = config.file ? resolve(config.file, "..") : cwd;
-    prompt = await Deno.readTextFile(resolve(base, config.systemFile));
+    const path = resolve(base, config.systemFile);
+    try {
+      prompt = await Deno.readTextFile(path);
+    } catch (e) {
+      const reason = e instanceof Deno.errors.NotFound ? "no such file" : (e as Error).message;
+      throw new ConfigError(
+        config.file ?? path,
+        0,
+        0,
+        "systemFile",
+        `systemFile: ${path} cannot be read (${reason})`,
+      );
+    }
   } else {
     prompt = BUILTIN_SYSTEM_PROMPT.replace("{cwd}", cwd).replace("{os}", Deno.build.os);
   }

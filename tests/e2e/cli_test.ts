@@ -96,6 +96,15 @@ Deno.test("the command line", async (t) => {
       assertEquals(run.code, 2);
       assertMatch(run.stderr, /mm\.yaml:2:1: unknown key "yollo" — did you mean "yolo"\?\n$/);
     },
+    "a systemFile that cannot be read is a configuration error": async () => {
+      const bad = await workdir("model: m\nsystemFile: prompts/missing.md\n");
+      const run = await runMM(["-p", "hi"], { cwd: bad });
+      assertEquals(run.code, 2);
+      assertMatch(
+        run.stderr,
+        /^mm: .*mm\.yaml: systemFile: .*prompts\/missing\.md cannot be read \(no such file\)\n$/,
+      );
+    },
     "-c names the agent file; a missing one is an error": async () => {
       const run = await runMM(["-p", "hi", "-c", "nowhere.yaml"], { cwd: dir });
       assertEquals(run.code, 2);

@@ -63,7 +63,7 @@ export class ScriptedServer {
 
   /** Starts a server on a free loopback port. */
   static start(): ScriptedServer {
-    let self: ScriptedServer | undefined;
+    let self: ScriptedServer | undefined = undefined;
     const server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {} },
       (req) => self!.#handle(req),

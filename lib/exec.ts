@@ -1,0 +1,182 @@
+/**
+ * Runs processes for `bash` and the declared tools: stdout and stderr go to ONE temporary file,
+ * never a pipe, so a command that leaves a background job running (`sleep 100 &`) returns as soon
+ * as its main process exits.
+ *
+ * How (Linux and macOS): `Deno.Command` cannot redirect to a file, so it spawns
+ * `bash -c 'out=$1; shift; exec "$@" >"$out" 2>&1' mm-exec <file> <argv...>`. The wrapper shell
+ * redirects and then execs the real program, so no extra process stays, and the file name is a
+ * positional parameter, not an environment variable the program would inherit. The spawn is
+ * `detached: true`, which makes Deno call setsid(2) in the child: the process is the leader of
+ * a new session and process group (pid = pgid), and `Deno.kill(-pid, …)` reaches every process
+ * it started (`sleep` children included) unless one of them left the group itself (`setsid`).
+ * A timeout or a cancellation sends SIGTERM to the group, then SIGKILL to the group once the main
+ * process exits or after {@linkcode KILL_GRACE} ms, whichever comes first. A normal exit kills
+ * nothing: background jobs keep running, writing into the deleted file.
+ */
+
+import { access, constants, stat } from "node:fs/promises";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
+import type { Exec, ExecRequest, ExecResult } from "./tool.ts";
+import { errorReason } from "./files.ts";
+
+/** Put between the two ends of an output too large to read back (tools.md, `bash`). */
+export const TOO_LARGE_MARKER = "\n[... output too large to read back in full ...]\n";
+
+/** Above this many bytes, only both ends of the output file are read back. */
+export const READ_BACK_LIMIT = 2 * 1024 * 1024;
+
+/** How many bytes of each end are read back from an output file above the limit. */
+export const READ_BACK_END = 1024 * 1024;
+
+/** Milliseconds between SIGTERM and SIGKILL when a process group is killed. */
+export const KILL_GRACE = 500;
+
+/** The reason when a bare program name is on no directory of PATH (as Go's os/exec says it). */
+export const NOT_IN_PATH = "executable file not found in $PATH";
+
+const WRAPPER = 'out=$1; shift; exec "$@" >"$out" 2>&1';
+
+/** The real process runner: see the module comment. */
+export const realExec: Exec = { run: runProcess };
+
+/** Runs `request.argv` with its output collected through a temporary file. */
+export async function runProcess(request: ExecRequest): Promise<ExecResult> {
+  const ended = { output: "", timedOut: false, cancelled: false };
+  if (request.signal.aborted) return { ...ended, cancelled: true };
+  const problem = await startProblem(request.argv, request.cwd);
+  if (problem !== undefined) return { ...ended, startError: problem };
+
+  const file = await Deno.makeTempFile({ prefix: "mm-exec-" });
+  try {
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command("bash", {
+        args: ["-c", WRAPPER, "mm-exec", file, ...request.argv],
+        cwd: request.cwd,
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+        detached: true,
+      }).spawn();
+    } catch (err) {
+      return {
+        ...ended,
+        startError: `bash, needed to start it, cannot be started: ${errorReason(err)}`,
+      };
+    }
+    const pid = child.pid;
+    let reason: "timeout" | "cancel" | undefined;
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const stop = (why: "timeout" | "cancel") => {
+      if (reason) return;
+      reason = why;
+      killGroup(pid, "SIGTERM");
+      grace = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE);
+    };
+    const timeout = Number.isFinite(request.timeout) && request.timeout > 0
+      ? setTimeout(() => stop("timeout"), request.timeout)
+      : undefined;
+    const onAbort = () => stop("cancel");
+    request.signal.addEventListener("abort", onAbort, { once: true });
+    if (request.signal.aborted) stop("cancel");
+
+    let status: Deno.CommandStatus;
+    try {
+      status = await child.status;
+    } finally {
+      clearTimeout(timeout);
+      request.signal.removeEventListener("abort", onAbort);
+      if (reason) {
+        clearTimeout(grace);
+        killGroup(pid, "SIGKILL"); // whatever of the group outlived the main process
+      }
+    }
+    return {
+      output: await readBack(file),
+      code: status.signal ? undefined : status.code,
+      signal: status.signal ?? undefined,
+      timedOut: reason === "timeout",
+      cancelled: reason === "cancel",
+    };
+  } finally {
+    await Deno.remove(file).catch(() => {});
+  }
+}
+
+/** Sends `sig` to the process group `pgid`; a group already gone is not an error. */
+function killGroup(pgid: number, sig: Deno.Signal): void {
+  try {
+    Deno.kill(-pgid, sig);
+  } catch {
+    // ESRCH: nothing left in the group.
+  }
+}
+
+/**
+ * Why `argv` cannot be started from `cwd`, or undefined when it can: checked before spawning,
+ * because the wrapper's exit code 127 cannot tell "no such program" from a program (a shell)
+ * that itself exits with 127.
+ */
+export async function startProblem(argv: string[], cwd: string): Promise<string | undefined> {
+  if (argv.length === 0 || argv[0] === "") return "empty command";
+  const info = await stat(cwd).catch(() => undefined);
+  if (!info?.isDirectory()) return `working directory ${cwd} does not exist`;
+  const program = argv[0];
+  if (program.includes("/")) return await executableProblem(resolve(cwd, program));
+  let path = "";
+  try {
+    path = Deno.env.get("PATH") ?? "";
+  } catch {
+    // no env permission: only paths with a slash can be found
+  }
+  for (const dir of path.split(delimiter)) {
+    const candidate = isAbsolute(dir) ? join(dir, program) : resolve(cwd, dir, program);
+    if (await executableProblem(candidate) === undefined) return undefined;
+  }
+  return NOT_IN_PATH;
+}
+
+/** Why the file at `path` cannot be executed, or undefined when it can. */
+async function executableProblem(path: string): Promise<string | undefined> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) return "is a directory";
+    await access(path, constants.X_OK);
+    return undefined;
+  } catch (err) {
+    return errorReason(err);
+  }
+}
+
+/**
+ * The text of an output file: all of it up to {@linkcode READ_BACK_LIMIT} bytes, else its first
+ * and last {@linkcode READ_BACK_END} bytes around {@linkcode TOO_LARGE_MARKER}. Invalid UTF-8
+ * becomes U+FFFD; a character cut at either end is dropped. The whole file is never loaded.
+ */
+export async function readBack(path: string): Promise<string> {
+  using file = await Deno.open(path, { read: true });
+  const size = (await file.stat()).size;
+  if (size <= READ_BACK_LIMIT) {
+    return new TextDecoder().decode(await readAt(file, 0, size));
+  }
+  const head = new TextDecoder().decode(await readAt(file, 0, READ_BACK_END), { stream: true });
+  let tail = await readAt(file, size - READ_BACK_END, READ_BACK_END);
+  let skip = 0;
+  while (skip < 3 && skip < tail.length && (tail[skip] & 0xc0) === 0x80) skip++;
+  tail = tail.subarray(skip);
+  return head + TOO_LARGE_MARKER + new TextDecoder().decode(tail);
+}
+
+/** Reads up to `length` bytes at `offset` (fewer at the end of the file). */
+async function readAt(file: Deno.FsFile, offset: number, length: number): Promise<Uint8Array> {
+  await file.seek(offset, Deno.SeekMode.Start);
+  const buf = new Uint8Array(length);
+  let filled = 0;
+  while (filled < length) {
+    const n = await file.read(buf.subarray(filled));
+    if (n === null) break;
+    filled += n;
+  }
+  return buf.subarray(0, filled);
+}

@@ -1,0 +1,178 @@
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { fakeContext, MemoryFiles } from "../helpers/fake_context.ts";
+import { defaultConfig } from "../../lib/config/config.ts";
+import { rejectedText } from "../../lib/permission.ts";
+import {
+  CONTENT_DESCRIPTION,
+  createdText,
+  lineDiff,
+  PATH_DESCRIPTION,
+  replacedBinaryText,
+  unchangedText,
+  writeErrorText,
+  writeFile,
+  wroteText,
+} from "../../tools/write_file.ts";
+
+Deno.test("write_file", async (t) => {
+  await t.step("declared when editTools: true", () => {
+    assertEquals(writeFile.declared(defaultConfig()), true);
+    assertEquals(writeFile.declared({ ...defaultConfig(), editTools: false }), false);
+  });
+
+  await t.step("fields: path and content with the spec's descriptions", () => {
+    assertEquals(writeFile.name, "write_file");
+    assertEquals(Object.keys(writeFile.parameters), ["path", "content"]);
+    assertEquals(
+      PATH_DESCRIPTION,
+      "File path, relative to the working directory; parent directories are created.",
+    );
+    assertEquals(CONTENT_DESCRIPTION, "The whole content of the file.");
+    assertEquals(writeFile.parameters.path, {
+      type: "string",
+      description: PATH_DESCRIPTION,
+      aliases: ["file", "file_path"],
+    });
+    assertEquals(writeFile.parameters.content.description, CONTENT_DESCRIPTION);
+    assertEquals(writeFile.parameters.content.type, "string");
+  });
+
+  await t.step("new file: parent directories created; headline and every line added", async () => {
+    const ctx = fakeContext();
+    const result = await writeFile.run({ path: "notes/deep/a.txt", content: "a\nb\nc\n" }, ctx);
+    assertEquals(result, {
+      output: "created notes/deep/a.txt (3 lines)\n@@ -0,0 +1,3 @@\n+a\n+b\n+c",
+      diff: { path: "/work/project/notes/deep/a.txt", newText: "a\nb\nc\n" },
+      locations: ["/work/project/notes/deep/a.txt"],
+    });
+    assertEquals(ctx.fs.text("notes/deep/a.txt"), "a\nb\nc\n");
+    assertEquals(ctx.fs.writes, ["/work/project/notes/deep/a.txt"]);
+    assertEquals(createdText("x", 1), "created x (1 line)");
+  });
+
+  await t.step("new file without a final newline, and an empty new file", async () => {
+    const ctx = fakeContext();
+    assertEquals(
+      (await writeFile.run({ path: "b.txt", content: "one" }, ctx)).output,
+      "created b.txt (1 line)\n@@ -0,0 +1,1 @@\n+one\n\\ No newline at end of file",
+    );
+    const empty = await writeFile.run({ path: "empty.txt", content: "" }, ctx);
+    assertEquals(empty.output, "created empty.txt (empty)");
+    assertEquals(ctx.fs.text("empty.txt"), "");
+  });
+
+  await t.step("existing file: entirely replaced; headline and diff", async () => {
+    const ctx = fakeContext({ files: { "a.txt": "a\nb\nc\n" } });
+    const result = await writeFile.run({ path: "a.txt", content: "a\nx\ny\nc\n" }, ctx);
+    assertEquals(result, {
+      output: "wrote a.txt: 2 lines added, 1 deleted\n@@ -1,3 +1,4 @@\n a\n-b\n+x\n+y\n c",
+      diff: { path: "/work/project/a.txt", oldText: "a\nb\nc\n", newText: "a\nx\ny\nc\n" },
+      locations: ["/work/project/a.txt"],
+    });
+    assertEquals(ctx.fs.text("a.txt"), "a\nx\ny\nc\n");
+    assertEquals(wroteText("a.txt", 1, 0), "wrote a.txt: 1 line added, 0 deleted");
+    const shorter = await writeFile.run({ path: "a.txt", content: "" }, ctx);
+    assertEquals(
+      shorter.output,
+      "wrote a.txt: 0 lines added, 4 deleted\n@@ -1,4 +0,0 @@\n-a\n-x\n-y\n-c",
+    );
+    assertEquals(ctx.fs.text("a.txt"), "");
+  });
+
+  await t.step("identical content: nothing is written; the result says so", async () => {
+    const ctx = fakeContext({ files: { "a.txt": "same\n" } });
+    assertEquals(await writeFile.run({ path: "a.txt", content: "same\n" }, ctx), {
+      output: "a.txt already has this content — nothing was written",
+      locations: ["/work/project/a.txt"],
+    });
+    assertEquals(ctx.fs.writes, []);
+    assertEquals(unchangedText("b"), "b already has this content — nothing was written");
+  });
+
+  await t.step("output: truncated to maxOutput", async () => {
+    const content = Array.from({ length: 500 }, (_, i) => `line ${i}`).join("\n");
+    const ctx = fakeContext({ config: { maxOutput: 300 } });
+    const result = await writeFile.run({ path: "big.txt", content }, ctx);
+    assertEquals(result.output.length, 300);
+    assertEquals(
+      result.output.startsWith("created big.txt (500 lines)\n@@ -0,0 +1,500 @@\n+line 0"),
+      true,
+    );
+    assertStringIncludes(result.output, "output truncated to maxOutput");
+    assertEquals(result.diff?.newText, content);
+  });
+
+  await t.step("a directory at the path: text, nothing written", async () => {
+    const fs = new MemoryFiles("/work/project", { "src/a.ts": "x" });
+    const ctx = fakeContext({ fs });
+    assertEquals(await writeFile.run({ path: "src", content: "x" }, ctx), {
+      output: "cannot write src: it is a directory — nothing was written",
+      failed: true,
+      locations: ["/work/project/src"],
+    });
+    assertEquals(fs.writes, []);
+  });
+
+  await t.step("a file where a parent directory should be: text, never a throw", async () => {
+    const ctx = fakeContext({ files: { "a.txt": "x" } });
+    assertEquals(
+      (await writeFile.run({ path: "a.txt/b.txt", content: "y" }, ctx)).output,
+      "cannot write a.txt/b.txt: not a directory — nothing was written",
+    );
+  });
+
+  await t.step("permission error: text, never a throw", async () => {
+    const fs = new MemoryFiles("/work/project", { "ro.txt": "old" });
+    fs.failures.set(
+      "/work/project/ro.txt",
+      new Deno.errors.PermissionDenied("Permission denied (os error 13)"),
+    );
+    assertEquals(await writeFile.run({ path: "ro.txt", content: "new" }, fakeContext({ fs })), {
+      output: "cannot write ro.txt: permission denied — nothing was written",
+      failed: true,
+      locations: ["/work/project/ro.txt"],
+    });
+    assertEquals(writeErrorText("x", "y"), "cannot write x: y — nothing was written");
+  });
+
+  await t.step("replacing a binary file: no diff of its bytes", async () => {
+    const ctx = fakeContext({ files: { "a.bin": new Uint8Array([1, 0, 2]) } });
+    const result = await writeFile.run({ path: "a.bin", content: "text\n" }, ctx);
+    assertEquals(result.output, "wrote a.bin: replaced a binary file of 3 bytes with 1 line");
+    assertEquals(result.output, replacedBinaryText("a.bin", 3, 1));
+    assertEquals(result.diff, { path: "/work/project/a.bin", newText: "text\n" });
+  });
+
+  await t.step("CRLF and a byte order mark: bytes compared, the change shows", async () => {
+    const ctx = fakeContext({ files: { "w.txt": "a\r\nb\r\n", "bom.txt": "\uFEFFx\n" } });
+    assertEquals(
+      (await writeFile.run({ path: "w.txt", content: "a\r\nb\r\n" }, ctx)).output,
+      unchangedText("w.txt"),
+    );
+    const bom = await writeFile.run({ path: "bom.txt", content: "x\n" }, ctx);
+    assertEquals(
+      bom.output,
+      "wrote bom.txt: 1 line added, 1 deleted\n@@ -1,1 +1,1 @@\n-\uFEFFx\n+x",
+    );
+  });
+
+  await t.step("lineDiff: counts and hunks", () => {
+    assertEquals(lineDiff("a\n", "a\nb\n"), {
+      hunks: "@@ -1,1 +1,2 @@\n a\n+b",
+      added: 1,
+      deleted: 0,
+    });
+  });
+
+  await t.step("ACP: kind edit, permission requested, refusal text", () => {
+    assertEquals(writeFile.kind, "edit");
+    assertEquals(writeFile.asks, true);
+    assertEquals(rejectedText("write_file"), "[write_file rejected by the user]");
+  });
+
+  await t.step("display and recap: 📝, the path, counted as a file op", () => {
+    assertEquals(writeFile.emoji, "📝");
+    assertEquals(writeFile.summary({ path: "a/b.md", content: "long" }), "a/b.md");
+    assertEquals(writeFile.counter, "fileOps");
+  });
+});
