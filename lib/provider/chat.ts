@@ -148,7 +148,7 @@ async function streamChat(
         request.onDelta({ type: "text", text: delta.content });
       }
       for (const tc of delta.tool_calls ?? []) {
-        const index = typeof tc.index === "number" ? tc.index : result.toolCalls.length;
+        const index = callIndex(result.toolCalls, tc);
         let call = result.toolCalls[index];
         if (!call) call = result.toolCalls[index] = { id: "", name: "", arguments: "" };
         if (tc.id) call.id = tc.id;
@@ -173,6 +173,20 @@ async function streamChat(
     id: c.id || `call_${i}_${Date.now().toString(36)}`,
   }));
   return result;
+}
+
+/**
+ * Which call a tool-call delta belongs to. Servers that leave out `index` start each call with a
+ * new `id` and continue it with deltas that carry none.
+ */
+function callIndex(
+  calls: ToolCall[],
+  delta: { index?: unknown; id?: string; function?: { name?: string } },
+): number {
+  if (typeof delta.index === "number") return delta.index;
+  const last = calls.length - 1;
+  if (last < 0) return 0;
+  return delta.id && delta.id !== calls[last].id ? last + 1 : last;
 }
 
 /** Turns what the `openai` package threw into one sentence. */

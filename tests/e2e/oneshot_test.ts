@@ -87,6 +87,22 @@ Deno.test("one-shot turns", async (t) => {
       assertEquals(read.content, "two\n");
       assertStringIncludes(run.stderr, "📝 2 file op(s)");
     },
+    "tool-call deltas without index, split over chunks, are assembled by id": async () => {
+      server.script("no-index", [
+        {
+          toolCalls: [
+            { name: "bash", arguments: { command: "echo first" } },
+            { name: "bash", arguments: { command: "echo second" } },
+          ],
+          chunkSize: 4,
+          noIndex: true,
+        },
+        { text: "ok" },
+      ]);
+      const run = await runMM(["-p", "x"], { cwd: await dirFor("no-index") });
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(toolMessages("no-index", 1).map((m) => m.content), ["first\n", "second\n"]);
+    },
     "a command with no output shows (no output)": async () => {
       server.script("quiet", [{ toolCalls: [{ name: "bash", arguments: { command: "true" } }] }, {
         text: "ok",

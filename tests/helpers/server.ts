@@ -22,6 +22,8 @@ export type Reply =
     toolCalls?: ScriptedCall[];
     /** Characters per delta: small values split names and arguments over many chunks. */
     chunkSize?: number;
+    /** Leave `index` out of tool-call deltas, as some servers do. */
+    noIndex?: boolean;
     /** Milliseconds before the first byte of the response. */
     delay?: number;
     /** Milliseconds between chunks. */
@@ -206,19 +208,20 @@ function sse(
             ? call.arguments
             : JSON.stringify(call.arguments);
           const names = pieces(call.name, size);
+          const at = reply.noIndex ? {} : { index };
           send(chunk(model, {
             tool_calls: [{
-              index,
+              ...at,
               id: call.id ?? `call_${index}`,
               type: "function",
               function: { name: names[0], arguments: "" },
             }],
           }));
           for (const n of names.slice(1)) {
-            send(chunk(model, { tool_calls: [{ index, function: { name: n } }] }));
+            send(chunk(model, { tool_calls: [{ ...at, function: { name: n } }] }));
           }
           for (const a of pieces(args, size)) {
-            send(chunk(model, { tool_calls: [{ index, function: { arguments: a } }] }));
+            send(chunk(model, { tool_calls: [{ ...at, function: { arguments: a } }] }));
             await tick();
           }
         }
