@@ -7,5 +7,5 @@ import type { ToolContext } from "./tool.ts";
 
 /** The context tools run in for a turn in `cwd`. */
 export function realContext(config: Config, cwd: string, signal: AbortSignal): ToolContext {
-  return { cwd, config, fs: realFiles(cwd), exec: realExec, signal };
+  return { cwd, config, fs: realFiles(cwd), exec: realExec, http: { fetch }, signal };
 }

@@ -65,6 +65,12 @@ export interface Exec {
   run(request: ExecRequest): Promise<ExecResult>;
 }
 
+/** HTTP for tools: the platform's fetch, so a test can hand in its own. */
+export interface Http {
+  /** Like the global fetch; callers pass `redirect: "manual"` to check every hop themselves. */
+  fetch(url: string | URL, init?: RequestInit): Promise<Response>;
+}
+
 /** Everything a tool may touch. Tests pass a fake one. */
 export interface ToolContext {
   /** The working directory: the process directory in terminal mode, the session cwd in ACP. */
@@ -72,6 +78,7 @@ export interface ToolContext {
   config: Config;
   fs: Files;
   exec: Exec;
+  http: Http;
   /** The turn's cancellation. */
   signal: AbortSignal;
 }

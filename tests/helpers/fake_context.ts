@@ -8,6 +8,7 @@ import type {
   ExecResult,
   FileInfo,
   Files,
+  Http,
   ToolContext,
 } from "../../lib/tool.ts";
 
@@ -131,6 +132,8 @@ export interface FakeContextOptions {
   fs?: MemoryFiles;
   /** The Exec's scripts, or a ready ScriptedExec. */
   exec?: Script[] | ScriptedExec;
+  /** HTTP for the tools; by default every request fails, as if offline. */
+  http?: Http;
   signal?: AbortSignal;
 }
 
@@ -154,6 +157,9 @@ export function fakeContext(options: FakeContextOptions = {}): FakeContext {
     config: { ...defaultConfig(), ...options.config },
     fs: options.fs ?? new MemoryFiles(cwd, options.files),
     exec,
+    http: options.http ?? {
+      fetch: () => Promise.reject(new TypeError("fake context: no network")),
+    },
     signal: options.signal ?? new AbortController().signal,
   };
 }
