@@ -103,11 +103,12 @@ export interface ToolResult {
 /** A built-in tool: its declaration, and one function of its input and the context. */
 export interface Tool<I = Record<string, unknown>> {
   name: string;
-  kind: ToolKind;
+  /** The call's kind; a function when it depends on the input (lsp `rename` is `edit`). */
+  kind: ToolKind | ((input: I) => ToolKind);
   /** The display's emoji, as the "Terminal display" row gives it. */
   emoji: string;
-  /** Whether a call asks for permission when `yolo: false`. */
-  asks: boolean;
+  /** Whether a call asks for permission when `yolo: false`; a function when it depends on the input. */
+  asks: boolean | ((input: I) => boolean);
   counter?: Counter;
   /** Whether this configuration declares the tool. */
   declared(config: Config): boolean;

@@ -194,7 +194,11 @@ export class Agent {
       type: "tool_call",
       id: call.id,
       name,
-      kind: tool?.kind ?? "other",
+      kind: !tool
+        ? "other"
+        : typeof tool.kind === "function"
+        ? (prepared.ok ? tool.kind(prepared.input) : "other")
+        : tool.kind,
       emoji: tool?.emoji ?? "❔",
       summary: prepared.ok ? tool!.summary(prepared.input) : call.arguments,
       input: prepared.ok ? prepared.input : call.arguments,
@@ -232,7 +236,8 @@ export class Agent {
 
   /** Whether the call may run: yolo, or allowed for the session, or the user says yes. */
   async #permitted(tool: AnyTool, input: Record<string, unknown>): Promise<boolean> {
-    if (!tool.asks || this.#opts.config.yolo || this.#allowed.has(tool.name)) return true;
+    const asks = typeof tool.asks === "function" ? tool.asks(input) : tool.asks;
+    if (!asks || this.#opts.config.yolo || this.#allowed.has(tool.name)) return true;
     const answer = await this.#opts.askPermission(tool.name, tool.summary(input), input);
     if (answer.kind === "allowAlways") this.#allowed.add(tool.name);
     return answer.kind !== "reject";
