@@ -1,6 +1,6 @@
 /** mm: flags → configuration → front end. Heavy modules load only on the path that needs them. */
 
-import { helpText, parseFlags, UsageError } from "./lib/cli/flags.ts";
+import { type Flags, helpText, parseFlags, UsageError } from "./lib/cli/flags.ts";
 import { writeAll } from "./lib/frontend/output.ts";
 import { VERSION } from "./lib/version.ts";
 
@@ -10,10 +10,13 @@ export async function main(args: string[]): Promise<number> {
     return await run(args);
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message, 2);
-    if (e instanceof Error && e.name === "ConfigError") return fail(e.message, 2);
+    if (e instanceof Error && CONFIG_ERRORS.includes(e.name)) return fail(e.message, 2);
     throw e;
   }
 }
+
+/** Errors that mean the configuration or the request cannot be used: exit code 2. */
+const CONFIG_ERRORS = ["ConfigError", "SessionRequestError", "SessionFileError"];
 
 function fail(message: string, code: number): number {
   writeAll(Deno.stderr, `mm: ${message}\n`);
@@ -35,12 +38,13 @@ async function run(args: string[]): Promise<number> {
     writeAll(Deno.stdout, `mm ${VERSION} (${Deno.build.target})\n`);
     return 0;
   }
-  if (flags.command) return fail(notYet(`mm ${flags.command}`), 2);
+  if (flags.command && flags.command !== "sessions") return fail(notYet(`mm ${flags.command}`), 2);
   if (flags.tui) return fail(notYet("window mode (-tui)"), 2);
   if (flags.acp) return fail(notYet("editor mode (-acp)"), 2);
   if (flags.ask !== undefined) return fail(notYet("mm --ask"), 2);
-  if (flags.continue || flags.session !== undefined) {
-    return fail(notYet("resuming a session (--continue, --session)"), 2);
+  if (flags.command === "sessions") {
+    const { listSessionsCommand } = await import("./lib/frontend/sessions.ts");
+    return await listSessionsCommand(await configFor(flags, Deno.cwd()), Deno.cwd());
   }
   const oneShot = flags.prompt !== undefined || !Deno.stdin.isTerminal();
   if (!oneShot) {
@@ -59,15 +63,25 @@ async function run(args: string[]): Promise<number> {
   }
   if (prompt.trim() === "") throw new UsageError("the prompt is empty");
 
+  const cwd = Deno.cwd();
+  const config = await configFor(flags, cwd);
+  const { runOneShot } = await import("./lib/frontend/oneshot.ts");
+  return await runOneShot({
+    config,
+    prompt: prompt.trim(),
+    cwd,
+    json: flags.json,
+    continueLatest: flags.continue,
+    sessionId: flags.session,
+  });
+}
+
+/** The agent file found for this run, with the flags over it. */
+async function configFor(flags: Flags, cwd: string) {
   const { loadConfig } = await import("./lib/config/load.ts");
   const { applyFlags } = await import("./lib/config/flags.ts");
-  const cwd = Deno.cwd();
-  const config = applyFlags(
-    loadConfig({ flag: flags.config, env: Deno.env.toObject(), cwd, home: Deno.env.get("HOME") }),
-    flags,
-  );
-  const { runOneShot } = await import("./lib/frontend/oneshot.ts");
-  return await runOneShot({ config, prompt: prompt.trim(), cwd, json: flags.json });
+  const env = Deno.env.toObject();
+  return applyFlags(loadConfig({ flag: flags.config, env, cwd, home: env.HOME }), flags);
 }
 
 if (import.meta.main) {

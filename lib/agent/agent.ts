@@ -30,6 +30,8 @@ export interface AgentOptions {
   context(signal: AbortSignal): ToolContext;
   askPermission: AskPermission;
   emit(event: AgentEvent): void;
+  /** Called after every step (a message added to the history, an error recorded). */
+  onStep?: () => Promise<void>;
 }
 
 /** How a turn ended. */
@@ -59,27 +61,60 @@ export function unknownToolText(name: string, tools: string[]): string {
 
 class Stop extends Error {}
 
-/** A conversation with the model: its history and its loop detector. */
+/** A failure recorded for the session file's `errors` array. */
+export interface RecordedError {
+  time: string;
+  where: "generation" | "tool" | "hook" | "session";
+  message: string;
+}
+
+/** A conversation with the model: its history, its turn numbers, its errors, its loop detector. */
 export class Agent {
   /** The history as sent to the model, system prompt first. */
   readonly history: Message[];
+  /** The turn of each message of `history` (0 for the system prompt, 1 for the first question). */
+  readonly turns: number[];
+  /** Every failure that ended or marred a turn. */
+  readonly errors: RecordedError[] = [];
   readonly loop = new LoopDetector();
   #opts: AgentOptions;
   #allowed = new Set<string>();
+  #turn = 0;
 
-  /** Starts a conversation with the options' system prompt. */
-  constructor(opts: AgentOptions) {
+  /** Starts a conversation with the options' system prompt, after `earlier` messages if resumed. */
+  constructor(opts: AgentOptions, earlier: { message: Message; turn: number }[] = []) {
     this.#opts = opts;
     this.history = [{ role: "system", content: opts.systemPrompt }];
+    this.turns = [0];
+    for (const { message, turn } of earlier) {
+      this.history.push(message);
+      this.turns.push(turn);
+      this.#turn = Math.max(this.#turn, turn);
+    }
+  }
+
+  /** Records a failure, for the session file. */
+  recordError(where: RecordedError["where"], message: string): void {
+    this.errors.push({ time: new Date().toISOString(), where, message });
+  }
+
+  /** Adds a message to the history and lets the session file catch up: one step is done. */
+  async #push(message: Message): Promise<void> {
+    this.history.push(message);
+    this.turns.push(this.#turn);
+    await this.#opts.onStep?.();
   }
 
   /** Runs one turn for `prompt` until the model answers, fails or is cancelled. */
   async runTurn(prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
     const { config, chat, emit } = this.#opts;
     const counters = emptyCounters();
+    this.#turn++;
     emit({ type: "turn_start", prompt, provider: config.provider, model: chat.target.model });
-    this.history.push({ role: "user", content: prompt });
-    const fail = (error: string): TurnOutcome => {
+    await this.#push({ role: "user", content: prompt });
+    const fail = async (error: string): Promise<TurnOutcome> => {
+      this.recordError("generation", error);
+      await this.#opts.onStep?.();
       emit({ type: "error", message: error, where: "generation" });
       return { status: "failed", error, counters };
     };
@@ -90,11 +125,11 @@ export class Agent {
         result = await this.#callModel(signal);
       } catch (e) {
         if (signal.aborted) return { status: "cancelled", counters };
-        if (e instanceof Stop || e instanceof ProviderError) return fail(e.message);
+        if (e instanceof Stop || e instanceof ProviderError) return await fail(e.message);
         throw e;
       }
       const calls = result.toolCalls;
-      this.history.push({
+      await this.#push({
         role: "assistant",
         content: result.text || (calls.length ? null : ""),
         ...(calls.length
@@ -114,22 +149,22 @@ export class Agent {
       }
       for (let i = 0; i < calls.length; i++) {
         const { output, stop } = await this.#runCall(calls[i], signal, counters);
-        this.history.push({ role: "tool", tool_call_id: calls[i].id, content: output });
+        await this.#push({ role: "tool", tool_call_id: calls[i].id, content: output });
         if (stop || signal.aborted) {
           // Every call the model made needs an answer before the next request.
           for (const rest of calls.slice(i + 1)) {
-            this.history.push({
+            await this.#push({
               role: "tool",
               tool_call_id: rest.id,
               content: "[error: not run: the turn was stopped]",
             });
           }
           if (signal.aborted) return { status: "cancelled", counters };
-          return fail(stop!);
+          return await fail(stop!);
         }
       }
     }
-    return fail(maxTurnsText(config.maxTurns));
+    return await fail(maxTurnsText(config.maxTurns));
   }
 
   /** One model call, with the watchdog and the runaway detector watching its stream. */
@@ -207,7 +242,14 @@ export class Agent {
     if (!prepared.ok) result = { output: prepared.refusal, failed: true };
     else if (!await this.#permitted(prepared.tool, prepared.input)) {
       result = { output: rejectedText(name), failed: true };
-    } else result = await runTool(prepared.tool, prepared.input, this.#opts.context(signal));
+    } else {
+      result = await runTool(
+        prepared.tool,
+        prepared.input,
+        this.#opts.context(signal),
+        (message) => this.recordError("tool", message),
+      );
+    }
     if (tool?.counter) counters[tool.counter]++;
     const verdict = this.loop.record(
       name,
@@ -272,13 +314,13 @@ async function runTool(
   tool: AnyTool,
   input: Record<string, unknown>,
   ctx: ToolContext,
+  onCrash: (message: string) => void,
 ): Promise<ToolResult> {
   try {
     return await tool.run(input, ctx);
   } catch (e) {
-    return {
-      output: `[error: ${tool.name} failed unexpectedly: ${(e as Error).message ?? e}]`,
-      failed: true,
-    };
+    const output = `[error: ${tool.name} failed unexpectedly: ${(e as Error).message ?? e}]`;
+    onCrash(output);
+    return { output, failed: true };
   }
 }

@@ -9,6 +9,7 @@ import { realContext } from "../context.ts";
 import { createChatClient, loadOpenAI } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
+import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
 import { declaredTools } from "../../tools/mod.ts";
 import { previewLines, toolLine } from "./display.ts";
 import { Output } from "./output.ts";
@@ -19,6 +20,10 @@ export interface OneShotOptions {
   prompt: string;
   cwd: string;
   json: boolean;
+  /** `--continue`. */
+  continueLatest?: boolean;
+  /** `--session ID`. */
+  sessionId?: string;
 }
 
 /** Runs one turn and returns the exit code of mm.md §1: 0 answered, 1 failed, 130 interrupted. */
@@ -28,6 +33,8 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     ? (e: AgentEvent) => out.stdout(JSON.stringify(e) + "\n")
     : plain(out, opts.config);
   const openai = loadOpenAI();
+  const recorder = await openSession(opts, opts.config.model ?? "");
+  for (const warning of recorder?.warnings ?? []) emit({ type: "warning", message: warning });
   let model: string;
   try {
     model = await resolveModel(opts.config);
@@ -40,7 +47,11 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   const onInterrupt = () => controller.abort();
   Deno.addSignalListener("SIGINT", onInterrupt);
   try {
-    const agent = new Agent({
+    const onStep = async () => {
+      const warning = await recorder?.save(agent, model);
+      if (warning) emit({ type: "warning", message: warning });
+    };
+    const agent: Agent = new Agent({
       config: opts.config,
       chat: createChatClient(await openai, opts.config, model),
       tools: declaredTools(opts.config),
@@ -49,7 +60,8 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       // Nobody can be asked in one-shot mode: a call that would ask is rejected.
       askPermission: () => Promise.resolve({ kind: "reject" }),
       emit,
-    });
+      onStep: recorder ? onStep : undefined,
+    }, recorder?.earlier());
     const outcome = await agent.runTurn(opts.prompt, controller.signal);
     if (outcome.status === "cancelled") {
       emit({ type: "error", message: "[error: interrupted]", where: "generation" });
@@ -59,6 +71,28 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   } finally {
     Deno.removeSignalListener("SIGINT", onInterrupt);
   }
+}
+
+/** The session file of this run, when sessions are on or one is asked for. */
+async function openSession(
+  opts: OneShotOptions,
+  model: string,
+): Promise<SessionRecorder | undefined> {
+  const asked = opts.continueLatest || opts.sessionId !== undefined;
+  if (!opts.config.sessions.enabled) {
+    if (!asked) return undefined;
+    throw new SessionRequestError(
+      "--continue and --session need sessions: set sessions.enabled: true in the agent file",
+    );
+  }
+  return await SessionRecorder.open({
+    dir: opts.config.sessions.dir,
+    cwd: opts.cwd,
+    provider: opts.config.provider,
+    model,
+    continueLatest: opts.continueLatest,
+    id: opts.sessionId,
+  });
 }
 
 /** The text rendering: the answer on stdout, everything else on stderr, dimmed only on a terminal. */

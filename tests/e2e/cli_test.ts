@@ -74,7 +74,6 @@ Deno.test("the command line", async (t) => {
         [["--ask", "helper", "hi"], "mm --ask"],
         [["init"], "mm init"],
         [["doctor"], "mm doctor"],
-        [["-p", "hi", "--continue"], "resuming a session (--continue, --session)"],
       ];
       for (const [args, what] of cases) {
         assertUsage(

@@ -1,0 +1,133 @@
+/** Keeps a conversation's session file in step with the agent: opened or resumed, saved after every step. */
+
+import type { Message } from "../provider/chat.ts";
+import {
+  listSessions,
+  loadSession,
+  newSessionId,
+  saveSession,
+  type SessionError,
+  type SessionFile,
+  sessionPath,
+  sessionsDir,
+} from "./store.ts";
+
+/** How a front end asks for a session. */
+export interface SessionRequest {
+  /** The agent file's `sessions.dir`. */
+  dir: string;
+  cwd: string;
+  provider: string;
+  model: string;
+  /** `--continue`: the latest session of this directory. */
+  continueLatest?: boolean;
+  /** `--session ID`. */
+  id?: string;
+}
+
+/** What a session is asked for that cannot be given. */
+export class SessionRequestError extends Error {
+  /** Builds the error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "SessionRequestError";
+  }
+}
+
+/** The parts of the agent a recorder saves. */
+export interface Recordable {
+  history: Message[];
+  turns: number[];
+  errors: SessionError[];
+}
+
+/** One conversation's session file. */
+export class SessionRecorder {
+  /** The file's content as last saved. */
+  readonly session: SessionFile;
+  /** The directory of session files. */
+  readonly dir: string;
+  /** Warnings met while opening (a continued session not found, an unreadable file skipped). */
+  readonly warnings: string[] = [];
+  #earlierErrors: SessionError[];
+  #failed = false;
+
+  private constructor(dir: string, session: SessionFile) {
+    this.dir = dir;
+    this.session = session;
+    this.#earlierErrors = [...session.errors];
+  }
+
+  /** Opens a new session, or resumes the one asked for. */
+  static async open(req: SessionRequest): Promise<SessionRecorder> {
+    const dir = sessionsDir(req.cwd, req.dir);
+    if (req.id !== undefined) {
+      if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(req.id)) {
+        throw new SessionRequestError(
+          `"${req.id}" is not a session id — list them with mm sessions`,
+        );
+      }
+      try {
+        await Deno.stat(sessionPath(dir, req.id));
+      } catch {
+        throw new SessionRequestError(
+          `no session "${req.id}" in ${dir} — list them with mm sessions`,
+        );
+      }
+      return new SessionRecorder(dir, await loadSession(sessionPath(dir, req.id)));
+    }
+    const now = new Date().toISOString();
+    const fresh = new SessionRecorder(dir, {
+      id: newSessionId(),
+      created: now,
+      updated: now,
+      cwd: req.cwd,
+      provider: req.provider,
+      model: req.model,
+      messages: [],
+      errors: [],
+    });
+    if (req.continueLatest) {
+      const listed = await listSessions(dir);
+      const latest = listed.find((l) => l.ok && l.session.cwd === req.cwd);
+      for (const l of listed) if (!l.ok) fresh.warnings.push(`[warning: ${l.error.message}]`);
+      if (latest?.ok) {
+        const resumed = new SessionRecorder(dir, latest.session);
+        resumed.warnings.push(...fresh.warnings);
+        return resumed;
+      }
+      fresh.warnings.push(`[warning: no session to continue in ${dir} — starting a new one]`);
+    }
+    return fresh;
+  }
+
+  /** The messages to resume from, with their turns. */
+  earlier(): { message: Message; turn: number }[] {
+    return this.session.messages.map(({ turn, ...message }) => ({
+      message: message as Message,
+      turn,
+    }));
+  }
+
+  /**
+   * Saves the agent's history (without its system prompt) and errors. A failure to write is
+   * returned as a warning once, never thrown: the turn goes on.
+   */
+  async save(agent: Recordable, model?: string): Promise<string | undefined> {
+    const s = this.session;
+    s.messages = agent.history.slice(1).map((m, i) => ({ ...m, turn: agent.turns[i + 1] }));
+    s.errors = [...this.#earlierErrors, ...agent.errors];
+    s.updated = new Date().toISOString();
+    if (model) s.model = model;
+    try {
+      await saveSession(this.dir, s);
+      return undefined;
+    } catch (e) {
+      if (this.#failed) return undefined;
+      this.#failed = true;
+      return `[warning: the session file ${sessionPath(this.dir, s.id)} cannot be written (${
+        (e as Error).message
+      }) — this conversation is not being saved]`;
+    }
+  }
+}

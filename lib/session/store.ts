@@ -1,0 +1,163 @@
+/** Session files (mm.md §5): one JSON file per conversation, written atomically after every step. */
+
+import { join, resolve } from "node:path";
+import type { Message } from "../provider/chat.ts";
+
+/** Where a failure happened. */
+export type ErrorWhere = "generation" | "tool" | "hook" | "session";
+
+/** One failure that ended or marred a turn. */
+export interface SessionError {
+  time: string;
+  where: ErrorWhere;
+  message: string;
+}
+
+/** A message of the history with the turn it belongs to (1 for the first question). */
+export type SessionMessage = Message & { turn: number };
+
+/** The file's content, exactly as mm.md §5 lists it. */
+export interface SessionFile {
+  id: string;
+  created: string;
+  updated: string;
+  cwd: string;
+  provider: string;
+  model: string;
+  messages: SessionMessage[];
+  errors: SessionError[];
+}
+
+/** A session file that cannot be used: reported, never overwritten. */
+export class SessionFileError extends Error {
+  /** The file's path. */
+  readonly path: string;
+
+  /** Builds the error for `path`. */
+  constructor(path: string, reason: string) {
+    super(`the session file ${path} cannot be read (${reason}) — it was left untouched`);
+    this.name = "SessionFileError";
+    this.path = path;
+  }
+}
+
+/** The sessions directory of `dir` (from the agent file) resolved against the working directory. */
+export function sessionsDir(cwd: string, dir: string): string {
+  return resolve(cwd, dir);
+}
+
+/** A new session id: sortable by time, unique across concurrent runs (`20261202-150600-a1b2c3`). */
+export function newSessionId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  const random = crypto.getRandomValues(new Uint8Array(3));
+  return `${stamp}-${Array.from(random, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** The path of session `id` in `dir`. */
+export function sessionPath(dir: string, id: string): string {
+  return join(dir, `${id}.json`);
+}
+
+/** Whether `id` is a plain session id (no path separators, no dots leading out of `dir`). */
+export function isSessionId(id: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(id);
+}
+
+/** Writes the session through a temporary file and a rename: a crash never leaves half a file. */
+export async function saveSession(dir: string, session: SessionFile): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true });
+  const path = sessionPath(dir, session.id);
+  const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  await Deno.writeTextFile(tmp, JSON.stringify(session, null, 1) + "\n");
+  try {
+    await Deno.rename(tmp, path);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+}
+
+/** Reads and checks one session file. Throws SessionFileError when it cannot be used. */
+export async function loadSession(path: string): Promise<SessionFile> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    throw new SessionFileError(
+      path,
+      e instanceof Deno.errors.NotFound ? "no such file" : (e as Error).message,
+    );
+  }
+  return parseSession(path, text);
+}
+
+/** Checks the shape of a session file's text. */
+export function parseSession(path: string, text: string): SessionFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new SessionFileError(path, `not valid JSON: ${(e as Error).message}`);
+  }
+  const s = data as Partial<SessionFile>;
+  if (
+    !s || typeof s !== "object" || typeof s.id !== "string" || !Array.isArray(s.messages) ||
+    typeof s.created !== "string" || typeof s.updated !== "string"
+  ) {
+    throw new SessionFileError(path, "not a session: id, created, updated or messages is missing");
+  }
+  return {
+    id: s.id,
+    created: s.created,
+    updated: s.updated,
+    cwd: typeof s.cwd === "string" ? s.cwd : "",
+    provider: typeof s.provider === "string" ? s.provider : "",
+    model: typeof s.model === "string" ? s.model : "",
+    messages: s.messages as SessionMessage[],
+    errors: Array.isArray(s.errors) ? s.errors : [],
+  };
+}
+
+/** One entry of a listing: a session, or a file that could not be read. */
+export type Listed = { ok: true; path: string; session: SessionFile } | {
+  ok: false;
+  path: string;
+  error: SessionFileError;
+};
+
+/** Every `*.json` file of `dir`, newest `updated` first; unreadable ones come last, reported. */
+export async function listSessions(dir: string): Promise<Listed[]> {
+  const out: Listed[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+      const path = join(dir, entry.name);
+      try {
+        out.push({ ok: true, path, session: await loadSession(path) });
+      } catch (e) {
+        if (!(e instanceof SessionFileError)) throw e;
+        out.push({ ok: false, path, error: e });
+      }
+    }
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+  return out.sort((a, b) => {
+    if (a.ok !== b.ok) return a.ok ? -1 : 1;
+    if (!a.ok || !b.ok) return a.path.localeCompare(b.path);
+    return b.session.updated.localeCompare(a.session.updated) ||
+      b.session.id.localeCompare(a.session.id);
+  });
+}
+
+/** The number of turns (questions) of a session. */
+export function turnCount(session: SessionFile): number {
+  return session.messages.reduce((n, m) => Math.max(n, m.turn ?? 0), 0);
+}
+
+/** The first question of a session, on one line. */
+export function firstQuestion(session: SessionFile): string {
+  const first = session.messages.find((m) => m.role === "user");
+  return first ? String(first.content).replace(/\s+/g, " ").trim() : "";
+}
