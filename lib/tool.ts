@@ -1,6 +1,7 @@
 /** The shape of a tool and of the context it runs in: the context is a tool's only door to the world. */
 
 import type { Config } from "./config/config.ts";
+import type { Message } from "./provider/chat.ts";
 
 /** What an editor shows for a tool call (ACP tool kinds). */
 export type ToolKind = "read" | "edit" | "execute" | "search" | "fetch" | "other";
@@ -81,6 +82,18 @@ export interface ToolContext {
   http: Http;
   /** The turn's cancellation. */
   signal: AbortSignal;
+  /** The conversation the call belongs to; set by the agent core for every call. */
+  conversation?: Conversation;
+}
+
+/** What a tool may know of the conversation it is called from. */
+export interface Conversation {
+  /** The history as sent to the model, system prompt first, up to the calling message. */
+  history: readonly Message[];
+  /** The text of the model message that made the call ("" when it had none). */
+  callerText: string;
+  /** The last answer of the conversation as it stood when the turn started, if any. */
+  previousAnswer?: string;
 }
 
 /** A file change, for the editor's diff view. */

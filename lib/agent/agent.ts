@@ -6,7 +6,7 @@ import { nearest } from "../config/suggest.ts";
 import { type AskPermission, rejectedText } from "../permission.ts";
 import type { ChatClient, ChatResult, Message, ToolCall } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
-import type { AnyTool, ToolContext, ToolResult } from "../tool.ts";
+import type { AnyTool, Conversation, ToolContext, ToolResult } from "../tool.ts";
 import { coerceInput, invalidCallText, parseToolArguments } from "./arguments.ts";
 import type { AgentEvent } from "./events.ts";
 import {
@@ -80,6 +80,7 @@ export class Agent {
   #opts: AgentOptions;
   #allowed = new Set<string>();
   #turn = 0;
+  #previousAnswer: string | undefined;
 
   /** Starts a conversation with the options' system prompt, after `earlier` messages if resumed. */
   constructor(opts: AgentOptions, earlier: { message: Message; turn: number }[] = []) {
@@ -110,6 +111,7 @@ export class Agent {
     const { config, chat, emit } = this.#opts;
     const counters = emptyCounters();
     this.#turn++;
+    this.#previousAnswer = lastAnswer(this.history);
     emit({ type: "turn_start", prompt, provider: config.provider, model: chat.target.model });
     await this.#push({ role: "user", content: prompt });
     const fail = async (error: string): Promise<TurnOutcome> => {
@@ -246,7 +248,7 @@ export class Agent {
       result = await runTool(
         prepared.tool,
         prepared.input,
-        this.#opts.context(signal),
+        { ...this.#opts.context(signal), conversation: this.#conversation() },
         (message) => this.recordError("tool", message),
       );
     }
@@ -276,6 +278,16 @@ export class Agent {
     return { output };
   }
 
+  /** The conversation as a tool sees it: the history, the calling message, the previous answer. */
+  #conversation(): Conversation {
+    const caller = this.history.findLast((m) => m.role === "assistant");
+    return {
+      history: this.history,
+      callerText: typeof caller?.content === "string" ? caller.content : "",
+      previousAnswer: this.#previousAnswer,
+    };
+  }
+
   /** Whether the call may run: yolo, or allowed for the session, or the user says yes. */
   async #permitted(tool: AnyTool, input: Record<string, unknown>): Promise<boolean> {
     const asks = typeof tool.asks === "function" ? tool.asks(input) : tool.asks;
@@ -284,6 +296,12 @@ export class Agent {
     if (answer.kind === "allowAlways") this.#allowed.add(tool.name);
     return answer.kind !== "reject";
   }
+}
+
+/** The text of the last answer in `history`: an assistant message without tool calls. */
+function lastAnswer(history: readonly Message[]): string | undefined {
+  const m = history.findLast((m) => m.role === "assistant" && !m.tool_calls?.length);
+  return m && typeof m.content === "string" && m.content.trim() ? m.content : undefined;
 }
 
 /** A call ready to run, or the text that refuses it (unknown tool, bad JSON, bad fields). */
