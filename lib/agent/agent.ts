@@ -61,6 +61,27 @@ export function unknownToolText(name: string, tools: string[]): string {
 
 class Stop extends Error {}
 
+/** Why `/compact` could not summarise. */
+export class CompactError extends Error {
+  /** Builds the error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "CompactError";
+  }
+}
+
+/** The first line of a `/compact` summary in the history; search_memory leaves it out. */
+export const COMPACT_WRAPPER = "[mm: summary of the conversation so far, made by /compact]";
+
+/** What the model answers to a summary, so the conversation reads naturally. */
+export const COMPACT_ACK = "Understood. I will continue from this summary.";
+
+/** What `/compact` asks the model. */
+export const COMPACT_REQUEST =
+  "Summarise our conversation so far so that you can continue the work from the summary alone: " +
+  "the user's goal, what was done (files changed, commands run and what they showed), what is " +
+  "left to do, and the facts you will need. Plain text, concise, no preamble.";
+
 /** A failure recorded for the session file's `errors` array. */
 export interface RecordedError {
   time: string;
@@ -169,8 +190,42 @@ export class Agent {
     return await fail(maxTurnsText(config.maxTurns));
   }
 
+  /**
+   * `/compact`: the model summarises the conversation, and the history becomes that summary (under
+   * its wrapper line) and an acknowledgement. The loop detector is kept. Returns the summary's
+   * notes, or throws a ProviderError or CompactError; the history is untouched when it fails.
+   */
+  async compact(signal: AbortSignal): Promise<string> {
+    if (this.history.length <= 1) throw new CompactError("there is nothing to compact yet");
+    let result: ChatResult;
+    try {
+      result = await this.#callModel(
+        signal,
+        [...this.history, { role: "user", content: COMPACT_REQUEST }],
+        false,
+      );
+    } catch (e) {
+      if (e instanceof Stop) throw new CompactError(e.message);
+      throw e;
+    }
+    const notes = result.text.trim();
+    if (!notes) throw new CompactError("the model gave an empty summary — nothing was changed");
+    const turn = this.#turn;
+    this.history.splice(1);
+    this.turns.splice(1);
+    this.history.push({ role: "user", content: `${COMPACT_WRAPPER}\n${notes}` });
+    this.history.push({ role: "assistant", content: COMPACT_ACK });
+    this.turns.push(turn, turn);
+    await this.#opts.onStep?.();
+    return notes;
+  }
+
   /** One model call, with the watchdog and the runaway detector watching its stream. */
-  async #callModel(turnSignal: AbortSignal): Promise<ChatResult> {
+  async #callModel(
+    turnSignal: AbortSignal,
+    messages: Message[] = this.history,
+    withTools = true,
+  ): Promise<ChatResult> {
     const { config, chat, tools, emit } = this.#opts;
     const controller = new AbortController();
     let stopReason: string | undefined;
@@ -191,12 +246,13 @@ export class Agent {
     const composing = new Set<number>();
     try {
       return await chat.stream({
-        messages: this.history,
-        tools: tools.map(toolSchema),
+        messages,
+        tools: withTools ? tools.map(toolSchema) : [],
         signal: controller.signal,
         onDelta: (d) => {
           if (stopReason) return;
           feed();
+          if (!withTools) return;
           if (d.type === "text") emit({ type: "text", text: d.text });
           else if (d.type === "thought") emit({ type: "thought", text: d.text });
           else {
