@@ -84,7 +84,28 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The conversation the call belongs to; set by the agent core for every call. */
   conversation?: Conversation;
+  /** Puts questions to the user (ask_user); absent means nobody can be asked. */
+  ask?: AskUser;
 }
+
+/** One question as ask_user cleaned it. */
+export interface Question {
+  question: string;
+  type: "choice" | "multi" | "text" | "confirm";
+  /** For `choice` and `multi`: at least two, trimmed, without duplicates. */
+  options: string[];
+  default?: string;
+}
+
+/** How a set of questions ended: one answer per question (options of a `multi` joined by `, `). */
+export type AskOutcome =
+  | { kind: "answered"; answers: string[] }
+  | { kind: "declined" }
+  | { kind: "cancelled" }
+  | { kind: "nobody" };
+
+/** A front end's way of asking the user; `signal` aborts when the turn stops. */
+export type AskUser = (questions: Question[], signal: AbortSignal) => Promise<AskOutcome>;
 
 /** What a tool may know of the conversation it is called from. */
 export interface Conversation {
