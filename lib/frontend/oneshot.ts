@@ -9,7 +9,7 @@ import { realContext } from "../context.ts";
 import { createChatClient, loadOpenAI } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
-import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
+import { openSession } from "./setup.ts";
 import { declaredTools } from "../../tools/mod.ts";
 import { previewLines, toolLine } from "./display.ts";
 import { Output } from "./output.ts";
@@ -71,28 +71,6 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   } finally {
     Deno.removeSignalListener("SIGINT", onInterrupt);
   }
-}
-
-/** The session file of this run, when sessions are on or one is asked for. */
-async function openSession(
-  opts: OneShotOptions,
-  model: string,
-): Promise<SessionRecorder | undefined> {
-  const asked = opts.continueLatest || opts.sessionId !== undefined;
-  if (!opts.config.sessions.enabled) {
-    if (!asked) return undefined;
-    throw new SessionRequestError(
-      "--continue and --session need sessions: set sessions.enabled: true in the agent file",
-    );
-  }
-  return await SessionRecorder.open({
-    dir: opts.config.sessions.dir,
-    cwd: opts.cwd,
-    provider: opts.config.provider,
-    model,
-    continueLatest: opts.continueLatest,
-    id: opts.sessionId,
-  });
 }
 
 /** The text rendering: the answer on stdout, everything else on stderr, dimmed only on a terminal. */
