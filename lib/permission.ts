@@ -5,6 +5,11 @@ export function rejectedText(tool: string): string {
   return tool === "bash" ? "[command rejected by the user]" : `[${tool} rejected by the user]`;
 }
 
+/** A refusal with the reason the user typed: the spec's text, then the user's words. */
+export function refusalWithReason(tool: string, reason: string): string {
+  return `${rejectedText(tool)}\nThe user says: ${reason.trim()}`;
+}
+
 /** A user's answer to a permission request. */
 export type PermissionAnswer =
   | { kind: "allow" }

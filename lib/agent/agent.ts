@@ -3,7 +3,7 @@
 import type { Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { nearest } from "../config/suggest.ts";
-import { type AskPermission, rejectedText } from "../permission.ts";
+import { type AskPermission, refusalWithReason, rejectedText } from "../permission.ts";
 import type { ChatClient, ChatResult, Message, ToolCall } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import type { AnyTool, Conversation, ToolContext, ToolResult } from "../tool.ts";
@@ -298,10 +298,9 @@ export class Agent {
     });
     let result: ToolResult;
     if (!prepared.ok) result = { output: prepared.refusal, failed: true };
-    else if (!await this.#permitted(prepared.tool, prepared.input)) {
-      result = { output: rejectedText(name), failed: true };
-    } else {
-      result = await runTool(
+    else {
+      const refusal = await this.#refusal(prepared.tool, prepared.input);
+      result = refusal !== undefined ? { output: refusal, failed: true } : await runTool(
         prepared.tool,
         prepared.input,
         { ...this.#opts.context(signal), conversation: this.#conversation() },
@@ -344,13 +343,14 @@ export class Agent {
     };
   }
 
-  /** Whether the call may run: yolo, or allowed for the session, or the user says yes. */
-  async #permitted(tool: AnyTool, input: Record<string, unknown>): Promise<boolean> {
+  /** Why the call may not run (the refusal the model reads), or undefined when it may. */
+  async #refusal(tool: AnyTool, input: Record<string, unknown>): Promise<string | undefined> {
     const asks = typeof tool.asks === "function" ? tool.asks(input) : tool.asks;
-    if (!asks || this.#opts.config.yolo || this.#allowed.has(tool.name)) return true;
+    if (!asks || this.#opts.config.yolo || this.#allowed.has(tool.name)) return undefined;
     const answer = await this.#opts.askPermission(tool.name, tool.summary(input), input);
     if (answer.kind === "allowAlways") this.#allowed.add(tool.name);
-    return answer.kind !== "reject";
+    if (answer.kind !== "reject") return undefined;
+    return answer.reason ? refusalWithReason(tool.name, answer.reason) : rejectedText(tool.name);
   }
 }
 
@@ -370,7 +370,11 @@ function prepareCall(tools: AnyTool[], call: ToolCall): PreparedCall {
   const tool = findTool(tools, call.name);
   if (!tool) return { ok: false, refusal: unknownToolText(call.name, tools.map((t) => t.name)) };
   const parsed = parseToolArguments(call.arguments);
-  const coerced = parsed.ok ? coerceInput(tool.parameters, parsed.value) : undefined;
+  const coerced = !parsed.ok
+    ? undefined
+    : tool.parse
+    ? tool.parse(parsed.value)
+    : coerceInput(tool.parameters, parsed.value);
   if (coerced?.ok) return { ok: true, tool, input: coerced.input };
   const faults = parsed.ok ? (coerced as { faults: string[] }).faults : [parsed.reason];
   const sent = call.arguments.trim() || "{}";
