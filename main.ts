@@ -49,7 +49,20 @@ async function run(args: string[]): Promise<number> {
   const oneShot = flags.prompt !== undefined || !Deno.stdin.isTerminal();
   if (!oneShot) {
     if (flags.json) throw new UsageError("--json goes with -p");
-    return fail(notYet("line mode (mm in a terminal)"), 2);
+    if (flags.args.length) {
+      throw new UsageError(
+        `unexpected argument "${flags.args[0]}" (to run a prompt once: mm -p "…")`,
+      );
+    }
+    const cwd = Deno.cwd();
+    const config = await configFor(flags, cwd);
+    const { runLineMode } = await import("./lib/frontend/line/line.ts");
+    return await runLineMode({
+      config,
+      cwd,
+      continueLatest: flags.continue,
+      sessionId: flags.session,
+    });
   }
   if (flags.args.length) {
     throw new UsageError(

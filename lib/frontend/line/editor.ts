@@ -1,0 +1,200 @@
+/** A one-line editor for the terminal: arrows, Ctrl-A/E/K/U/W, history, `\` continuation, paste. */
+
+import { dirname } from "node:path";
+import type { Key, KeyRouter } from "./keys.ts";
+
+/** What reading a line gave. */
+export type LineResult =
+  | { kind: "line"; text: string }
+  | { kind: "interrupt" }
+  | { kind: "eof" };
+
+/** Lines typed before, newest last, saved to a file per user. */
+export class History {
+  readonly entries: string[] = [];
+  #path?: string;
+
+  /** A history kept in `path` (JSON lines), or in memory only. */
+  constructor(path?: string) {
+    this.#path = path;
+  }
+
+  /** The file of the user's history: `$XDG_STATE_HOME/mm/history`, else `~/.local/state/mm/history`. */
+  static defaultPath(env: Record<string, string | undefined>): string | undefined {
+    if (env.XDG_STATE_HOME) return `${env.XDG_STATE_HOME}/mm/history`;
+    return env.HOME ? `${env.HOME}/.local/state/mm/history` : undefined;
+  }
+
+  /** Reads the saved entries; a missing or broken file is an empty history. */
+  async load(): Promise<void> {
+    if (!this.#path) return;
+    try {
+      for (const line of (await Deno.readTextFile(this.#path)).split("\n")) {
+        try {
+          if (line) this.entries.push(JSON.parse(line));
+        } catch {
+          // A broken line is skipped.
+        }
+      }
+    } catch {
+      // No history yet.
+    }
+  }
+
+  /** Adds an entry (not a repeat of the last one) and appends it to the file. */
+  async add(text: string): Promise<void> {
+    if (!text.trim() || this.entries.at(-1) === text) return;
+    this.entries.push(text);
+    if (this.entries.length > 1000) this.entries.splice(0, this.entries.length - 1000);
+    if (!this.#path) return;
+    try {
+      await Deno.mkdir(dirname(this.#path), { recursive: true });
+      await Deno.writeTextFile(this.#path, JSON.stringify(text) + "\n", { append: true });
+    } catch {
+      // History is a convenience: a read-only home does not stop mm.
+    }
+  }
+}
+
+/** Reads lines from the keys routed to it, drawing the line being edited. */
+export class LineEditor {
+  #router: KeyRouter;
+  #write: (text: string) => void;
+  #width: () => number;
+
+  /** An editor drawing with `write`, `width` columns wide. */
+  constructor(router: KeyRouter, write: (text: string) => void, width: () => number) {
+    this.#router = router;
+    this.#write = write;
+    this.#width = width;
+  }
+
+  /** Reads one line (or several joined by `\` at line ends, or pasted). */
+  read(prompt: string, history?: History): Promise<LineResult> {
+    return new Promise((resolve) => {
+      let buffer = "";
+      let cursor = 0;
+      let done: string[] = [];
+      let browse = history ? history.entries.length : 0;
+      let current = "";
+      const promptNow = () => done.length ? "… " : prompt;
+      const draw = () => {
+        const shown = buffer.replaceAll("\n", "⏎");
+        const room = Math.max(10, this.#width() - visibleLength(promptNow()) - 1);
+        let start = 0;
+        if (cursor > room) start = cursor - room;
+        const view = shown.slice(start, start + room);
+        const back = start + view.length - cursor;
+        this.#write(`\r\x1b[2K${promptNow()}${view}${back > 0 ? `\x1b[${back}D` : ""}`);
+      };
+      const finish = (result: LineResult) => {
+        release();
+        this.#write("\r\n");
+        resolve(result);
+      };
+      const insert = (text: string) => {
+        buffer = buffer.slice(0, cursor) + text + buffer.slice(cursor);
+        cursor += text.length;
+      };
+      const release = this.#router.push((key: Key) => {
+        switch (key.name) {
+          case "text":
+          case "paste":
+            insert(key.text);
+            break;
+          case "enter":
+            if (buffer.endsWith("\\")) {
+              done.push(buffer.slice(0, -1));
+              this.#write(
+                `\r\x1b[2K${promptNow()}${buffer.slice(0, -1).replaceAll("\n", "⏎")}\r\n`,
+              );
+              buffer = "";
+              cursor = 0;
+              break;
+            }
+            done.push(buffer);
+            {
+              const text = done.join("\n");
+              done = [];
+              draw();
+              if (history) history.add(text);
+              finish({ kind: "line", text });
+            }
+            return;
+          case "backspace":
+            if (cursor > 0) {
+              buffer = buffer.slice(0, cursor - 1) + buffer.slice(cursor);
+              cursor--;
+            }
+            break;
+          case "delete":
+            buffer = buffer.slice(0, cursor) + buffer.slice(cursor + 1);
+            break;
+          case "left":
+            cursor = Math.max(0, cursor - 1);
+            break;
+          case "right":
+            cursor = Math.min(buffer.length, cursor + 1);
+            break;
+          case "home":
+          case "ctrl-a":
+            cursor = 0;
+            break;
+          case "end":
+          case "ctrl-e":
+            cursor = buffer.length;
+            break;
+          case "ctrl-k":
+            buffer = buffer.slice(0, cursor);
+            break;
+          case "ctrl-u":
+            buffer = buffer.slice(cursor);
+            cursor = 0;
+            break;
+          case "ctrl-w": {
+            const before = buffer.slice(0, cursor).replace(/\S+\s*$/, "");
+            buffer = before + buffer.slice(cursor);
+            cursor = before.length;
+            break;
+          }
+          case "up":
+          case "down": {
+            if (!history || history.entries.length === 0) break;
+            if (browse === history.entries.length) current = buffer;
+            browse = key.name === "up"
+              ? Math.max(0, browse - 1)
+              : Math.min(history.entries.length, browse + 1);
+            buffer = browse === history.entries.length ? current : history.entries[browse];
+            cursor = buffer.length;
+            break;
+          }
+          case "ctrl-c":
+            finish({ kind: "interrupt" });
+            return;
+          case "ctrl-d":
+            if (buffer === "" && done.length === 0) {
+              finish({ kind: "eof" });
+              return;
+            }
+            buffer = buffer.slice(0, cursor) + buffer.slice(cursor + 1);
+            break;
+          case "escape":
+            buffer = "";
+            cursor = 0;
+            break;
+          case "tab":
+            insert("  ");
+            break;
+        }
+        draw();
+      });
+      draw();
+    });
+  }
+}
+
+/** The columns `text` takes, without its escape sequences (every character counted as one). */
+export function visibleLength(text: string): number {
+  // deno-lint-ignore no-control-regex
+  return [...text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")].length;
+}

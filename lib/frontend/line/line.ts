@@ -1,0 +1,230 @@
+/** Line mode (`mm` in a terminal): a conversation, one turn after another, until the user quits. */
+
+import { Agent, CompactError } from "../../agent/agent.ts";
+import { systemPrompt } from "../../agent/prompt.ts";
+import type { Config } from "../../config/config.ts";
+import { realContext } from "../../context.ts";
+import type { PermissionAnswer } from "../../permission.ts";
+import { createChatClient, loadOpenAI } from "../../provider/chat.ts";
+import { ProviderError } from "../../provider/errors.ts";
+import { resolveModel } from "../../provider/models.ts";
+import type { SessionRecorder } from "../../session/recorder.ts";
+import { VERSION } from "../../version.ts";
+import { declaredTools } from "../../../tools/mod.ts";
+import { writeAll } from "../output.ts";
+import { openSession } from "../setup.ts";
+import { helpLines, isCommand, parseCommand, unknownCommandText } from "./commands.ts";
+import { History, LineEditor } from "./editor.ts";
+import { type Key, KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
+import { LineRenderer, type Screen } from "./render.ts";
+import { Spinner } from "./spinner.ts";
+
+/** What line mode needs. */
+export interface LineOptions {
+  config: Config;
+  cwd: string;
+  continueLatest?: boolean;
+  sessionId?: string;
+  /** The keys; the terminal's stdin unless a test gives its own. */
+  keys?: KeySource;
+}
+
+/** The prompt of line mode. */
+export const PROMPT = "› ";
+
+/** Runs line mode until the user quits; returns the exit code. */
+export async function runLineMode(opts: LineOptions): Promise<number> {
+  const { config, cwd } = opts;
+  const colour = Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR");
+  const screen: Screen = {
+    write: (text) => writeAll(Deno.stdout, text),
+    width: () => {
+      try {
+        return Deno.consoleSize().columns;
+      } catch {
+        return 80;
+      }
+    },
+    colour,
+  };
+  const spinner = new Spinner(Deno.stderr.isTerminal());
+  const render = new LineRenderer(screen, spinner, config.previewLines);
+  const openai = loadOpenAI();
+  let model: string;
+  try {
+    model = await resolveModel(config);
+  } catch (e) {
+    if (!(e instanceof ProviderError)) throw e;
+    render.line(`mm: ${e.message}`);
+    return 1;
+  }
+  let recorder = await openSession(opts, model);
+  const chat = createChatClient(await openai, config, model);
+  const tools = declaredTools(config);
+  const prompt = await systemPrompt(config, cwd);
+
+  const keys = opts.keys ?? terminalKeys();
+  const router = new KeyRouter();
+  const editor = new LineEditor(router, screen.write, screen.width);
+  const history = new History(History.defaultPath(Deno.env.toObject()));
+  await history.load();
+  let turn: AbortController | undefined;
+
+  const askPermission = async (tool: string, summary: string): Promise<PermissionAnswer> => {
+    render.line(`🔐 ${tool}: ${summary}`);
+    const r = await editor.read(
+      "   allow? [y]es · [a]lways for this tool · [n]o, or type why not: ",
+    );
+    if (r.kind !== "line") {
+      turn?.abort();
+      return { kind: "reject" };
+    }
+    return permissionAnswer(r.text);
+  };
+
+  const newAgent = (earlier = recorder?.earlier() ?? []): Agent => {
+    const agent: Agent = new Agent({
+      config,
+      chat,
+      tools,
+      systemPrompt: prompt,
+      context: (signal) => realContext(config, cwd, signal),
+      askPermission,
+      emit: (e) => render.handle(e),
+      onStep: async () => {
+        const warning = await recorder?.save(agent, model);
+        if (warning) render.line(warning);
+      },
+    }, earlier);
+    return agent;
+  };
+  let agent = newAgent();
+
+  render.write(banner(config, model, tools.map((t) => t.name), recorder));
+  for (const w of recorder?.warnings ?? []) render.line(w);
+  if (agent.history.length > 1) {
+    render.line(render.dim(`(continuing: ${agent.history.length - 1} earlier message(s))`));
+  }
+
+  const onSignal = () => turn?.abort();
+  Deno.addSignalListener("SIGINT", onSignal);
+  keys.start((key) => router.dispatch(key));
+  let interrupted = false;
+  try {
+    while (true) {
+      const r = await editor.read(PROMPT, history);
+      if (r.kind === "eof") break;
+      if (r.kind === "interrupt") {
+        if (interrupted) break;
+        interrupted = true;
+        render.line(render.dim("(Ctrl-C again or Ctrl-D to quit)"));
+        continue;
+      }
+      interrupted = false;
+      const text = r.text.trim();
+      if (!text) continue;
+      const command = text.startsWith("/") ? parseCommand(text) : undefined;
+      if (command) {
+        const { name, args } = command;
+        if (name === "/quit" || name === "/exit") break;
+        if (name === "/help") render.write(["Commands:", ...helpLines()].join("\n") + "\n");
+        else if (name === "/new") {
+          recorder = await openSession({ config, cwd }, model);
+          agent = newAgent([]);
+          render.line(`new conversation${recorder ? ` (session ${recorder.session.id})` : ""}`);
+        } else if (name === "/compact") await compact(agent, render, spinner);
+        else if (name === "/memory") {
+          render.line(await memory(config, cwd, args, agent));
+        } else if (name === "/ask") {
+          render.line(`/ask is not available yet in mm ${VERSION}: agents of mmConfigs come later`);
+        } else if (name === "/abort") render.line("no turn is running: nothing to abort");
+        else if (name === "/skip") render.line("/skip answers a question; no question is waiting");
+        else if (!isCommand(name)) render.line(unknownCommandText(name));
+        continue;
+      }
+      turn = new AbortController();
+      const controller = turn;
+      const release = router.push(turnKeys(() => controller.abort()));
+      try {
+        const outcome = await agent.runTurn(text, controller.signal);
+        if (outcome.status !== "answered") {
+          render.handle({ type: "recap", counters: outcome.counters });
+        }
+        render.finish();
+        if (outcome.status === "cancelled") render.line("⏹ turn cancelled");
+      } finally {
+        release();
+        turn = undefined;
+      }
+    }
+  } finally {
+    keys.stop();
+    Deno.removeSignalListener("SIGINT", onSignal);
+  }
+  return 0;
+}
+
+/** The keys while a turn runs: Esc or Ctrl-C cancels it, and so does `/abort` typed blind. */
+export function turnKeys(cancel: () => void): (key: Key) => void {
+  let typed = "";
+  return (key) => {
+    if (key.name === "escape" || key.name === "ctrl-c") cancel();
+    else if (key.name === "text" || key.name === "paste") typed += key.text;
+    else if (key.name === "enter") {
+      if (typed.trim() === "/abort") cancel();
+      typed = "";
+    }
+  };
+}
+
+/** Reads the answer to the `🔐` prompt: yes, always, no, or a reason for no. */
+export function permissionAnswer(text: string): PermissionAnswer {
+  const a = text.trim().toLowerCase();
+  if (["y", "yes", "o", "oui"].includes(a)) return { kind: "allow" };
+  if (["a", "always"].includes(a)) return { kind: "allowAlways" };
+  if (["", "n", "no", "non"].includes(a)) return { kind: "reject" };
+  return { kind: "reject", reason: text.trim() };
+}
+
+/** The banner: version, model, provider, URL, the tools, yolo, the session. */
+export function banner(
+  config: Config,
+  model: string,
+  tools: string[],
+  recorder?: SessionRecorder,
+): string {
+  const lines = [
+    `mm ${VERSION} · ${model} @ ${config.provider} (${config.url})`,
+    `tools: ${tools.join(", ") || "none"} · yolo: ${config.yolo ? "on" : "off (calls ask first)"}${
+      recorder ? ` · session ${recorder.session.id}` : ""
+    }`,
+    "Type a request; /help lists the commands; Ctrl-D quits.",
+  ];
+  return lines.join("\n") + "\n";
+}
+
+async function compact(agent: Agent, render: LineRenderer, spinner: Spinner): Promise<void> {
+  const before = agent.history.length - 1;
+  spinner.show("Thinking");
+  try {
+    const notes = await agent.compact(new AbortController().signal);
+    render.line(
+      `compacted: ${before} message(s) → a summary of ${notes.length} characters`,
+    );
+  } catch (e) {
+    if (e instanceof CompactError || e instanceof ProviderError) {
+      render.line(`/compact: ${e.message}`);
+    } else throw e;
+  } finally {
+    spinner.stop();
+  }
+}
+
+function memory(config: Config, _cwd: string, _words: string, _agent: Agent): Promise<string> {
+  if (!config.sessions.enabled || !config.sessions.searchMemory) {
+    return Promise.resolve(
+      "/memory needs sessions: set sessions.enabled: true (and keep sessions.searchMemory: true)",
+    );
+  }
+  return Promise.resolve(`/memory is not available yet in mm ${VERSION}`);
+}

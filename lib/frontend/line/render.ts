@@ -1,0 +1,144 @@
+/** Line mode's rendering of a turn's events: streamed text, folded thinking, tool lines, the recap. */
+
+import type { AgentEvent } from "../../agent/events.ts";
+import { recapLine } from "../../agent/recap.ts";
+import { previewLines, toolLine } from "../display.ts";
+import type { Spinner } from "./spinner.ts";
+
+/** Where the renderer writes, and how wide and colourful it may be. */
+export interface Screen {
+  write(text: string): void;
+  width(): number;
+  colour: boolean;
+}
+
+/** Renders the events of turns on a terminal, one event at a time. */
+export class LineRenderer {
+  #screen: Screen;
+  #spinner: Spinner;
+  #previewLines: number;
+  #atLineStart = true;
+  #thought = "";
+  #thoughtStart = 0;
+
+  /** A renderer showing up to `previewLines` lines of each tool's output. */
+  constructor(screen: Screen, spinner: Spinner, previewLines: number) {
+    this.#screen = screen;
+    this.#spinner = spinner;
+    this.#previewLines = previewLines;
+  }
+
+  /** `text` dimmed when colour is on. */
+  dim(text: string): string {
+    return this.#screen.colour ? `\x1b[2m${text}\x1b[22m` : text;
+  }
+
+  /** Writes `text`, remembering whether the cursor is at the start of a line. */
+  write(text: string): void {
+    if (!text) return;
+    this.#screen.write(text);
+    this.#atLineStart = text.endsWith("\n");
+  }
+
+  /** Starts a new line unless the cursor is already at the start of one. */
+  newline(): void {
+    if (!this.#atLineStart) this.write("\n");
+  }
+
+  /** Writes one whole line of mm's own (a warning, a command's answer). */
+  line(text: string): void {
+    this.#spinner.stop();
+    this.#closeThought();
+    this.newline();
+    this.write(text + "\n");
+  }
+
+  /** Renders one event of a turn. */
+  handle(e: AgentEvent): void {
+    switch (e.type) {
+      case "turn_start":
+        this.#spinner.show("Thinking");
+        break;
+      case "thought":
+        this.#spinner.stop();
+        if (!this.#thought) this.#thoughtStart = Date.now();
+        this.#thought += e.text;
+        this.#drawThought();
+        break;
+      case "text":
+        this.#spinner.stop();
+        this.#closeThought();
+        this.write(e.text);
+        break;
+      case "composing":
+        this.#closeThought();
+        this.newline();
+        this.#spinner.show("Composing a tool call");
+        break;
+      case "tool_call":
+        this.#spinner.stop();
+        this.#closeThought();
+        this.newline();
+        this.write(toolLine(e.emoji, e.name, e.summary) + "\n");
+        if (e.name === "fetch_content") this.#spinner.show("Fetching");
+        break;
+      case "tool_result":
+        this.#spinner.stop();
+        for (const l of previewLines(e.output, this.#previewLines)) {
+          this.write(this.dim(this.#fit(l)) + "\n");
+        }
+        this.#spinner.show("Thinking");
+        break;
+      case "warning":
+        this.line(e.message);
+        break;
+      case "recap": {
+        this.#spinner.stop();
+        this.#closeThought();
+        this.newline();
+        const recap = recapLine(e.counters);
+        if (recap) this.write(this.dim(recap) + "\n");
+        break;
+      }
+      case "answer":
+        this.#spinner.stop();
+        this.newline();
+        break;
+      case "error":
+        this.line(e.message.startsWith("[") ? e.message : `mm: ${e.message}`);
+        break;
+    }
+  }
+
+  /** Ends the turn's drawing: no spinner, no open thought, the cursor at a line start. */
+  finish(): void {
+    this.#spinner.stop();
+    this.#closeThought();
+    this.newline();
+  }
+
+  /** The thinking so far, folded on one dimmed line that is redrawn in place. */
+  #drawThought(): void {
+    const flat = this.#thought.replace(/\s+/g, " ").trim();
+    const room = Math.max(10, this.#screen.width() - 4);
+    const shown = flat.length > room ? "…" + flat.slice(flat.length - room + 1) : flat;
+    this.#screen.write(`\r\x1b[2K${this.dim(`💭 ${shown}`)}`);
+    this.#atLineStart = false;
+  }
+
+  /** Replaces the folded thinking by one line saying how long it took. */
+  #closeThought(): void {
+    if (!this.#thought) return;
+    const words = this.#thought.trim().split(/\s+/).length;
+    const seconds = Math.max(1, Math.round((Date.now() - this.#thoughtStart) / 1000));
+    this.#screen.write(`\r\x1b[2K${this.dim(`💭 thought for ${seconds}s (${words} words)`)}\n`);
+    this.#atLineStart = true;
+    this.#thought = "";
+  }
+
+  /** A line cut to the terminal's width, so a preview never wraps. */
+  #fit(line: string): string {
+    const width = this.#screen.width();
+    return [...line].length > width ? [...line].slice(0, width - 1).join("") + "…" : line;
+  }
+}

@@ -1,0 +1,223 @@
+/** Line mode: the real `mm` in a terminal (tmux), typed at, against the scripted server. */
+
+import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { runCases } from "../helpers/cases.ts";
+import { MAIN, workdir } from "../helpers/mm.ts";
+import { ScriptedServer } from "../helpers/server.ts";
+import { Terminal } from "../helpers/tmux.ts";
+
+const server = ScriptedServer.start();
+
+/** Starts `mm` in a terminal, in a fresh directory whose agent file uses `model`. */
+async function mm(model: string, extra = "", env: Record<string, string> = {}) {
+  const dir = await workdir(`url: ${server.url}\nmodel: ${model}\n${extra}`);
+  const term = await Terminal.start(
+    [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN],
+    { cwd: dir, env: { HOME: dir, NO_COLOR: "1", ...env } },
+  );
+  await term.waitFor("Ctrl-D quits.");
+  return { term, dir };
+}
+
+/** The roles of the messages of the `n`th chat request for `model`. */
+function roles(model: string, n: number): string[] {
+  return server.chats(model)[n].body.messages.map((m: { role: string }) => m.role);
+}
+
+Deno.test("line mode", async (t) => {
+  await runCases(t, {
+    "a conversation of several turns, with a tool call, the recap and the banner": async () => {
+      server.script("talk", [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo from-bash" } }] },
+        { text: "It printed from-bash." },
+        { text: "Yes, I remember." },
+      ]);
+      const { term } = await mm("talk");
+      try {
+        const banner = await term.screen();
+        assertMatch(banner, /^mm \d+\.\d+\.\d+ · talk @ ollama \(http:\/\/127\.0\.0\.1:\d+\)\n/);
+        assertStringIncludes(banner, "tools: bash, read_file, write_file");
+        await term.type("run it");
+        await term.keys("Enter");
+        const screen = await term.waitFor("⚙ 1 command(s)");
+        assertStringIncludes(
+          screen,
+          "› run it\n🛠️  bash: echo from-bash\n   from-bash\nIt printed from-bash.\n⚙ 1 command(s)\n›",
+        );
+        await term.type("remember?");
+        await term.keys("Enter");
+        await term.waitFor("Yes, I remember.");
+        assertEquals(roles("talk", 2), [
+          "system",
+          "user",
+          "assistant",
+          "tool",
+          "assistant",
+          "user",
+        ]);
+      } finally {
+        await term.kill();
+      }
+    },
+    "a permission granted, refused with a reason, then allowed for the session": async () => {
+      const call = (cmd: string) => ({
+        toolCalls: [{ name: "bash", arguments: { command: cmd } }],
+      });
+      server.script("perm", [
+        call("echo granted"),
+        call("echo refused"),
+        { text: "first done" },
+        call("echo always-1"),
+        call("echo always-2"),
+        { text: "second done" },
+      ]);
+      const { term } = await mm("perm", "yolo: false\n");
+      try {
+        await term.type("go");
+        await term.keys("Enter");
+        await term.waitFor("🔐 bash: echo granted");
+        await term.type("y");
+        await term.keys("Enter");
+        await term.waitFor("🔐 bash: echo refused");
+        await term.type("not that one, please");
+        await term.keys("Enter");
+        await term.waitFor("first done");
+        const tools = server.chats("perm")[2].body.messages.filter((m: { role: string }) =>
+          m.role === "tool"
+        );
+        assertEquals(tools.map((m: { content: string }) => m.content), [
+          "granted\n",
+          "[command rejected by the user]\nThe user says: not that one, please",
+        ]);
+        await term.type("again");
+        await term.keys("Enter");
+        await term.waitFor("🔐 bash: echo always-1");
+        await term.type("a");
+        await term.keys("Enter");
+        const screen = await term.waitFor("second done");
+        assertEquals(
+          screen.includes("🔐 bash: echo always-2"),
+          false,
+          "always means no more asking",
+        );
+      } finally {
+        await term.kill();
+      }
+    },
+    "Esc cancels a running command, and the conversation goes on": async () => {
+      server.script("cancel", [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo $$ > pid; sleep 30" } }] },
+        { text: "still here" },
+      ]);
+      const { term, dir } = await mm("cancel");
+      try {
+        await term.type("long job");
+        await term.keys("Enter");
+        await term.waitFor("🛠️  bash: echo $$ > pid; sleep 30");
+        while (!(await exists(`${dir}/pid`))) await new Promise((r) => setTimeout(r, 20));
+        await term.keys("Escape");
+        const screen = await term.waitFor("⏹ turn cancelled");
+        assertStringIncludes(screen, "   [error: cancelled]\n");
+        const pid = (await Deno.readTextFile(`${dir}/pid`)).trim();
+        assertEquals(await exists(`/proc/${pid}`), false, "the command was killed");
+        await term.type("are you there?");
+        await term.keys("Enter");
+        await term.waitFor("still here");
+        const sent = server.chats("cancel")[1].body.messages;
+        assertEquals(sent.at(-2).content, "[error: cancelled]");
+      } finally {
+        await term.kill();
+      }
+    },
+    "/new starts afresh; an unknown command names the nearest; /help lists them": async () => {
+      server.script("fresh", [{ text: "one" }, { text: "two" }]);
+      const { term } = await mm("fresh");
+      try {
+        await term.type("first");
+        await term.keys("Enter");
+        await term.waitFor(/\none\n/);
+        await term.type("/nwe");
+        await term.keys("Enter");
+        await term.waitFor("unknown command /nwe — did you mean /new? (/help lists them)");
+        await term.type("/new");
+        await term.keys("Enter");
+        await term.waitFor("new conversation");
+        await term.type("second");
+        await term.keys("Enter");
+        await term.waitFor(/\ntwo\n/);
+        assertEquals(roles("fresh", 1), ["system", "user"]);
+        await term.type("/help");
+        await term.keys("Enter");
+        const screen = await term.waitFor("/quit, /exit");
+        for (const c of ["/new", "/compact", "/memory", "/ask", "/abort", "/skip"]) {
+          assertStringIncludes(screen, c);
+        }
+      } finally {
+        await term.kill();
+      }
+    },
+    "a trailing backslash continues the prompt on the next line": async () => {
+      server.script("multi", [{ text: "got both lines" }]);
+      const { term } = await mm("multi");
+      try {
+        await term.type("first line \\");
+        await term.keys("Enter");
+        await term.type("second line");
+        await term.keys("Enter");
+        await term.waitFor("got both lines");
+        assertEquals(
+          server.chats("multi")[0].body.messages.at(-1).content,
+          "first line \nsecond line",
+        );
+      } finally {
+        await term.kill();
+      }
+    },
+    "the up arrow recalls the previous prompt": async () => {
+      server.script("recall", [{ text: "a1" }, { text: "a2" }]);
+      const { term } = await mm("recall");
+      try {
+        await term.type("same question");
+        await term.keys("Enter");
+        await term.waitFor(/\na1\n/);
+        await term.keys("Up", "Enter");
+        await term.waitFor(/\na2\n/);
+        assertEquals(
+          server.chats("recall")[1].body.messages.at(-1).content,
+          "same question",
+        );
+      } finally {
+        await term.kill();
+      }
+    },
+    "Ctrl-D quits, and so does Ctrl-C twice; /quit too": async () => {
+      for (const keys of [["C-d"], ["C-c", "C-c"]]) {
+        const { term } = await mm("quit");
+        try {
+          for (const k of keys) await term.keys(k);
+          await term.waitFor("[exited 0]");
+        } finally {
+          await term.kill();
+        }
+      }
+      const { term } = await mm("quit");
+      try {
+        await term.type("/quit");
+        await term.keys("Enter");
+        await term.waitFor("[exited 0]");
+      } finally {
+        await term.kill();
+      }
+    },
+  });
+  await server.close();
+});
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,82 @@
+/** Drives a terminal program in tmux: keys in with send-keys, the screen out with capture-pane. */
+
+let counter = 0;
+
+async function tmux(...args: string[]): Promise<string> {
+  const out = await new Deno.Command("tmux", { args, stdout: "piped", stderr: "piped" }).output();
+  if (!out.success) {
+    throw new Error(`tmux ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** A program running in its own tmux session. */
+export class Terminal {
+  readonly name: string;
+
+  private constructor(name: string) {
+    this.name = name;
+  }
+
+  /** Starts `argv` in `cwd` in a new detached tmux session of the given size. */
+  static async start(
+    argv: string[],
+    opts: { cwd: string; env?: Record<string, string>; width?: number; height?: number },
+  ): Promise<Terminal> {
+    const name = `mm-test-${Deno.pid}-${counter++}`;
+    const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
+    const command = `env ${env} ${argv.map(shellQuote).join(" ")}; echo "[exited $?]"; sleep 600`;
+    await tmux(
+      "new-session",
+      "-d",
+      "-s",
+      name,
+      "-x",
+      String(opts.width ?? 100),
+      "-y",
+      String(opts.height ?? 40),
+      "-c",
+      opts.cwd,
+      command,
+    );
+    return new Terminal(name);
+  }
+
+  /** Sends keys as tmux names them (`Enter`, `Escape`, `C-c`, `C-d`) or literal text with `-l`. */
+  async keys(...keys: string[]): Promise<void> {
+    await tmux("send-keys", "-t", this.name, ...keys);
+  }
+
+  /** Types `text` literally. */
+  async type(text: string): Promise<void> {
+    await tmux("send-keys", "-t", this.name, "-l", text);
+  }
+
+  /** The screen as text, trailing blank lines removed. */
+  async screen(): Promise<string> {
+    return (await tmux("capture-pane", "-t", this.name, "-p", "-J")).replace(/\s+$/, "") + "\n";
+  }
+
+  /** Waits until the screen matches `pattern` (polling every 50 ms), or fails after `timeout` ms. */
+  async waitFor(pattern: RegExp | string, timeout = 15_000): Promise<string> {
+    const deadline = Date.now() + timeout;
+    let screen = "";
+    while (Date.now() < deadline) {
+      screen = await this.screen();
+      if (typeof pattern === "string" ? screen.includes(pattern) : pattern.test(screen)) {
+        return screen;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`timed out waiting for ${pattern} on the screen:\n${screen}`);
+  }
+
+  /** Ends the session and its programs. */
+  async kill(): Promise<void> {
+    await tmux("kill-session", "-t", this.name).catch(() => {});
+  }
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", "'\\''")}'`;
+}
