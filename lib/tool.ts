@@ -1,6 +1,7 @@
 /** The shape of a tool and of the context it runs in: the context is a tool's only door to the world. */
 
 import type { Config } from "./config/config.ts";
+import type { LspPool } from "./lsp/pool.ts";
 import type { Message } from "./provider/chat.ts";
 
 /** What an editor shows for a tool call (ACP tool kinds). */
@@ -9,9 +10,13 @@ export type ToolKind = "read" | "edit" | "execute" | "search" | "fetch" | "other
 /** Which recap counter a tool's responses count towards (tools.md, "Counters shown after a turn"). */
 export type Counter = "commands" | "fileOps" | "skills" | "lsp";
 
-/** One parameter of a tool's input, as declared to the model. */
+/**
+ * One parameter of a tool's input, as declared to the model. `array` is for a tool that declares
+ * its own {@linkcode Tool.schema} and reads its input with {@linkcode Tool.parse}: the core's
+ * coercion only checks that the value is a list.
+ */
 export interface Parameter {
-  type: "string" | "integer" | "number" | "boolean";
+  type: "string" | "integer" | "number" | "boolean" | "array";
   description: string;
   /** Left out of `required`; the tool supplies its default. */
   optional?: boolean;
@@ -86,6 +91,8 @@ export interface ToolContext {
   conversation?: Conversation;
   /** Puts questions to the user (ask_user); absent means nobody can be asked. */
   ask?: AskUser;
+  /** The language servers of the session, when the front end started a pool (the lsp tool). */
+  lsp?: LspPool;
 }
 
 /** One question as ask_user cleaned it. */
@@ -146,8 +153,13 @@ export interface Tool<I = Record<string, unknown>> {
   counter?: Counter;
   /** Whether this configuration declares the tool. */
   declared(config: Config): boolean;
-  description: string;
+  /** What the model reads; a function when it depends on the configuration (lsp names its servers). */
+  description: string | ((config: Config) => string);
   parameters: Record<string, Parameter>;
+  /** A raw JSON schema declared instead of the one built from `parameters`. */
+  schema?: Record<string, unknown>;
+  /** Custom input parsing, used instead of coercing to `parameters`. */
+  parse?(args: Record<string, unknown>): { ok: true; input: I } | { ok: false; faults: string[] };
   /** The argument shown after `<name>: ` in the display line. */
   summary(input: I): string;
   run(input: I, ctx: ToolContext): Promise<ToolResult>;

@@ -1,8 +1,9 @@
 /** The agent core: one turn is model calls and tool calls until an answer (mm.md §4). */
 
-import type { Config } from "../config/config.ts";
+import type { Config, HookEvent } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { nearest } from "../config/suggest.ts";
+import { type HookPayload, type HookVerdict, runHooks, withHookContext } from "../hooks/run.ts";
 import { type AskPermission, refusalWithReason, rejectedText } from "../permission.ts";
 import type { ChatClient, ChatResult, Message, ToolCall } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
@@ -44,6 +45,11 @@ export type TurnOutcome =
 export function watchdogText(ms: number): string {
   const d = formatDuration(ms);
   return `[error: the model sent nothing for ${d} — turn stopped by the watchdog (watchdogTimeout: ${d}); the server may be overloaded or still loading the model: try again, or raise watchdogTimeout]`;
+}
+
+/** The text a turn ends with when a preGeneration hook blocks the prompt. */
+export function blockedText(reason: string): string {
+  return `[mm: the prompt was blocked by a hook: ${reason}]`;
 }
 
 /** The text a turn ends with when it reaches `maxTurns`. */
@@ -134,7 +140,14 @@ export class Agent {
     this.#turn++;
     this.#previousAnswer = lastAnswer(this.history);
     emit({ type: "turn_start", prompt, provider: config.provider, model: chat.target.model });
-    await this.#push({ role: "user", content: prompt });
+    const cwd = this.#opts.context(signal).cwd;
+    const pre = await this.#hooks("preGeneration", { event: "preGeneration", prompt, cwd });
+    if (pre.denied !== undefined) {
+      const error = blockedText(pre.denied);
+      emit({ type: "error", message: error, where: "hook" });
+      return { status: "failed", error, counters };
+    }
+    await this.#push({ role: "user", content: withHookContext(prompt, pre.context) });
     const fail = async (error: string): Promise<TurnOutcome> => {
       this.recordError("generation", error);
       await this.#opts.onStep?.();
@@ -247,7 +260,7 @@ export class Agent {
     try {
       return await chat.stream({
         messages,
-        tools: withTools ? tools.map(toolSchema) : [],
+        tools: withTools ? tools.map((t) => toolSchema(t, config)) : [],
         signal: controller.signal,
         onDelta: (d) => {
           if (stopReason) return;
@@ -300,12 +313,9 @@ export class Agent {
     if (!prepared.ok) result = { output: prepared.refusal, failed: true };
     else {
       const refusal = await this.#refusal(prepared.tool, prepared.input);
-      result = refusal !== undefined ? { output: refusal, failed: true } : await runTool(
-        prepared.tool,
-        prepared.input,
-        { ...this.#opts.context(signal), conversation: this.#conversation() },
-        (message) => this.recordError("tool", message),
-      );
+      result = refusal !== undefined
+        ? { output: refusal, failed: true }
+        : await this.#runWithHooks(prepared.tool, prepared.input, signal);
     }
     if (tool?.counter) counters[tool.counter]++;
     const verdict = this.loop.record(
@@ -331,6 +341,54 @@ export class Agent {
       diff: result.diff,
     });
     return { output };
+  }
+
+  /** Runs a tool between its preToolCall and postToolCall hooks. */
+  async #runWithHooks(
+    tool: AnyTool,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    const ctx = { ...this.#opts.context(signal), conversation: this.#conversation() };
+    const base = { tool: tool.name, cwd: ctx.cwd };
+    const pre = await this.#hooks("preToolCall", { event: "preToolCall", input, ...base });
+    if (pre.denied !== undefined) {
+      return { output: `[${tool.name} denied by a hook: ${pre.denied}]`, failed: true };
+    }
+    if (pre.input) {
+      const coerced = tool.parse ? tool.parse(pre.input) : coerceInput(tool.parameters, pre.input);
+      if (coerced.ok) input = coerced.input;
+      else {
+        this.#hookFailure(
+          `preToolCall hook gave ${tool.name} an input it cannot take (${
+            coerced.faults.join("; ")
+          }) — kept the model's`,
+        );
+      }
+    }
+    const result = await runTool(tool, input, ctx, (m) => this.recordError("tool", m));
+    const post = await this.#hooks("postToolCall", {
+      event: "postToolCall",
+      input,
+      output: result.output,
+      ...base,
+    });
+    const output = withHookContext(post.replace ?? result.output, post.context);
+    return output === result.output ? result : { ...result, output };
+  }
+
+  /** Runs the hooks of an event; their failures are recorded and shown, never fatal. */
+  async #hooks(event: HookEvent, payload: HookPayload): Promise<HookVerdict> {
+    const hooks = this.#opts.config.hooks[event];
+    if (!hooks?.length) return { context: [], failures: [] };
+    const verdict = await runHooks(hooks, payload, this.#opts.config.bashTimeout);
+    for (const f of verdict.failures) this.#hookFailure(f);
+    return verdict;
+  }
+
+  #hookFailure(message: string): void {
+    this.recordError("hook", message);
+    this.#opts.emit({ type: "warning", message: `[warning: ${message}]` });
   }
 
   /** The conversation as a tool sees it: the history, the calling message, the previous answer. */

@@ -147,7 +147,7 @@ export function coerceInput(
 }
 
 function article(type: Parameter["type"]): string {
-  return type === "integer" ? "an integer" : `a ${type}`;
+  return type === "integer" || type === "array" ? `an ${type}` : `a ${type}`;
 }
 
 /** One value coerced to `type`, or undefined when it cannot be. */
@@ -176,6 +176,8 @@ export function coerceValue(type: Parameter["type"], value: unknown): unknown {
         return value.trim().toLowerCase() === "true";
       }
       return undefined;
+    case "array":
+      return Array.isArray(value) ? value : undefined;
   }
 }
 

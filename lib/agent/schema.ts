@@ -1,10 +1,14 @@
 /** Tool declarations as the model receives them. */
 
+import { type Config, defaultConfig } from "../config/config.ts";
 import type { ToolSchema } from "../provider/chat.ts";
 import type { AnyTool } from "../tool.ts";
 
-/** The JSON schema of one built-in tool: a property per parameter, the required ones listed. */
-export function toolSchema(tool: AnyTool): ToolSchema {
+/**
+ * The JSON schema of one built-in tool: the tool's own `schema` when it has one, else a property
+ * per parameter, the required ones listed.
+ */
+export function toolSchema(tool: AnyTool, config: Config = defaultConfig()): ToolSchema {
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   for (const [name, p] of Object.entries(tool.parameters)) {
@@ -15,8 +19,10 @@ export function toolSchema(tool: AnyTool): ToolSchema {
     type: "function",
     function: {
       name: tool.name,
-      description: tool.description,
-      parameters: { type: "object", properties, required },
+      description: typeof tool.description === "function"
+        ? tool.description(config)
+        : tool.description,
+      parameters: tool.schema ?? { type: "object", properties, required },
     },
   };
 }
