@@ -151,6 +151,8 @@ export interface Tool<I = Record<string, unknown>> {
   /** Whether a call asks for permission when `yolo: false`; a function when it depends on the input. */
   asks: boolean | ((input: I) => boolean);
   counter?: Counter;
+  /** False when the front ends must not echo the output (read_skill's content). */
+  preview?: boolean;
   /** Whether this configuration declares the tool. */
   declared(config: Config): boolean;
   /** What the model reads; a function when it depends on the configuration (lsp names its servers). */

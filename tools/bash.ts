@@ -2,7 +2,7 @@
 
 import { formatDuration } from "../lib/config/duration.ts";
 import { truncateMiddle } from "../lib/text.ts";
-import type { ExecResult, Tool } from "../lib/tool.ts";
+import type { ExecResult, Tool, ToolResult } from "../lib/tool.ts";
 
 /** Input of bash, after coercion. */
 export interface BashInput {
@@ -118,9 +118,17 @@ export const bash: Tool<BashInput> = {
     if (result.startError !== undefined) {
       return { output: startErrorText(result.startError), failed: true };
     }
-    const output = truncateMiddle(result.output, ctx.config.maxOutput);
-    const marker = endMarker(result, timeout);
-    if (marker === undefined) return { output };
-    return { output: appendLine(output, marker), failed: true };
+    return commandOutput(result, timeout, ctx.config.maxOutput);
   },
 };
+
+/**
+ * A finished command's result as the model reads it: the output truncated to `maxOutput`, then
+ * the timeout, cancellation, signal or exit-code line. Declared tools end their output the same way.
+ */
+export function commandOutput(result: ExecResult, timeout: number, maxOutput: number): ToolResult {
+  const output = truncateMiddle(result.output, maxOutput);
+  const marker = endMarker(result, timeout);
+  if (marker === undefined) return { output };
+  return { output: appendLine(output, marker), failed: true };
+}

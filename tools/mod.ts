@@ -1,15 +1,46 @@
 /** The built-in tools, in the order they are declared to the model. */
 
+import { resolve } from "node:path";
 import type { Config } from "../lib/config/config.ts";
 import type { AnyTool } from "../lib/tool.ts";
+import { askUser } from "./ask_user.ts";
 import { bash } from "./bash.ts";
+import { declaredTool } from "./declared.ts";
+import { editFile } from "./edit_file.ts";
+import { fetchContent } from "./fetch_content.ts";
+import { lsp } from "./lsp.ts";
 import { readFile } from "./read_file.ts";
+import { readSkillTool, scanSkills } from "./read_skill.ts";
+import { saveAnswer } from "./save_answer.ts";
+import { searchMemory } from "./search_memory.ts";
 import { writeFile } from "./write_file.ts";
 
 /** Every built-in tool this version has. */
-export const BUILTIN_TOOLS: readonly AnyTool[] = [bash, readFile, writeFile];
+export const BUILTIN_TOOLS: readonly AnyTool[] = [
+  bash,
+  readFile,
+  writeFile,
+  editFile,
+  lsp,
+  askUser,
+  searchMemory,
+  saveAnswer,
+  fetchContent,
+];
 
 /** The tools `config` declares. */
 export function declaredTools(config: Config): AnyTool[] {
   return BUILTIN_TOOLS.filter((t) => t.declared(config));
+}
+
+/**
+ * Every tool of a run, built once at start-up: the built-ins `config` declares, `read_skill` when
+ * `skillsDir` holds a skill, and the declared tools of the `tools:` block.
+ */
+export async function startupTools(config: Config, cwd: string): Promise<AnyTool[]> {
+  const tools = declaredTools(config);
+  const skills = await scanSkills(resolve(cwd, config.skillsDir));
+  if (skills.length) tools.push(readSkillTool(skills));
+  for (const entry of config.tools) tools.push(declaredTool(entry));
+  return tools;
 }

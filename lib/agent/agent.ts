@@ -339,6 +339,7 @@ export class Agent {
       output,
       failed: result.failed ?? false,
       diff: result.diff,
+      ...(tool?.preview === false ? { preview: false } : {}),
     });
     return { output };
   }

@@ -25,6 +25,8 @@ export type AgentEvent =
     output: string;
     failed: boolean;
     diff?: FileDiff;
+    /** False when the output is not to be echoed (read_skill). */
+    preview?: boolean;
   }
   | { type: "warning"; message: string }
   | { type: "recap"; counters: Counters }

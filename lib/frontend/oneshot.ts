@@ -10,7 +10,9 @@ import { createChatClient, loadOpenAI } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
 import { openSession } from "./setup.ts";
-import { declaredTools } from "../../tools/mod.ts";
+import { startupTools } from "../../tools/mod.ts";
+import { availableLspServers } from "../../tools/lsp.ts";
+import { LspPool } from "../lsp/pool.ts";
 import { previewLines, toolLine } from "./display.ts";
 import { Output } from "./output.ts";
 
@@ -32,6 +34,8 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   const emit = opts.json
     ? (e: AgentEvent) => out.stdout(JSON.stringify(e) + "\n")
     : plain(out, opts.config);
+  const lspServers = availableLspServers(opts.config);
+  for (const warning of lspServers.warnings) out.stderr(`${warning}\n`);
   const openai = loadOpenAI();
   const recorder = await openSession(opts, opts.config.model ?? "");
   for (const warning of recorder?.warnings ?? []) emit({ type: "warning", message: warning });
@@ -46,6 +50,8 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   Deno.addSignalListener("SIGINT", onInterrupt);
+  // Language servers start on first use, live for the process, and are stopped before mm exits.
+  const lsp = lspServers.servers.length ? new LspPool(lspServers.servers, opts.cwd) : undefined;
   try {
     const onStep = async () => {
       const warning = await recorder?.save(agent, model);
@@ -54,9 +60,9 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     const agent: Agent = new Agent({
       config: opts.config,
       chat: createChatClient(await openai, opts.config, model),
-      tools: declaredTools(opts.config),
+      tools: await startupTools(opts.config, opts.cwd),
       systemPrompt: await systemPrompt(opts.config, opts.cwd),
-      context: (signal) => realContext(opts.config, opts.cwd, signal),
+      context: (signal) => realContext(opts.config, opts.cwd, signal, lsp),
       // Nobody can be asked in one-shot mode: a call that would ask is rejected.
       askPermission: () => Promise.resolve({ kind: "reject" }),
       emit,
@@ -69,6 +75,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     }
     return outcome.status === "answered" ? 0 : 1;
   } finally {
+    await lsp?.close();
     Deno.removeSignalListener("SIGINT", onInterrupt);
   }
 }
@@ -99,6 +106,7 @@ function plain(out: Output, config: Config): (e: AgentEvent) => void {
         out.stderr(toolLine(e.emoji, e.name, e.summary) + "\n");
         break;
       case "tool_result":
+        if (e.preview === false) break;
         for (const line of previewLines(e.output, config.previewLines)) {
           out.stderr(out.dim(line) + "\n");
         }

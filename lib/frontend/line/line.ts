@@ -10,7 +10,7 @@ import { ProviderError } from "../../provider/errors.ts";
 import { resolveModel } from "../../provider/models.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { VERSION } from "../../version.ts";
-import { declaredTools } from "../../../tools/mod.ts";
+import { startupTools } from "../../../tools/mod.ts";
 import { writeAll } from "../output.ts";
 import { openSession } from "../setup.ts";
 import { helpLines, isCommand, parseCommand, unknownCommandText } from "./commands.ts";
@@ -60,7 +60,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   }
   let recorder = await openSession(opts, model);
   const chat = createChatClient(await openai, config, model);
-  const tools = declaredTools(config);
+  const tools = await startupTools(config, cwd);
   const prompt = await systemPrompt(config, cwd);
 
   const keys = opts.keys ?? terminalKeys();

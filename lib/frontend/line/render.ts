@@ -84,7 +84,7 @@ export class LineRenderer {
         break;
       case "tool_result":
         this.#spinner.stop();
-        for (const l of previewLines(e.output, this.#previewLines)) {
+        for (const l of e.preview === false ? [] : previewLines(e.output, this.#previewLines)) {
           this.write(this.dim(this.#fit(l)) + "\n");
         }
         this.#spinner.show("Thinking");

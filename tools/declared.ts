@@ -1,0 +1,120 @@
+/** Declared tools (tools.md, "Declared tools"): commands of the agent file offered to the model as tools. */
+
+import { coerceInput } from "../lib/agent/arguments.ts";
+import type { DeclaredParameter, DeclaredToolConfig } from "../lib/config/config.ts";
+import type { AnyTool, Parameter, Tool } from "../lib/tool.ts";
+import { commandOutput } from "./bash.ts";
+
+/** The description a parameter is declared with: its own, `One of: …`, `Optional…`. */
+export function parameterDescription(p: DeclaredParameter): string {
+  const parts: string[] = [];
+  if (p.description) parts.push(p.description.trim());
+  if (p.enum?.length) parts.push(`One of: ${p.enum.map(renderValue).join(", ")}.`);
+  if (p.optional) {
+    parts.push(
+      p.default === undefined ? "Optional." : `Optional, default ${renderValue(p.default)}.`,
+    );
+  }
+  return parts.join(" ");
+}
+
+/** A value as it goes into the argv: integers without a decimal point, numbers without exponent. */
+export function renderValue(value: string | number | boolean): string {
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") {
+    if (Number.isInteger(value) && Math.abs(value) < 1e21) return BigInt(value).toString();
+    return value.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 20 });
+  }
+  return value;
+}
+
+/** The text that closes a declared tool's description. */
+export function requiredSentence(names: string[]): string {
+  return `Required parameters: ${
+    names.length ? names.join(", ") : "none"
+  }. Give each parameter as its own field.`;
+}
+
+/** The output when the command's program cannot be started. */
+export function cannotStartText(program: string, reason: string): string {
+  return `[error: ${program} cannot be started: ${reason}]`;
+}
+
+/** The argv of a call: every `{{p}}` replaced by its value, a lone placeholder of a left-out one removed. */
+export function buildArgv(
+  command: string[],
+  params: Record<string, DeclaredParameter>,
+  input: Record<string, unknown>,
+): string[] {
+  const value = (name: string): string | undefined => {
+    const v = input[name] ?? params[name]?.default;
+    return v === undefined ? undefined : renderValue(v as string | number | boolean);
+  };
+  const argv: string[] = [];
+  for (const part of command) {
+    const lone = part.match(/^\{\{([A-Za-z0-9_-]+)\}\}$/);
+    if (lone && value(lone[1]) === undefined) continue;
+    argv.push(part.replace(/\{\{([A-Za-z0-9_-]+)\}\}/g, (_, name) => value(name) ?? ""));
+  }
+  return argv;
+}
+
+/** Shows an argv on one line, quoting the parts a reader would misread. */
+export function showArgv(argv: string[]): string {
+  return argv.map((a) => a === "" || /[\s"'\\]/.test(a) ? JSON.stringify(a) : a).join(" ");
+}
+
+/** The tool of one `tools:` entry. */
+export function declaredTool(entry: DeclaredToolConfig): AnyTool {
+  const parameters: Record<string, Parameter> = {};
+  const properties: Record<string, unknown> = {};
+  for (const [name, p] of Object.entries(entry.parameters)) {
+    const description = parameterDescription(p);
+    parameters[name] = { type: p.type, description, optional: p.optional };
+    properties[name] = { type: p.type, description };
+  }
+  const required = Object.entries(entry.parameters).filter(([, p]) => !p.optional).map(([n]) => n);
+  const description = [entry.description?.trim(), requiredSentence(required)].filter(Boolean)
+    .join(" ");
+  const argvOf = (input: Record<string, unknown>) =>
+    buildArgv(entry.command, entry.parameters, input);
+  const tool: Tool<Record<string, unknown>> = {
+    name: entry.name,
+    kind: "execute",
+    emoji: "🧰",
+    asks: true,
+    declared: () => true,
+    description,
+    parameters,
+    schema: { type: "object", properties },
+    parse(args) {
+      const coerced = coerceInput(parameters, args, true);
+      const faults = coerced.ok ? [] : [...coerced.faults];
+      const input = coerced.ok ? coerced.input : {};
+      if (coerced.ok) {
+        for (const [name, p] of Object.entries(entry.parameters)) {
+          const v = input[name];
+          if (v !== undefined && p.enum?.length && !p.enum.includes(v as string)) {
+            faults.push(
+              `${name}: ${renderValue(v as string)} is not one of ${
+                p.enum.map(renderValue).join(", ")
+              }`,
+            );
+          }
+        }
+      }
+      return faults.length ? { ok: false, faults } : { ok: true, input };
+    },
+    summary: (input) => showArgv(argvOf(input)),
+    async run(input, ctx) {
+      const argv = argvOf(input);
+      const timeout = entry.timeout ?? ctx.config.bashTimeout;
+      const result = await ctx.exec.run({ argv, cwd: ctx.cwd, timeout, signal: ctx.signal });
+      if (result.startError !== undefined) {
+        return { output: cannotStartText(argv[0], result.startError), failed: true };
+      }
+      return commandOutput(result, timeout, ctx.config.maxOutput);
+    },
+  };
+  return tool;
+}
