@@ -190,6 +190,61 @@ Deno.test("line mode", async (t) => {
         await term.kill();
       }
     },
+    "ask_user: every type answered at the prompt, then /skip": async () => {
+      const questions = [
+        { question: "Which language?", options: ["Go", "Rust", "Zig"] },
+        { question: "Which targets?", type: "checkbox", options: ["linux", "mac", "windows"] },
+        { question: "Run the tests?", type: "yesno" },
+        { question: "Your name?", type: "text", default: "Ann" },
+      ];
+      server.script("asker", [
+        { toolCalls: [{ name: "ask_user", arguments: { questions } }] },
+        { text: "thanks" },
+        { toolCalls: [{ name: "ask_user", arguments: { question: "Colour?", type: "text" } }] },
+        { text: "fine" },
+      ]);
+      const { term } = await mm("asker");
+      try {
+        await term.type("ask me");
+        await term.keys("Enter");
+        await term.waitFor("❓ Which language?");
+        const screen = await term.screen();
+        assertStringIncludes(
+          screen,
+          "❓ ask_user: 4 question(s)\n❓ Which language?\n  1. Go\n  2. Rust\n  3. Zig\n",
+        );
+        await term.type("2");
+        await term.keys("Enter");
+        await term.waitFor("❓ Which targets?");
+        await term.type("1, 3");
+        await term.keys("Enter");
+        await term.waitFor("❓ Run the tests?");
+        await term.type("o");
+        await term.keys("Enter");
+        await term.waitFor("❓ Your name?");
+        await term.keys("Enter");
+        await term.waitFor("thanks");
+        const [answer] = server.chats("asker")[1].body.messages.filter((m: { role: string }) =>
+          m.role === "tool"
+        );
+        assertEquals(
+          answer.content,
+          "The user answered:\n- Which language? → Rust\n- Which targets? → linux, windows\n- Run the tests? → yes\n- Your name? → Ann",
+        );
+        await term.type("again");
+        await term.keys("Enter");
+        await term.waitFor("❓ Colour?");
+        await term.type("/skip");
+        await term.keys("Enter");
+        await term.waitFor("fine");
+        assertEquals(
+          server.chats("asker")[3].body.messages.at(-1).content,
+          "[the user declined to answer: do not ask the same thing again; go on without it or stop]",
+        );
+      } finally {
+        await term.kill();
+      }
+    },
     "Ctrl-D quits, and so does Ctrl-C twice; /quit too": async () => {
       for (const keys of [["C-d"], ["C-c", "C-c"]]) {
         const { term } = await mm("quit");

@@ -36,6 +36,8 @@ Deno.test("one-shot turns", async (t) => {
         "bash",
         "read_file",
         "write_file",
+        "edit_file",
+        "ask_user",
       ]);
     },
     "a bash call streamed in 3-character chunks runs, and its output goes back": async () => {
@@ -273,12 +275,14 @@ Deno.test("one-shot turns", async (t) => {
           },
           { text: "ok" },
         ]);
-        const run = await runMM(["-p", "x"], { cwd: await dirFor("unknown") });
+        const run = await runMM(["-p", "x"], {
+          cwd: await dirFor("unknown", "askUserTool: false\n"),
+        });
         assertEquals(run.code, 0, run.stderr);
         const [unknown, forgiven] = toolMessages("unknown", 1).map((m) => m.content);
         assertEquals(
           unknown,
-          '[unknown tool "run_shell" — the tools are: bash, read_file, write_file]',
+          '[unknown tool "run_shell" — the tools are: bash, read_file, write_file, edit_file]',
         );
         assertEquals(forgiven, "forgiven\n");
       },
@@ -286,9 +290,11 @@ Deno.test("one-shot turns", async (t) => {
       server.script("no-tools", [{ text: "a" }]);
       server.script("no-edit", [{ text: "b" }]);
       await runMM(["-p", "x"], {
-        cwd: await dirFor("no-tools", "bashTool: false\neditTools: false\n"),
+        cwd: await dirFor("no-tools", "bashTool: false\neditTools: false\naskUserTool: false\n"),
       });
-      await runMM(["-p", "x"], { cwd: await dirFor("no-edit", "editTools: false\n") });
+      await runMM(["-p", "x"], {
+        cwd: await dirFor("no-edit", "editTools: false\naskUserTool: false\n"),
+      });
       assertEquals(server.chats("no-tools")[0].body.tools, undefined);
       // deno-lint-ignore no-explicit-any
       assertEquals(server.chats("no-edit")[0].body.tools.map((t: any) => t.function.name), [

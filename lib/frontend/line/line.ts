@@ -1,6 +1,7 @@
 /** Line mode (`mm` in a terminal): a conversation, one turn after another, until the user quits. */
 
 import { Agent, CompactError } from "../../agent/agent.ts";
+import { lineAsker } from "../../ask/line_answers.ts";
 import { systemPrompt } from "../../agent/prompt.ts";
 import type { Config } from "../../config/config.ts";
 import { realContext } from "../../context.ts";
@@ -82,13 +83,36 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
     return permissionAnswer(r.text);
   };
 
+  let quitAfterTurn = false;
+  const ask = lineAsker({
+    readLine: async (prompt) => {
+      spinner.stop();
+      render.newline();
+      const r = await editor.read(prompt);
+      return r.kind === "line" ? r.text : null;
+    },
+    write: (text) => {
+      spinner.stop();
+      render.write(text);
+    },
+    command: (name) => {
+      if (name === "/abort" || name === "/quit" || name === "/exit") {
+        if (name !== "/abort") quitAfterTurn = true;
+        turn?.abort();
+        return "cancel";
+      }
+      render.line(`${name} cannot be used while a question waits: answer it, /skip it or /abort`);
+      return "again";
+    },
+  });
+
   const newAgent = (earlier = recorder?.earlier() ?? []): Agent => {
     const agent: Agent = new Agent({
       config,
       chat,
       tools,
       systemPrompt: prompt,
-      context: (signal) => realContext(config, cwd, signal),
+      context: (signal) => ({ ...realContext(config, cwd, signal), ask }),
       askPermission,
       emit: (e) => render.handle(e),
       onStep: async () => {
@@ -156,6 +180,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
         release();
         turn = undefined;
       }
+      if (quitAfterTurn) break;
     }
   } finally {
     keys.stop();
