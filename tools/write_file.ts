@@ -1,6 +1,11 @@
 /** write_file: a whole file's content, written atomically, reported as a diff (tools.md, `write_file`). */
 
-import { formatPatch, OMIT_HEADERS, structuredPatch } from "npm:diff@9.0.0";
+import {
+  formatPatch,
+  OMIT_HEADERS,
+  structuredPatch,
+  type StructuredPatchHunk,
+} from "npm:diff@9.0.0";
 import { errorReason } from "../lib/files.ts";
 import { countLines, truncateMiddle } from "../lib/text.ts";
 import type { Tool, ToolResult } from "../lib/tool.ts";
@@ -56,11 +61,11 @@ function lines(n: number): string {
   return n === 1 ? "1 line" : `${n} lines`;
 }
 
-/** The hunks of the change from `oldText` to `newText` and its counts; no hunks when too slow. */
-export function lineDiff(
-  oldText: string,
-  newText: string,
-): { hunks: string; added: number; deleted: number } | undefined {
+/** One hunk of a line diff: where it starts in each text, and its ` `, `-`, `+` and `\` lines. */
+export type Hunk = StructuredPatchHunk;
+
+/** The patch from `oldText` to `newText` with 3 lines of context, and its counts. */
+function patchOf(oldText: string, newText: string) {
   const patch = structuredPatch("", "", oldText, newText, undefined, undefined, {
     context: 3,
     timeout: DIFF_TIMEOUT,
@@ -74,7 +79,33 @@ export function lineDiff(
       else if (line.startsWith("-")) deleted++;
     }
   }
-  return { hunks: formatPatch(patch, OMIT_HEADERS).replace(/\n$/, ""), added, deleted };
+  return { patch, added, deleted };
+}
+
+/**
+ * The hunks of the change from `oldText` to `newText` (3 lines of context) and its added and
+ * deleted line counts; undefined when the diff takes longer than {@linkcode DIFF_TIMEOUT}.
+ */
+export function diffHunks(
+  oldText: string,
+  newText: string,
+): { hunks: Hunk[]; added: number; deleted: number } | undefined {
+  const diff = patchOf(oldText, newText);
+  return diff && { hunks: diff.patch.hunks, added: diff.added, deleted: diff.deleted };
+}
+
+/** The hunks of the change from `oldText` to `newText` and its counts; no hunks when too slow. */
+export function lineDiff(
+  oldText: string,
+  newText: string,
+): { hunks: string; added: number; deleted: number } | undefined {
+  const diff = patchOf(oldText, newText);
+  if (diff === undefined) return undefined;
+  return {
+    hunks: formatPatch(diff.patch, OMIT_HEADERS).replace(/\n$/, ""),
+    added: diff.added,
+    deleted: diff.deleted,
+  };
 }
 
 /** write_file: replaces or creates a file through `ctx.fs.writeAtomic`. */

@@ -1,0 +1,105 @@
+/** The core with a tool that declares its own schema and reads its own input (`Tool.parse`). */
+
+import { Agent } from "../../lib/agent/agent.ts";
+import { coerceInput } from "../../lib/agent/arguments.ts";
+import { toolSchema } from "../../lib/agent/schema.ts";
+import { defaultConfig } from "../../lib/config/config.ts";
+import { createChatClient, loadOpenAI } from "../../lib/provider/chat.ts";
+import type { Tool } from "../../lib/tool.ts";
+import { assertEquals } from "../helpers/assert.ts";
+import { fakeContext } from "../helpers/fake_context.ts";
+import { ScriptedServer } from "../helpers/server.ts";
+
+const server = ScriptedServer.start();
+const openai = await loadOpenAI();
+
+/** A tool whose `items` is a list: parsed by the tool, not by the core's scalar coercion. */
+function listTool(seen: unknown[]): Tool<{ items: string[] }> {
+  return {
+    name: "count_items",
+    kind: "other",
+    emoji: "🔢",
+    asks: false,
+    declared: () => true,
+    description: "Counts items.",
+    parameters: { items: { type: "array", description: "The items." } },
+    schema: {
+      type: "object",
+      properties: { items: { type: "array", items: { type: "string" } } },
+      required: ["items"],
+    },
+    parse(args) {
+      const items = typeof args.items === "string" ? JSON.parse(args.items) : args.items;
+      if (!Array.isArray(items)) return { ok: false, faults: ["items is not a list"] };
+      return { ok: true, input: { items: items.map(String) } };
+    },
+    summary: (input) => `${input.items.length}`,
+    run(input) {
+      seen.push(input);
+      return Promise.resolve({ output: `${input.items.length} items` });
+    },
+  };
+}
+
+Deno.test("a tool's own schema and parse", async (t) => {
+  await t.step("toolSchema sends the tool's schema when it has one", () => {
+    const tool = listTool([]);
+    assertEquals(toolSchema(tool).function.parameters, tool.schema);
+    const { schema: _, ...plain } = tool;
+    assertEquals(toolSchema(plain).function.parameters, {
+      type: "object",
+      properties: { items: { type: "array", description: "The items." } },
+      required: ["items"],
+    });
+  });
+
+  await t.step(
+    "the core uses parse instead of coerceInput; its faults refuse the call",
+    async () => {
+      const seen: unknown[] = [];
+      const model = "tool-parse";
+      server.script(model, [
+        {
+          toolCalls: [
+            { name: "count_items", arguments: { items: '["a", "b"]' } },
+            { name: "count_items", arguments: { items: 3 } },
+          ],
+        },
+        { text: "done" },
+      ]);
+      const config = { ...defaultConfig(), url: server.url, model };
+      const agent = new Agent({
+        config,
+        chat: createChatClient(openai, config, model),
+        tools: [listTool(seen)],
+        systemPrompt: "test",
+        context: (signal) => fakeContext({ signal }),
+        askPermission: () => Promise.resolve({ kind: "reject" }),
+        emit: () => {},
+      });
+      const outcome = await agent.runTurn("count", new AbortController().signal);
+      assertEquals(outcome.status, "answered");
+      assertEquals(seen, [{ items: ["a", "b"] }]);
+      const request = server.chats(model)[0].body;
+      assertEquals(request.tools[0].function.parameters, listTool([]).schema);
+      // deno-lint-ignore no-explicit-any
+      const tools = server.chats(model)[1].body.messages.filter((m: any) => m.role === "tool");
+      assertEquals(tools[0].content, "2 items");
+      assertEquals(
+        tools[1].content,
+        '[count_items: invalid call, nothing was run — items is not a list. You sent: {"items":3}. Expected: items (array): The items.. Call count_items again with each parameter as its own field.]',
+      );
+    },
+  );
+
+  await t.step("coerceInput knows an array parameter only as a list", () => {
+    const params = { items: { type: "array" as const, description: "x" } };
+    assertEquals(coerceInput(params, { items: [1] }), { ok: true, input: { items: [1] } });
+    assertEquals(coerceInput(params, { items: "a" }), {
+      ok: false,
+      faults: ['items: "a" is not an array'],
+    });
+  });
+
+  await server.close();
+});
