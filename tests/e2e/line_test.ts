@@ -2,7 +2,7 @@
 
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { MAIN, workdir } from "../helpers/mm.ts";
+import { DENO_DIR, MAIN, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
@@ -13,7 +13,7 @@ async function mm(model: string, extra = "", env: Record<string, string> = {}) {
   const dir = await workdir(`url: ${server.url}\nmodel: ${model}\n${extra}`);
   const term = await Terminal.start(
     [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN],
-    { cwd: dir, env: { HOME: dir, NO_COLOR: "1", ...env } },
+    { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR, ...env } },
   );
   await term.waitFor("Ctrl-D quits.");
   return { term, dir };

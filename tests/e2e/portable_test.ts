@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { workdir } from "../helpers/mm.ts";
+import { DENO_DIR, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -31,7 +31,7 @@ async function deno(args: string[], cwd: string) {
     cwd,
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", HOME: cwd },
+    env: { NO_COLOR: "1", HOME: cwd, DENO_DIR },
   }).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };

@@ -2,6 +2,13 @@
 
 import { fileURLToPath } from "node:url";
 
+/**
+ * The Deno cache of the test run. Every child gets it explicitly: a child whose HOME is a temporary
+ * directory would otherwise download every npm package again into that directory.
+ */
+export const DENO_DIR = Deno.env.get("DENO_DIR") ??
+  `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
+
 /** The absolute path of main.ts. */
 export const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 
@@ -29,7 +36,13 @@ export async function runMM(args: string[], opts: MMOptions): Promise<MMRun> {
     stdin: opts.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", HOME: opts.cwd, XDG_CONFIG_HOME: `${opts.cwd}/.config`, ...opts.env },
+    env: {
+      NO_COLOR: "1",
+      HOME: opts.cwd,
+      XDG_CONFIG_HOME: `${opts.cwd}/.config`,
+      DENO_DIR,
+      ...opts.env,
+    },
   }).spawn();
   opts.started?.(child);
   if (opts.stdin !== undefined) {
@@ -42,9 +55,21 @@ export async function runMM(args: string[], opts: MMOptions): Promise<MMRun> {
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-/** A temporary working directory holding an agent file `mm.yaml` with `yaml`. */
+const made: string[] = [];
+globalThis.addEventListener("unload", () => {
+  for (const dir of made) {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // Already gone.
+    }
+  }
+});
+
+/** A temporary working directory holding an agent file `mm.yaml` with `yaml`; removed at exit. */
 export async function workdir(yaml: string): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "mm-e2e-" });
+  made.push(dir);
   await Deno.writeTextFile(`${dir}/mm.yaml`, yaml);
   return dir;
 }
