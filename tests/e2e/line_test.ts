@@ -245,6 +245,30 @@ Deno.test("line mode", async (t) => {
         await term.kill();
       }
     },
+    "/memory searches earlier conversations, /compact summarises this one": async () => {
+      server.script("memo", [
+        { text: "The build uses esbuild." },
+        { text: "Summary: we talked about the build." },
+      ]);
+      const { term } = await mm("memo", "sessions:\n  enabled: true\n");
+      try {
+        await term.type("which bundler?");
+        await term.keys("Enter");
+        await term.waitFor("The build uses esbuild.");
+        await term.type("/new");
+        await term.keys("Enter");
+        await term.waitFor("new conversation");
+        await term.type("/memory ESBUILD");
+        await term.keys("Enter");
+        const screen = await term.waitFor(/🔎 1 hit\(s\) for "ESBUILD" in /);
+        assertStringIncludes(screen, "which bundler?");
+        await term.type("/compact");
+        await term.keys("Enter");
+        await term.waitFor("/compact: there is nothing to compact yet");
+      } finally {
+        await term.kill();
+      }
+    },
     "Ctrl-D quits, and so does Ctrl-C twice; /quit too": async () => {
       for (const keys of [["C-d"], ["C-c", "C-c"]]) {
         const { term } = await mm("quit");

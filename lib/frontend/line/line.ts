@@ -10,6 +10,7 @@ import { createChatClient, loadOpenAI } from "../../provider/chat.ts";
 import { ProviderError } from "../../provider/errors.ts";
 import { resolveModel } from "../../provider/models.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
+import { sessionsDir } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
 import { startupTools } from "../../../tools/mod.ts";
 import { writeAll } from "../output.ts";
@@ -245,11 +246,15 @@ async function compact(agent: Agent, render: LineRenderer, spinner: Spinner): Pr
   }
 }
 
-function memory(config: Config, _cwd: string, _words: string, _agent: Agent): Promise<string> {
+async function memory(config: Config, cwd: string, words: string, agent: Agent): Promise<string> {
   if (!config.sessions.enabled || !config.sessions.searchMemory) {
-    return Promise.resolve(
-      "/memory needs sessions: set sessions.enabled: true (and keep sessions.searchMemory: true)",
-    );
+    return "/memory needs sessions: set sessions.enabled: true (and keep sessions.searchMemory: true)";
   }
-  return Promise.resolve(`/memory is not available yet in mm ${VERSION}`);
+  const { searchSessions } = await import("../../session/search.ts");
+  return await searchSessions({
+    dir: sessionsDir(cwd, config.sessions.dir),
+    query: words,
+    exclude: agent.history,
+    maxOutput: config.maxOutput,
+  });
 }
