@@ -1,0 +1,252 @@
+/**
+ * Editor mode (`mm -acp`, mm.md §7): mm as an Agent Client Protocol agent on stdin and stdout.
+ * `initialize`, `session/new`, `session/load` (with sessions on), `session/prompt`,
+ * `session/cancel`; the updates, permission dialogs and forms of a turn come from
+ * {@linkcode AcpSession}. stdout carries protocol messages only; logs go to stderr (docs/acp.md).
+ */
+
+import { isAbsolute } from "node:path";
+import {
+  agent,
+  type AgentContext,
+  type InitializeResponse,
+  methods,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+} from "npm:@agentclientprotocol/sdk@2.4.0";
+import { systemPrompt } from "../../agent/prompt.ts";
+import type { Config } from "../../config/config.ts";
+import { LspPool } from "../../lsp/pool.ts";
+import { createChatClient, loadOpenAI } from "../../provider/chat.ts";
+import { resolveModel } from "../../provider/models.ts";
+import { SessionRecorder } from "../../session/recorder.ts";
+import { newSessionId } from "../../session/store.ts";
+import { VERSION } from "../../version.ts";
+import { availableLspServers } from "../../../tools/lsp.ts";
+import { startupTools } from "../../../tools/mod.ts";
+import { writeAll } from "../output.ts";
+import { openSession } from "../setup.ts";
+import { AcpSession, type EditorPeer } from "./session.ts";
+
+/** What editor mode needs. */
+export interface AcpOptions {
+  /** The agent file, found from the directory mm was started in. */
+  config: Config;
+}
+
+/** The `initialize` answer: what this build does, and the agent's name (`acp.title`). */
+export function initializeResponse(config: Config): InitializeResponse {
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    agentCapabilities: {
+      loadSession: config.sessions.enabled,
+      promptCapabilities: { image: false, audio: false, embeddedContext: false },
+      mcpCapabilities: { http: false, sse: false },
+      sessionCapabilities: { close: {} },
+    },
+    agentInfo: { name: config.acp.title, title: config.acp.title, version: VERSION },
+    authMethods: [],
+  };
+}
+
+/** The JSON-RPC error for a failure a user can fix: its one sentence is the message shown. */
+function userError(e: unknown): RequestError {
+  if (e instanceof RequestError) return e;
+  const names = [
+    "ConfigError",
+    "ProviderError",
+    "SessionRequestError",
+    "SessionFileError",
+  ];
+  if (e instanceof Error && names.includes(e.name)) {
+    return new RequestError(-32603, e.message, { reason: e.name });
+  }
+  throw e;
+}
+
+/** The error for a session this process does not have. */
+function unknownSession(id: string): RequestError {
+  return new RequestError(
+    -32002,
+    `no session "${id}" in this mm process — start a new thread`,
+    { sessionId: id },
+  );
+}
+
+/** Checks a session's `cwd`: an absolute path to a directory. */
+async function sessionCwd(cwd: string): Promise<string> {
+  if (!isAbsolute(cwd)) {
+    throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, got "${cwd}"`);
+  }
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(cwd);
+  } catch {
+    throw RequestError.invalidParams({ cwd }, `cwd ${cwd} does not exist`);
+  }
+  if (!info.isDirectory) throw RequestError.invalidParams({ cwd }, `cwd ${cwd} is not a directory`);
+  return cwd;
+}
+
+/** In editor mode stdout belongs to the protocol: console output meant for it goes to stderr. */
+function consoleToStderr(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.dir = toStderr;
+  console.table = toStderr;
+}
+
+/** Serves one editor on stdin and stdout until it closes the connection; returns the exit code. */
+export async function runAcpMode(opts: AcpOptions): Promise<number> {
+  consoleToStderr();
+  const { config } = opts;
+  const log = (line: string) => writeAll(Deno.stderr, line.endsWith("\n") ? line : `${line}\n`);
+  const lspServers = availableLspServers(config);
+  for (const warning of lspServers.warnings) log(warning);
+  const openai = loadOpenAI();
+  openai.catch(() => {}); // awaited by the first session, which reports a failure
+  let model: Promise<string> | undefined;
+  // Resolved on the first session, and again after a failure (the server may have been started).
+  const modelName = () => {
+    model ??= resolveModel(config).catch((e) => {
+      model = undefined;
+      throw e;
+    });
+    return model;
+  };
+  const sessions = new Map<string, AcpSession>();
+  // Language servers start on first use, one set per directory, and stop when mm exits.
+  const pools = new Map<string, LspPool>();
+  const poolFor = (cwd: string): LspPool | undefined => {
+    if (!lspServers.servers.length) return undefined;
+    let pool = pools.get(cwd);
+    if (!pool) pools.set(cwd, pool = new LspPool(lspServers.servers, cwd));
+    return pool;
+  };
+  let forms = false;
+  let notices = false;
+
+  const peerOf = (client: AgentContext): EditorPeer => ({
+    update: (sessionId, update) =>
+      client.notify(methods.client.session.update, { sessionId, update }),
+    requestPermission: (params) => client.request(methods.client.session.requestPermission, params),
+    elicit: (params) => client.request(methods.client.elicitation.create, params),
+  });
+
+  /** A session in `cwd`: its tools, its system prompt (AGENTS.md of `cwd`), its language servers. */
+  const startSession = async (
+    id: string,
+    cwd: string,
+    client: AgentContext,
+    recorder: SessionRecorder | undefined,
+  ): Promise<AcpSession> => {
+    const name = await modelName();
+    const [tools, prompt] = await Promise.all([
+      startupTools(config, cwd),
+      systemPrompt(config, cwd),
+    ]);
+    return new AcpSession({
+      id,
+      cwd,
+      config,
+      model: name,
+      chat: createChatClient(await openai, config, name),
+      tools,
+      systemPrompt: prompt,
+      recorder,
+      lsp: poolFor(cwd),
+      peer: peerOf(client),
+      forms,
+      notices,
+      log,
+    }, recorder?.earlier());
+  };
+
+  const app = agent({ name: "mm" })
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      const caps = params.clientCapabilities;
+      forms = caps?.elicitation?.form !== undefined && caps.elicitation.form !== null;
+      notices = caps?.session?.notices !== undefined && caps.session.notices !== null;
+      return initializeResponse(config);
+    })
+    .onRequest(methods.agent.session.new, async ({ params, client }) => {
+      try {
+        const cwd = await sessionCwd(params.cwd);
+        if (params.mcpServers.length) {
+          log(`[warning: mm does not use MCP servers: ${params.mcpServers.length} ignored]`);
+        }
+        const recorder = await openSession({ config, cwd }, await modelName());
+        const id = recorder?.session.id ?? newSessionId();
+        sessions.set(id, await startSession(id, cwd, client, recorder));
+        return { sessionId: id };
+      } catch (e) {
+        throw userError(e);
+      }
+    })
+    .onRequest(methods.agent.session.prompt, async ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw unknownSession(params.sessionId);
+      if (session.running) {
+        throw RequestError.invalidRequest(
+          { sessionId: params.sessionId },
+          "a turn is already running in this session — cancel it first",
+        );
+      }
+      return { stopReason: await session.prompt(params.prompt) };
+    })
+    .onNotification(methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    })
+    .onRequest(methods.agent.session.close, async ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw unknownSession(params.sessionId);
+      sessions.delete(params.sessionId);
+      await session.close();
+      return {};
+    });
+
+  if (config.sessions.enabled) {
+    app.onRequest(methods.agent.session.load, async ({ params, client }) => {
+      try {
+        const cwd = await sessionCwd(params.cwd);
+        const recorder = await SessionRecorder.open({
+          dir: config.sessions.dir,
+          cwd,
+          provider: config.provider,
+          model: await modelName(),
+          id: params.sessionId,
+        });
+        const earlier = sessions.get(params.sessionId);
+        if (earlier) {
+          sessions.delete(params.sessionId);
+          await earlier.close();
+        }
+        const session = await startSession(params.sessionId, cwd, client, recorder);
+        sessions.set(params.sessionId, session);
+        await session.replay();
+        return {};
+      } catch (e) {
+        if (e instanceof Error && e.name === "SessionRequestError") {
+          throw new RequestError(-32002, e.message, { sessionId: params.sessionId });
+        }
+        throw userError(e);
+      }
+    });
+  }
+
+  const connection = app.connect(ndJsonStream(Deno.stdout.writable, Deno.stdin.readable));
+  const stop = () => connection.close();
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const s of signals) Deno.addSignalListener(s, stop);
+  try {
+    await connection.closed.catch(() => {});
+  } finally {
+    for (const s of signals) Deno.removeSignalListener(s, stop);
+    await Promise.all([...sessions.values()].map((s) => s.close()));
+    await Promise.all([...pools.values()].map((p) => p.close()));
+  }
+  return 0;
+}

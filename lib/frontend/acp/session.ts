@@ -1,0 +1,302 @@
+/**
+ * One ACP session: its working directory, its agent, its session file, its running turn, and the
+ * `session/update` notifications that show it in the editor, sent in order.
+ */
+
+import type {
+  ContentBlock,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionUpdate,
+  StopReason,
+} from "npm:@agentclientprotocol/sdk@2.4.0";
+import { Agent, maxTurnsText } from "../../agent/agent.ts";
+import type { AgentEvent } from "../../agent/events.ts";
+import type { Config } from "../../config/config.ts";
+import { realContext } from "../../context.ts";
+import type { LspPool } from "../../lsp/pool.ts";
+import type { PermissionAnswer } from "../../permission.ts";
+import type { ChatClient, Message } from "../../provider/chat.ts";
+import type { SessionRecorder } from "../../session/recorder.ts";
+import type { AnyTool, ToolKind } from "../../tool.ts";
+import { editorAsk } from "./elicitation.ts";
+import { permissionAnswer, permissionOptions, untilAborted } from "./permission.ts";
+import {
+  promptText,
+  replayUpdates,
+  textChunk,
+  toolCallEnd,
+  toolCallRunning,
+  toolCallStart,
+  toolTitle,
+} from "./updates.ts";
+
+/** What a session asks of the editor on the other end of the connection. */
+export interface EditorPeer {
+  /** Sends one `session/update` notification. */
+  update(sessionId: string, update: SessionUpdate): Promise<void>;
+  /** `session/request_permission`. */
+  requestPermission(params: RequestPermissionRequest): Promise<RequestPermissionResponse>;
+  /** `elicitation/create`. */
+  elicit(params: CreateElicitationRequest): Promise<CreateElicitationResponse>;
+}
+
+/** Everything a session is made of. */
+export interface SessionOptions {
+  /** The ACP session id; the session file's id when sessions are on. */
+  id: string;
+  /** The session's `cwd`: where its tools run, its AGENTS.md, its sessions directory. */
+  cwd: string;
+  config: Config;
+  model: string;
+  chat: ChatClient;
+  /** The tools built for this `cwd`. */
+  tools: AnyTool[];
+  systemPrompt: string;
+  recorder?: SessionRecorder;
+  /** The language servers of `cwd`, shared by the sessions of that directory. */
+  lsp?: LspPool;
+  peer: EditorPeer;
+  /** The client advertised `elicitation.form`. */
+  forms: boolean;
+  /** The client advertised `session.notices`. */
+  notices: boolean;
+  /** A line for stderr. */
+  log(line: string): void;
+}
+
+/** The call being run: the core runs a session's calls one at a time. */
+interface CurrentCall {
+  coreId: string;
+  acpId: string;
+  title: string;
+  kind: ToolKind;
+  locations?: string[];
+}
+
+/** A conversation driven by the editor. */
+export class AcpSession {
+  /** The ACP session id. */
+  readonly id: string;
+  /** The working directory of every tool of the session. */
+  readonly cwd: string;
+  /** The conversation. */
+  readonly agent: Agent;
+  #opts: SessionOptions;
+  #turn?: { controller: AbortController; done: Promise<unknown> };
+  #queue: Promise<void> = Promise.resolve();
+  #ids = new Set<string>();
+  #current?: CurrentCall;
+  #wroteText = false;
+
+  /** A session that starts empty, or continues `earlier` messages (`session/load`). */
+  constructor(opts: SessionOptions, earlier: { message: Message; turn: number }[] = []) {
+    this.#opts = opts;
+    this.id = opts.id;
+    this.cwd = opts.cwd;
+    const { config, recorder } = opts;
+    const ask = editorAsk({
+      sessionId: opts.id,
+      toolCallId: () => this.#current?.acpId,
+      forms: opts.forms,
+      elicit: async (params) => {
+        await this.flush();
+        return await opts.peer.elicit(params);
+      },
+      requestPermission: async (params) => {
+        await this.flush();
+        return await opts.peer.requestPermission(params);
+      },
+      onError: (e) => this.#requestFailed(e),
+    });
+    this.agent = new Agent({
+      config,
+      chat: opts.chat,
+      tools: opts.tools.map((t) => this.#tracked(t)),
+      systemPrompt: opts.systemPrompt,
+      context: (signal) => ({ ...realContext(config, opts.cwd, signal, opts.lsp), ask }),
+      askPermission: (tool) => this.#askPermission(tool),
+      emit: (e) => this.#onEvent(e),
+      onStep: recorder
+        ? async () => {
+          const warning = await recorder.save(this.agent, opts.model);
+          if (warning) this.#warn(warning);
+        }
+        : undefined,
+    }, earlier);
+  }
+
+  /** Whether a turn is running. */
+  get running(): boolean {
+    return this.#turn !== undefined;
+  }
+
+  /**
+   * Runs one turn for an ACP prompt and says how it stopped: `end_turn` when it answered or failed
+   * (the failure was sent as an agent message first), `max_turn_requests` at `maxTurns`, `cancelled`
+   * after `session/cancel`. Every update of the turn is sent before this returns.
+   */
+  async prompt(blocks: ContentBlock[]): Promise<StopReason> {
+    const text = promptText(blocks, this.cwd).trim();
+    if (text === "") return "end_turn";
+    const controller = new AbortController();
+    const turn = { controller, done: Promise.resolve() as Promise<unknown> };
+    this.#turn = turn;
+    const run = this.agent.runTurn(text, controller.signal);
+    turn.done = run.catch(() => {});
+    try {
+      const outcome = await run;
+      await this.flush();
+      if (controller.signal.aborted || outcome.status === "cancelled") return "cancelled";
+      if (
+        outcome.status === "failed" && outcome.error === maxTurnsText(this.#opts.config.maxTurns)
+      ) {
+        return "max_turn_requests";
+      }
+      return "end_turn";
+    } finally {
+      this.#turn = undefined;
+    }
+  }
+
+  /** `session/cancel`: stops the generation and kills the running command; history keeps what ran. */
+  cancel(): void {
+    this.#turn?.controller.abort();
+  }
+
+  /** Cancels the turn and waits a little (2 s at most) for it to wind down. */
+  async close(): Promise<void> {
+    const turn = this.#turn;
+    this.cancel();
+    if (!turn) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([turn.done, new Promise((r) => timer = setTimeout(r, 2_000))]);
+    clearTimeout(timer);
+  }
+
+  /** `session/load`: sends the whole history again as updates, then returns once they are sent. */
+  async replay(): Promise<void> {
+    const updates = replayUpdates(this.agent.history, this.#opts.tools, (id) => this.#freshId(id));
+    for (const update of updates) this.#send(update);
+    await this.flush();
+  }
+
+  /** Resolves once every update queued so far has been written. */
+  flush(): Promise<void> {
+    return this.#queue;
+  }
+
+  #send(update: SessionUpdate): void {
+    this.#queue = this.#queue
+      .then(() => this.#opts.peer.update(this.id, update))
+      .catch((e) => this.#opts.log(`mm: a session/update could not be sent: ${errorText(e)}`));
+  }
+
+  /** A tool-call id not used yet in this session (models reuse `call_0` from one step to the next). */
+  #freshId(coreId: string): string {
+    const base = coreId || "call";
+    let id = base;
+    for (let n = 2; this.#ids.has(id); n++) id = `${base}-${n}`;
+    this.#ids.add(id);
+    return id;
+  }
+
+  /** The tool as the agent sees it, telling the editor when it starts and what it touched. */
+  #tracked(tool: AnyTool): AnyTool {
+    return {
+      ...tool,
+      run: async (input, ctx) => {
+        const call = this.#current;
+        if (call) this.#send(toolCallRunning(call.acpId));
+        const result = await tool.run(input, ctx);
+        if (call && result.locations?.length) call.locations = result.locations;
+        return result;
+      },
+    };
+  }
+
+  #onEvent(e: AgentEvent): void {
+    switch (e.type) {
+      case "turn_start":
+        this.#wroteText = false;
+        break;
+      case "text":
+        this.#wroteText = true;
+        this.#send(textChunk("agent_message_chunk", e.text));
+        break;
+      case "thought":
+        this.#send(textChunk("agent_thought_chunk", e.text));
+        break;
+      case "tool_call": {
+        const acpId = this.#freshId(e.id);
+        this.#current = {
+          coreId: e.id,
+          acpId,
+          title: toolTitle(e.name, e.summary),
+          kind: e.kind,
+        };
+        this.#send(toolCallStart(e, acpId));
+        break;
+      }
+      case "tool_result": {
+        const call = this.#current?.coreId === e.id ? this.#current : undefined;
+        this.#current = undefined;
+        const acpId = call?.acpId ?? this.#freshId(e.id);
+        this.#send(toolCallEnd(e, acpId, call?.title ?? e.name, call?.locations));
+        break;
+      }
+      case "warning":
+        this.#warn(e.message);
+        break;
+      case "error":
+        this.#opts.log(e.message.startsWith("[") ? e.message : `mm: ${e.message}`);
+        this.#say(e.message);
+        break;
+      default:
+        // composing, recap, answer: the editor shows these through the other updates.
+        break;
+    }
+  }
+
+  /** Text of mm's own in the conversation, as an agent message in a paragraph of its own. */
+  #say(text: string): void {
+    this.#send(textChunk("agent_message_chunk", `${this.#wroteText ? "\n\n" : ""}${text}\n`));
+    this.#wroteText = true;
+  }
+
+  /** A warning: a notice when the editor takes them, else an agent message; always on stderr. */
+  #warn(message: string): void {
+    this.#opts.log(message);
+    if (this.#opts.notices) {
+      this.#send({ sessionUpdate: "notice", severity: "warning", title: message });
+    } else this.#say(message);
+  }
+
+  #requestFailed(e: unknown): void {
+    this.#opts.log(`mm: the editor did not answer a request: ${errorText(e)}`);
+  }
+
+  /** The permission dialog for the current call; anything but an allow is a refusal. */
+  async #askPermission(tool: string): Promise<PermissionAnswer> {
+    const call = this.#current;
+    const signal = this.#turn?.controller.signal;
+    if (!call || !signal) return { kind: "reject" };
+    await this.flush();
+    const response = await untilAborted(
+      this.#opts.peer.requestPermission({
+        sessionId: this.id,
+        toolCall: { toolCallId: call.acpId, title: call.title, kind: call.kind, status: "pending" },
+        options: permissionOptions(tool),
+      }),
+      signal,
+      (e) => this.#requestFailed(e),
+    );
+    return permissionAnswer(response);
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,213 @@
+/**
+ * What an editor sees of a conversation: the core's events and a session file's history turned
+ * into ACP `session/update` payloads, and an ACP prompt turned into the text the model reads
+ * (docs/acp.md).
+ */
+
+import { relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import type {
+  ContentBlock,
+  SessionUpdate,
+  ToolCallContent,
+  ToolKind as AcpToolKind,
+} from "npm:@agentclientprotocol/sdk@2.4.0";
+import type { AgentEvent } from "../../agent/events.ts";
+import { coerceInput, parseToolArguments } from "../../agent/arguments.ts";
+import { HOOK_CONTEXT_MARKER } from "../../hooks/run.ts";
+import type { Message } from "../../provider/chat.ts";
+import type { AnyTool, ToolKind } from "../../tool.ts";
+
+/** The core's `tool_call` event. */
+export type ToolCallEvent = Extract<AgentEvent, { type: "tool_call" }>;
+
+/** The core's `tool_result` event. */
+export type ToolResultEvent = Extract<AgentEvent, { type: "tool_result" }>;
+
+/**
+ * The title of a tool call in the editor: `<name>: <summary>`, the terminal's display line without
+ * its emoji (`bash: ls -la`, `read_file: src/main.ts`, `<declared tool>: <argv>`), or the name alone
+ * when the summary is empty. The summary is kept whole: a several-line command shows every line.
+ */
+export function toolTitle(name: string, summary: string): string {
+  return summary.trim() === "" ? name : `${name}: ${summary}`;
+}
+
+/** An `agent_message_chunk` or `agent_thought_chunk` (or a replayed `user_message_chunk`). */
+export function textChunk(
+  kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk",
+  text: string,
+): SessionUpdate {
+  return { sessionUpdate: kind, content: { type: "text", text } };
+}
+
+/** The `tool_call` that announces a call: pending until it runs (or waits for permission). */
+export function toolCallStart(e: ToolCallEvent, toolCallId: string): SessionUpdate {
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId,
+    title: toolTitle(e.name, e.summary),
+    kind: e.kind satisfies AcpToolKind,
+    status: "pending",
+    rawInput: e.input,
+  };
+}
+
+/** The `tool_call_update` that says the call started running. */
+export function toolCallRunning(toolCallId: string): SessionUpdate {
+  return { sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" };
+}
+
+/**
+ * The `tool_call_update` that ends a call: `completed` or `failed`; for a file change a `diff` block
+ * (no `oldText` for a new file) before the output as text; the absolute paths the tool reported as
+ * `locations`. An output the terminal does not echo (read_skill's content) is left out unless the
+ * call failed. `title` is sent again: the permission dialog of ask_user may have replaced it.
+ */
+export function toolCallEnd(
+  e: ToolResultEvent,
+  toolCallId: string,
+  title: string,
+  locations: string[] = [],
+): SessionUpdate {
+  const content: ToolCallContent[] = [];
+  if (e.diff) {
+    content.push({
+      type: "diff",
+      path: e.diff.path,
+      ...(e.diff.oldText !== undefined ? { oldText: e.diff.oldText } : {}),
+      newText: e.diff.newText,
+    });
+  }
+  if (e.preview !== false || e.failed) {
+    content.push({ type: "content", content: { type: "text", text: e.output } });
+  }
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId,
+    title,
+    status: e.failed ? "failed" : "completed",
+    content,
+    ...(locations.length ? { locations: locations.map((path) => ({ path })) } : {}),
+    rawOutput: { output: e.output },
+  };
+}
+
+/**
+ * The text the model reads for an ACP prompt. Text blocks are joined as they come (an editor puts
+ * a mention between two text blocks); a `resource_link` becomes its path (relative to `cwd` when
+ * inside it) so the model can read it; an embedded text `resource` becomes its path and content in
+ * a fenced block; images, audio and binary resources, which mm does not advertise, become a note.
+ */
+export function promptText(blocks: ContentBlock[], cwd: string): string {
+  return blocks.map((b) => {
+    switch (b.type) {
+      case "text":
+        return b.text;
+      case "resource_link":
+        return shownPath(b.uri, cwd);
+      case "resource": {
+        const r = b.resource;
+        const path = shownPath(r.uri, cwd);
+        if ("text" in r && typeof r.text === "string") {
+          return `\n${path}:\n\`\`\`\n${r.text}${r.text.endsWith("\n") ? "" : "\n"}\`\`\`\n`;
+        }
+        return `${path} [binary content left out: mm reads text only]`;
+      }
+      default:
+        return `[${b.type} left out: mm reads text only]`;
+    }
+  }).join("");
+}
+
+/** A `file://` URI as a path, relative to `cwd` when it lies inside; any other URI as it is. */
+function shownPath(uri: string, cwd: string): string {
+  if (!uri.startsWith("file:")) return uri;
+  let path: string;
+  try {
+    path = fileURLToPath(uri);
+  } catch {
+    return uri;
+  }
+  const rel = relative(resolve(cwd), path);
+  return rel && !rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep) ? rel : path;
+}
+
+/** A stored user message as the user typed it: without the context a preGeneration hook added. */
+export function typedPrompt(content: string): string {
+  const at = content.indexOf(`\n${HOOK_CONTEXT_MARKER}\n`);
+  if (at >= 0) return content.slice(0, at);
+  return content.startsWith(`${HOOK_CONTEXT_MARKER}\n`) ? "" : content;
+}
+
+/** How a stored call is shown: the tool's name, kind and summary, as when it ran. */
+export function describeCall(
+  tools: readonly AnyTool[],
+  name: string,
+  args: string,
+): { name: string; kind: ToolKind; summary: string; input: unknown } {
+  const wanted = name.trim().toLowerCase().replace(/[-\s]/g, "_");
+  const tool = tools.find((t) => t.name === name) ?? tools.find((t) => t.name === wanted);
+  if (!tool) return { name, kind: "other", summary: args, input: args };
+  const parsed = parseToolArguments(args);
+  const coerced = !parsed.ok
+    ? undefined
+    : tool.parse
+    ? tool.parse(parsed.value)
+    : coerceInput(tool.parameters, parsed.value);
+  if (!coerced?.ok) return { name: tool.name, kind: "other", summary: args, input: args };
+  const kind = typeof tool.kind === "function" ? tool.kind(coerced.input) : tool.kind;
+  return { name: tool.name, kind, summary: tool.summary(coerced.input), input: coerced.input };
+}
+
+/**
+ * A session file's history (without the system prompt) as the updates that show it again
+ * (`session/load`): each question as a `user_message_chunk`, the model's text as
+ * `agent_message_chunk`, each call as a `tool_call` then a `tool_call_update` with its stored
+ * output. The file keeps outputs, not statuses nor diffs: every replayed call is `completed`.
+ * `ids` makes tool-call ids unique within the ACP session.
+ */
+export function replayUpdates(
+  history: readonly Message[],
+  tools: readonly AnyTool[],
+  ids: (callId: string) => string,
+): SessionUpdate[] {
+  const updates: SessionUpdate[] = [];
+  const open = new Map<string, { id: string; title: string }>();
+  for (const m of history) {
+    if (m.role === "system") continue;
+    if (m.role === "user") {
+      const text = typedPrompt(m.content);
+      if (text) updates.push(textChunk("user_message_chunk", text));
+    } else if (m.role === "assistant") {
+      if (m.content) updates.push(textChunk("agent_message_chunk", m.content));
+      for (const call of m.tool_calls ?? []) {
+        const d = describeCall(tools, call.function.name, call.function.arguments);
+        const id = ids(call.id);
+        const title = toolTitle(d.name, d.summary);
+        open.set(call.id, { id, title });
+        updates.push({
+          sessionUpdate: "tool_call",
+          toolCallId: id,
+          title,
+          kind: d.kind,
+          status: "pending",
+          rawInput: d.input,
+        });
+      }
+    } else {
+      const call = open.get(m.tool_call_id);
+      if (!call) continue;
+      open.delete(m.tool_call_id);
+      updates.push({
+        sessionUpdate: "tool_call_update",
+        toolCallId: call.id,
+        title: call.title,
+        status: "completed",
+        content: [{ type: "content", content: { type: "text", text: m.content } }],
+        rawOutput: { output: m.content },
+      });
+    }
+  }
+  return updates;
+}
