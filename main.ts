@@ -2,6 +2,8 @@
 
 import { type Flags, helpText, parseFlags, UsageError } from "./lib/cli/flags.ts";
 import { writeAll } from "./lib/frontend/output.ts";
+import { COMMIT } from "./lib/build_info.ts";
+import type { FrontEnd } from "./lib/permissions.ts";
 import { VERSION } from "./lib/version.ts";
 
 /** Runs mm with `args` and returns the exit code. */
@@ -35,16 +37,26 @@ async function run(args: string[]): Promise<number> {
     return 0;
   }
   if (flags.version) {
-    writeAll(Deno.stdout, `mm ${VERSION} (${Deno.build.target})\n`);
+    writeAll(Deno.stdout, `mm ${VERSION} (${COMMIT}, ${Deno.build.target})\n`);
     return 0;
   }
-  if (flags.command && flags.command !== "sessions") return fail(notYet(`mm ${flags.command}`), 2);
+  if (flags.command === "init" || flags.command === "doctor") return await subcommand(flags);
   if (flags.tui) return fail(notYet("window mode (-tui)"), 2);
-  if (flags.acp) return fail(notYet("editor mode (-acp)"), 2);
+  if (flags.acp) {
+    if (flags.prompt !== undefined || flags.args.length || flags.json) {
+      throw new UsageError("-acp takes no prompt: the editor sends them over the protocol");
+    }
+    if (flags.continue || flags.session !== undefined) {
+      throw new UsageError("-acp resumes sessions from the editor (session/load), not by flag");
+    }
+    const config = await configFor(flags, Deno.cwd(), "acp");
+    const { runAcpMode } = await import("./lib/frontend/acp/agent.ts");
+    return await runAcpMode({ config });
+  }
   if (flags.ask !== undefined) return fail(notYet("mm --ask"), 2);
   if (flags.command === "sessions") {
     const { listSessionsCommand } = await import("./lib/frontend/sessions.ts");
-    return await listSessionsCommand(await configFor(flags, Deno.cwd()), Deno.cwd());
+    return await listSessionsCommand(await configFor(flags, Deno.cwd(), "sessions"), Deno.cwd());
   }
   const oneShot = flags.prompt !== undefined || !Deno.stdin.isTerminal();
   if (!oneShot) {
@@ -55,7 +67,7 @@ async function run(args: string[]): Promise<number> {
       );
     }
     const cwd = Deno.cwd();
-    const config = await configFor(flags, cwd);
+    const config = await configFor(flags, cwd, "line");
     const { runLineMode } = await import("./lib/frontend/line/line.ts");
     return await runLineMode({
       config,
@@ -89,12 +101,33 @@ async function run(args: string[]): Promise<number> {
   });
 }
 
-/** The agent file found for this run, with the flags over it. */
-async function configFor(flags: Flags, cwd: string) {
+/** `mm init` and `mm doctor`: no prompt, no argument. */
+async function subcommand(flags: Flags): Promise<number> {
+  const what = `mm ${flags.command}`;
+  if (flags.prompt !== undefined || flags.args.length) {
+    throw new UsageError(`${what} takes no prompt and no argument`);
+  }
+  const cwd = Deno.cwd();
+  if (flags.command === "init") {
+    const { runInit } = await import("./lib/frontend/init.ts");
+    return await runInit({ cwd, probeSetting: Deno.env.get("MM_INIT_PROBE") });
+  }
+  const { runDoctor } = await import("./lib/frontend/doctor.ts");
+  return await runDoctor({ cwd, load: () => configFor(flags, cwd, "doctor") });
+}
+
+/**
+ * The agent file found for this run, with the flags over it; the Deno permissions it does not
+ * need in `frontEnd` are revoked before it is returned (lib/permissions.ts).
+ */
+async function configFor(flags: Flags, cwd: string, frontEnd: FrontEnd = "oneshot") {
   const { loadConfig } = await import("./lib/config/load.ts");
   const { applyFlags } = await import("./lib/config/flags.ts");
   const env = Deno.env.toObject();
-  return applyFlags(loadConfig({ flag: flags.config, env, cwd, home: env.HOME }), flags);
+  const config = applyFlags(loadConfig({ flag: flags.config, env, cwd, home: env.HOME }), flags);
+  const { dropPermissions } = await import("./lib/permissions.ts");
+  await dropPermissions(config, frontEnd);
+  return config;
 }
 
 if (import.meta.main) {

@@ -3,9 +3,15 @@
 import type { Config } from "./config/config.ts";
 import { realExec } from "./exec.ts";
 import { realFiles } from "./files.ts";
+import type { LspPool } from "./lsp/pool.ts";
 import type { ToolContext } from "./tool.ts";
 
-/** The context tools run in for a turn in `cwd`. */
-export function realContext(config: Config, cwd: string, signal: AbortSignal): ToolContext {
-  return { cwd, config, fs: realFiles(cwd), exec: realExec, http: { fetch }, signal };
+/** The context tools run in for a turn in `cwd`; `lsp` is the session's language servers. */
+export function realContext(
+  config: Config,
+  cwd: string,
+  signal: AbortSignal,
+  lsp?: LspPool,
+): ToolContext {
+  return { cwd, config, fs: realFiles(cwd), exec: realExec, http: { fetch }, signal, lsp };
 }

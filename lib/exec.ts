@@ -15,7 +15,6 @@
  * nothing: background jobs keep running, writing into the deleted file.
  */
 
-import { access, constants, stat } from "node:fs/promises";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { Exec, ExecRequest, ExecResult } from "./tool.ts";
 import { errorReason } from "./files.ts";
@@ -120,8 +119,8 @@ function killGroup(pgid: number, sig: Deno.Signal): void {
  */
 export async function startProblem(argv: string[], cwd: string): Promise<string | undefined> {
   if (argv.length === 0 || argv[0] === "") return "empty command";
-  const info = await stat(cwd).catch(() => undefined);
-  if (!info?.isDirectory()) return `working directory ${cwd} does not exist`;
+  const info = await Deno.stat(cwd).catch(() => undefined);
+  if (!info?.isDirectory) return `working directory ${cwd} does not exist`;
   const program = argv[0];
   if (program.includes("/")) return await executableProblem(resolve(cwd, program));
   let path = "";
@@ -137,12 +136,15 @@ export async function startProblem(argv: string[], cwd: string): Promise<string 
   return NOT_IN_PATH;
 }
 
-/** Why the file at `path` cannot be executed, or undefined when it can. */
+/**
+ * Why the file at `path` cannot be executed, or undefined when it can. Deno's own stat is used (not
+ * node:fs `access`, which needs the `sys` permission): a file with no execute bit is refused.
+ */
 async function executableProblem(path: string): Promise<string | undefined> {
   try {
-    const info = await stat(path);
-    if (info.isDirectory()) return "is a directory";
-    await access(path, constants.X_OK);
+    const info = await Deno.stat(path);
+    if (info.isDirectory) return "is a directory";
+    if (info.mode !== null && (info.mode & 0o111) === 0) return "permission denied";
     return undefined;
   } catch (err) {
     return errorReason(err);

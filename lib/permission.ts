@@ -1,8 +1,13 @@
 /** The permission layer's texts (tools.md, "Permissions"). */
 
-/** What the model reads when a call of `tool` is refused: `[command rejected by the user]` for bash. */
+/**
+ * What the model reads when a call of `tool` is refused: `[command rejected by the user]` for bash,
+ * `[rename rejected by the user]` for lsp (only its rename asks).
+ */
 export function rejectedText(tool: string): string {
-  return tool === "bash" ? "[command rejected by the user]" : `[${tool} rejected by the user]`;
+  if (tool === "bash") return "[command rejected by the user]";
+  if (tool === "lsp") return "[rename rejected by the user]";
+  return `[${tool} rejected by the user]`;
 }
 
 /** A refusal with the reason the user typed: the spec's text, then the user's words. */

@@ -13,6 +13,7 @@ import { readFile } from "./read_file.ts";
 import { readSkillTool, scanSkills } from "./read_skill.ts";
 import { saveAnswer } from "./save_answer.ts";
 import { searchMemory } from "./search_memory.ts";
+import { unloadModel } from "./unload_model.ts";
 import { writeFile } from "./write_file.ts";
 
 /** Every built-in tool this version has. */
@@ -26,6 +27,7 @@ export const BUILTIN_TOOLS: readonly AnyTool[] = [
   searchMemory,
   saveAnswer,
   fetchContent,
+  unloadModel,
 ];
 
 /** The tools `config` declares. */

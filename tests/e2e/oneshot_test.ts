@@ -38,6 +38,7 @@ Deno.test("one-shot turns", async (t) => {
         "write_file",
         "edit_file",
         "ask_user",
+        "unload_model",
       ]);
     },
     "a bash call streamed in 3-character chunks runs, and its output goes back": async () => {
@@ -282,7 +283,7 @@ Deno.test("one-shot turns", async (t) => {
         const [unknown, forgiven] = toolMessages("unknown", 1).map((m) => m.content);
         assertEquals(
           unknown,
-          '[unknown tool "run_shell" — the tools are: bash, read_file, write_file, edit_file]',
+          '[unknown tool "run_shell" — the tools are: bash, read_file, write_file, edit_file, unload_model]',
         );
         assertEquals(forgiven, "forgiven\n");
       },
@@ -290,10 +291,13 @@ Deno.test("one-shot turns", async (t) => {
       server.script("no-tools", [{ text: "a" }]);
       server.script("no-edit", [{ text: "b" }]);
       await runMM(["-p", "x"], {
-        cwd: await dirFor("no-tools", "bashTool: false\neditTools: false\naskUserTool: false\n"),
+        cwd: await dirFor(
+          "no-tools",
+          "bashTool: false\neditTools: false\naskUserTool: false\nunloadModels: false\n",
+        ),
       });
       await runMM(["-p", "x"], {
-        cwd: await dirFor("no-edit", "editTools: false\naskUserTool: false\n"),
+        cwd: await dirFor("no-edit", "editTools: false\naskUserTool: false\nunloadModels: false\n"),
       });
       assertEquals(server.chats("no-tools")[0].body.tools, undefined);
       // deno-lint-ignore no-explicit-any

@@ -55,6 +55,20 @@ export class ScriptedServer {
   readonly requests: Recorded[] = [];
   /** What the model listings return. */
   models: string[] = ["scripted"];
+  /**
+   * The models in memory: Ollama's `GET /api/ps` lists them, `POST /api/generate` with
+   * `keep_alive: 0` unloads one (and loads one that was not there, as Ollama does), llama.cpp's
+   * `POST /models/unload` unloads one in router mode.
+   */
+  loaded: string[] = [];
+  /** llama.cpp router mode: `/models/unload` exists; a single-model server answers it 404. */
+  router = false;
+  /** llama.cpp's `GET /props`; unset: 404. */
+  props?: unknown;
+  /** Ollama's `POST /api/show`, by model name; a model not here: 404. */
+  show: Record<string, unknown> = {};
+  /** Fixed answers by path (`/api/ps`, `/models/unload`, …), over every route above. */
+  sideReplies: Record<string, { status: number; body: unknown }> = {};
   #queues = new Map<string, Reply[]>();
   #server: Deno.HttpServer;
 
@@ -101,6 +115,8 @@ export class ScriptedServer {
       body = text;
     }
     this.requests.push({ method: req.method, path, headers: req.headers, body });
+    const side = this.#sideAPI(path, body);
+    if (side) return side;
     if (path === "/api/tags") {
       return Response.json({ models: this.models.map((name) => ({ name, model: name })) });
     }
@@ -123,6 +139,58 @@ export class ScriptedServer {
     }
     if ("status" in reply) return Response.json(reply.body, { status: reply.status });
     return sse(reply, model);
+  }
+
+  /** The side APIs of mm.md §3 (unload, context size), or undefined for the other paths. */
+  #sideAPI(path: string, body: unknown): Response | undefined {
+    const fixed = this.sideReplies[path];
+    if (fixed) return Response.json(fixed.body, { status: fixed.status });
+    // deno-lint-ignore no-explicit-any
+    const model: string = (body as any)?.model ?? "";
+    const unload = (name: string) => {
+      const before = this.loaded.length;
+      this.loaded = this.loaded.filter((m) => m !== name);
+      return this.loaded.length < before;
+    };
+    switch (path) {
+      case "/api/ps":
+        return Response.json({
+          models: this.loaded.map((name) => ({ name, model: name, size: 1, expires_at: "" })),
+        });
+      case "/api/generate": {
+        // deno-lint-ignore no-explicit-any
+        const keepAlive = (body as any)?.keep_alive;
+        const was = unload(model);
+        if (keepAlive !== 0 || !was) this.loaded.push(model);
+        const reason = keepAlive === 0 && was ? "unload" : "load";
+        return Response.json({
+          model,
+          created_at: new Date().toISOString(),
+          response: "",
+          done: true,
+          done_reason: reason,
+        });
+      }
+      case "/models/unload":
+        if (!this.router) {
+          return Response.json({
+            error: { message: "File Not Found", type: "not_found_error", code: 404 },
+          }, { status: 404 });
+        }
+        if (unload(model)) return Response.json({ success: true });
+        return Response.json({
+          error: { code: 400, message: "model is not running", type: "invalid_request_error" },
+        }, { status: 400 });
+      case "/props":
+        if (this.props === undefined) return new Response("not found", { status: 404 });
+        return Response.json(this.props);
+      case "/api/show":
+        if (!(model in this.show)) {
+          return Response.json({ error: `model '${model}' not found` }, { status: 404 });
+        }
+        return Response.json(this.show[model]);
+    }
+    return undefined;
   }
 }
 

@@ -1,0 +1,366 @@
+/**
+ * `mm doctor`: checks what a turn needs, in order — the agent file, the server, the model, tool
+ * calling, the context window, the language servers — and prints one line per check: `✔ …`, or
+ * `✘ … — <the fix>`. Exit code 0 when every check passed, 1 otherwise.
+ */
+
+import { parseToolArguments } from "../agent/arguments.ts";
+import type { Config } from "../config/config.ts";
+import { formatDuration } from "../config/duration.ts";
+import { NOT_IN_PATH, startProblem } from "../exec.ts";
+import { createChatClient, loadOpenAI, type ToolSchema } from "../provider/chat.ts";
+import { pullHint } from "../provider/endpoints.ts";
+import { ProviderError } from "../provider/errors.ts";
+import { listModels } from "../provider/models.ts";
+import { sameOllamaModel } from "../provider/unload.ts";
+import { VERSION } from "../version.ts";
+import { writeAll } from "./output.ts";
+
+/** One check's verdict. */
+export interface Check {
+  ok: boolean;
+  /** What was checked and what was found. */
+  text: string;
+  /** For a failed check: what to do. */
+  fix?: string;
+}
+
+/** The line of a check: `✔ text`, or `✘ text — fix`. */
+export function checkLine(c: Check): string {
+  return c.ok ? `✔ ${c.text}` : `✘ ${c.text}${c.fix ? ` — ${c.fix}` : ""}`;
+}
+
+/** Below this many tokens, a context window is too small for mm's prompt, tools and a task. */
+export const MIN_CONTEXT = 8192;
+
+/** Milliseconds the side requests (model list, /api/show, /props) may take. */
+export const SIDE_TIMEOUT = 10_000;
+
+/** The tool the tool-calling check offers the model. */
+export const PROBE_TOOL: ToolSchema = {
+  type: "function",
+  function: {
+    name: "add",
+    description: "Add two numbers and return their sum.",
+    parameters: {
+      type: "object",
+      properties: {
+        a: { type: "number", description: "The first number." },
+        b: { type: "number", description: "The second number." },
+      },
+      required: ["a", "b"],
+    },
+  },
+};
+
+/** The prompt of the tool-calling check. */
+export const PROBE_PROMPT = "What is 2 + 3? Use the add tool to compute it.";
+
+/** What mm doctor needs: how to load the agent file (main's loader, flags applied). */
+export interface DoctorOptions {
+  load: () => Promise<Config>;
+  cwd: string;
+  /** Where the lines go; stdout by default. */
+  out?: (line: string) => void;
+}
+
+/** Runs every check, printing each line as soon as it is known. */
+export async function runDoctor(opts: DoctorOptions): Promise<number> {
+  const out = opts.out ?? ((line: string) => writeAll(Deno.stdout, line + "\n"));
+  let failed = 0;
+  const report = (c: Check) => {
+    if (!c.ok) failed++;
+    out(checkLine(c));
+  };
+  let config: Config;
+  try {
+    config = await opts.load();
+  } catch (e) {
+    if (!(e instanceof Error) || e.name !== "ConfigError") throw e;
+    report({
+      ok: false,
+      text: `agent file: ${e.message}`,
+      fix: "fix that line, then run mm doctor again",
+    });
+    return 1;
+  }
+  report({
+    ok: true,
+    text: config.file
+      ? `agent file: ${config.file}`
+      : `agent file: none found, the built-in defaults (${config.provider} at ${config.url})`,
+  });
+
+  const server = await serverCheck(config);
+  report(server.check);
+  if (server.models) {
+    const model = modelCheck(config, server.models);
+    report(model.check);
+    if (model.name) {
+      report(await toolCallCheck(config, model.name));
+      const context = await contextCheck(config, model.name);
+      if (context) report(context);
+    }
+  }
+  for (const c of await lspChecks(config, opts.cwd)) report(c);
+  return failed ? 1 : 0;
+}
+
+/** The server answers its model list. */
+async function serverCheck(config: Config): Promise<{ check: Check; models?: string[] }> {
+  try {
+    const models = await listModels(config, AbortSignal.timeout(SIDE_TIMEOUT));
+    return {
+      check: {
+        ok: true,
+        text: `server: ${config.provider} at ${config.url} answers (${models.length} model(s))`,
+      },
+      models,
+    };
+  } catch (e) {
+    if (!(e instanceof ProviderError)) throw e;
+    return { check: split(`server: ${e.message}`) };
+  }
+}
+
+/** The model is on the server, or the server's only model is picked. */
+function modelCheck(config: Config, models: string[]): { check: Check; name?: string } {
+  const { provider } = config;
+  const listed = models.length ? models.join(", ") : "none";
+  if (config.model) {
+    const ollama = provider === "ollama" || provider === "llmman";
+    const wanted = config.model;
+    const there = models.find((m) => m === wanted || (ollama && sameOllamaModel(m, wanted)));
+    if (there) {
+      const others = models.filter((m) => m !== there);
+      return {
+        check: {
+          ok: true,
+          text: `model: ${wanted} is on the server${
+            others.length ? ` (also there: ${others.join(", ")})` : ""
+          }`,
+        },
+        name: wanted,
+      };
+    }
+    return {
+      check: {
+        ok: false,
+        text: `model: ${wanted} is not on the server, which has: ${listed}`,
+        fix: `${pullHint(provider, wanted)}, or set \`model\` to one it has`,
+      },
+    };
+  }
+  if (models.length === 1) {
+    return {
+      check: {
+        ok: true,
+        text: `model: none set, so the server's only model is used: ${models[0]}`,
+      },
+      name: models[0],
+    };
+  }
+  if (models.length === 0) {
+    return {
+      check: {
+        ok: false,
+        text: "model: the server has no model",
+        fix: provider === "ollama" || provider === "llmman"
+          ? "pull one with `ollama pull <model>`, then run mm doctor again"
+          : "load a model on the server, then run mm doctor again",
+      },
+    };
+  }
+  return {
+    check: {
+      ok: false,
+      text: `model: none set, and the server has ${models.length}: ${listed}`,
+      fix: "set `model` in the agent file (or pass --model)",
+    },
+  };
+}
+
+/** One tiny streamed request with one tool: a tool call must come back. */
+async function toolCallCheck(config: Config, model: string): Promise<Check> {
+  const chat = createChatClient(await loadOpenAI(), config, model);
+  const controller = new AbortController();
+  const silence = config.watchdogTimeout;
+  let timer = setTimeout(() => controller.abort(), silence);
+  try {
+    const result = await chat.stream({
+      messages: [
+        {
+          role: "system",
+          content: "You are a test of tool calling. Answer by calling the tool you are given.",
+        },
+        { role: "user", content: PROBE_PROMPT },
+      ],
+      tools: [PROBE_TOOL],
+      signal: controller.signal,
+      onDelta: () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => controller.abort(), silence);
+      },
+    });
+    const call = result.toolCalls[0];
+    if (!call) {
+      return {
+        ok: false,
+        text: `tool calling: ${model} answered in text instead of calling the test tool`,
+        fix: toolHint(config),
+      };
+    }
+    if (call.name !== PROBE_TOOL.function.name) {
+      return {
+        ok: false,
+        text: `tool calling: ${model} called "${call.name}", a tool it was not given`,
+        fix: toolHint(config),
+      };
+    }
+    const args = parseToolArguments(call.arguments);
+    if (!args.ok) {
+      return {
+        ok: false,
+        text: `tool calling: ${model} called the test tool, but ${args.reason}`,
+        fix: toolHint(config),
+      };
+    }
+    return {
+      ok: true,
+      text: `tool calling: ${model} called the test tool (add ${JSON.stringify(args.value)})`,
+    };
+  } catch (e) {
+    if (controller.signal.aborted) {
+      return {
+        ok: false,
+        text: `tool calling: ${model} sent nothing for ${formatDuration(silence)}`,
+        fix:
+          "the server may still be loading the model: run mm doctor again, or raise watchdogTimeout",
+      };
+    }
+    if (!(e instanceof ProviderError)) throw e;
+    return split(`tool calling: ${e.message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What to do when a model does not call tools, by provider. */
+function toolHint(config: Config): string {
+  switch (config.provider) {
+    case "llamacpp":
+      return "start llama-server with --jinja (its chat template handles tools), or use a model trained for tool calls (Qwen2.5-Coder, Qwen3, Llama 3.1 and later)";
+    case "ollama":
+    case "llmman":
+      return "use a model whose template supports tools (Qwen2.5-Coder, Qwen3, Llama 3.1 and later: ollama.com/search?c=tools)";
+    default:
+      return "use a model trained for tool calls (Qwen2.5-Coder, Qwen3, Llama 3.1 and later)";
+  }
+}
+
+/** The context window, when the server tells it: Ollama's `/api/show`, llama.cpp's `/props`. */
+async function contextCheck(config: Config, model: string): Promise<Check | undefined> {
+  const base = config.url.replace(/\/+$/, "");
+  if (config.provider === "ollama" || config.provider === "llmman") {
+    const show = await sideJSON(config, `${base}/api/show`, { model });
+    const info = (show as { model_info?: Record<string, unknown> } | undefined)?.model_info ?? {};
+    const key = Object.keys(info).find((k) => k.endsWith(".context_length"));
+    const max = key ? info[key] : undefined;
+    if (typeof max !== "number" || max <= 0) return undefined;
+    if (config.contextSize && config.contextSize > max) {
+      return {
+        ok: false,
+        text:
+          `context window: contextSize ${config.contextSize} is more than ${model} holds (${max} tokens)`,
+        fix: `lower contextSize to ${max} or less`,
+      };
+    }
+    if (max < MIN_CONTEXT) {
+      return {
+        ok: false,
+        text:
+          `context window: ${model} holds at most ${max} tokens, too few for mm's prompt, tools and a task`,
+        fix: `use a model with a context of ${MIN_CONTEXT} tokens or more`,
+      };
+    }
+    return { ok: true, text: `context window: ${model} holds up to ${max} tokens (/api/show)` };
+  }
+  if (config.provider === "llamacpp") {
+    let props = await sideJSON(config, `${base}/props`);
+    if ((props as { role?: unknown } | undefined)?.role === "router") {
+      props = await sideJSON(config, `${base}/props?model=${encodeURIComponent(model)}`);
+    }
+    const settings = (props as { default_generation_settings?: { n_ctx?: unknown } } | undefined)
+      ?.default_generation_settings;
+    const n = settings?.n_ctx;
+    if (typeof n !== "number" || n <= 0) return undefined;
+    if (n < MIN_CONTEXT) {
+      return {
+        ok: false,
+        text:
+          `context window: llama-server runs ${model} with ${n} tokens, too few for mm's prompt, tools and a task`,
+        fix: `restart llama-server with -c ${MIN_CONTEXT * 2} (or more)`,
+      };
+    }
+    if (config.contextSize && config.contextSize > n) {
+      return {
+        ok: false,
+        text:
+          `context window: contextSize ${config.contextSize} is more than llama-server's ${n} tokens`,
+        fix: `restart llama-server with -c ${config.contextSize}, or lower contextSize to ${n}`,
+      };
+    }
+    return { ok: true, text: `context window: ${n} tokens (llama-server's /props)` };
+  }
+  return undefined;
+}
+
+/** A side API's JSON answer, or undefined when the server does not give one. */
+async function sideJSON(config: Config, url: string, body?: unknown): Promise<unknown> {
+  const headers: Record<string, string> = { "User-Agent": `mm/${VERSION}` };
+  if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  try {
+    const response = await fetch(url, {
+      method: body === undefined ? "GET" : "POST",
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(SIDE_TIMEOUT),
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each language server of `lsp.servers` can be started: its command is on the PATH. */
+async function lspChecks(config: Config, cwd: string): Promise<Check[]> {
+  const checks: Check[] = [];
+  for (const [i, server] of config.lsp.servers.entries()) {
+    const problem = await startProblem([server.command], cwd);
+    if (problem === undefined) {
+      checks.push({ ok: true, text: `LSP server ${server.name}: ${server.command} found` });
+    } else {
+      const what = problem === NOT_IN_PATH
+        ? "is not on the PATH"
+        : `cannot be started (${problem})`;
+      checks.push({
+        ok: false,
+        text: `LSP server ${server.name}: ${server.command} ${what}`,
+        fix: `install it, or fix lsp.servers[${i}].command in the agent file`,
+      });
+    }
+  }
+  return checks;
+}
+
+/** A provider sentence `what — fix` as a failed check. */
+function split(sentence: string): Check {
+  const at = sentence.lastIndexOf(" — ");
+  if (at < 0) return { ok: false, text: sentence };
+  return { ok: false, text: sentence.slice(0, at), fix: sentence.slice(at + 3) };
+}

@@ -1,0 +1,247 @@
+/**
+ * `mm init`: writes a commented starter agent file, `mm.yaml`, in the working directory, for the
+ * model server it finds running on this machine. It never overwrites an agent file.
+ */
+
+import { join } from "node:path";
+import { DEFAULT_URLS, type ProviderName, PROVIDERS } from "../config/config.ts";
+import { modelsURL, pullHint } from "../provider/endpoints.ts";
+import { VERSION } from "../version.ts";
+import { writeAll } from "./output.ts";
+
+/** One place to look for a running server. */
+export interface Probe {
+  provider: ProviderName;
+  url: string;
+}
+
+/** Where mm init looks, in this order: Ollama, llama.cpp's llama-server, Docker Model Runner. */
+export const DEFAULT_PROBES: readonly Probe[] = [
+  { provider: "ollama", url: DEFAULT_URLS.ollama },
+  { provider: "llamacpp", url: DEFAULT_URLS.llamacpp },
+  { provider: "dmr", url: DEFAULT_URLS.dmr },
+];
+
+/** Milliseconds a probe waits for a server on this machine. */
+export const PROBE_TIMEOUT = 1_000;
+
+/** The model suggested when the server has none. */
+export const SUGGESTED_MODEL = "qwen2.5-coder:7b";
+
+/**
+ * The probes `$MM_INIT_PROBE` names instead of the defaults: `provider=url` pairs separated by
+ * commas (`ollama=http://127.0.0.1:9001,llamacpp=http://127.0.0.1:9002`). Unset or empty: the
+ * defaults. Throws a one-line message for an entry it cannot read.
+ */
+export function probesFrom(value: string | undefined): Probe[] {
+  if (!value?.trim()) return [...DEFAULT_PROBES];
+  return value.split(",").map((entry) => entry.trim()).filter(Boolean).map((entry) => {
+    const eq = entry.indexOf("=");
+    const provider = entry.slice(0, eq).trim() as ProviderName;
+    const url = entry.slice(eq + 1).trim().replace(/\/+$/, "");
+    if (eq < 0 || !PROVIDERS.includes(provider) || !/^https?:\/\/\S+$/.test(url)) {
+      throw new InitError(
+        `MM_INIT_PROBE: "${entry}" is not provider=url (e.g. ollama=http://127.0.0.1:11434)`,
+      );
+    }
+    return { provider, url };
+  });
+}
+
+/** A fault that stops mm init before anything is written. */
+export class InitError extends Error {
+  /** Builds the error from its one-line message. */
+  constructor(message: string) {
+    super(message);
+    this.name = "InitError";
+  }
+}
+
+/** What a probe found: the server's models. */
+export interface Found extends Probe {
+  models: string[];
+}
+
+/**
+ * Whether `probe`'s server answers its model list in the provider's own shape (so another web
+ * server on port 8080 is not taken for llama-server), and which models it lists.
+ */
+export async function probeServer(
+  probe: Probe,
+  timeout = PROBE_TIMEOUT,
+): Promise<Found | undefined> {
+  try {
+    const response = await fetch(modelsURL(probe.provider, probe.url), {
+      headers: { "User-Agent": `mm/${VERSION}` },
+      signal: AbortSignal.timeout(timeout),
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    const body = await response.json();
+    const list = probe.provider === "ollama" || probe.provider === "llmman"
+      ? body?.models
+      : body?.data;
+    if (!Array.isArray(list)) return undefined;
+    const models = list.map((m: { name?: unknown; id?: unknown; model?: unknown }) =>
+      m?.name ?? m?.id ?? m?.model
+    ).filter((n: unknown): n is string => typeof n === "string" && n !== "");
+    return { ...probe, models };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The starter agent file for `found` (the server's models), or for Ollama with none found. */
+export function starterFile(found: Found | undefined): string {
+  const provider = found?.provider ?? "ollama";
+  const url = found?.url ?? DEFAULT_URLS.ollama;
+  const models = found?.models ?? [];
+  const head = found
+    ? `# Written by mm init for the ${provider} server found at ${url}.`
+    : `# Written by mm init: no model server answered, so this file is for Ollama.`;
+  let model: string;
+  if (models.length === 0) {
+    model = `# model: ${provider === "ollama" ? SUGGESTED_MODEL : "<model>"} # ${
+      pullHint(provider, provider === "ollama" ? SUGGESTED_MODEL : "<model>")
+    }, then uncomment this line`;
+  } else {
+    const others = models.slice(1);
+    model = `model: ${models[0]}${
+      others.length ? ` # the server also has: ${others.join(", ")}` : ""
+    }`;
+  }
+  return [
+    "# mm agent file. Every key, its default and its errors: docs/agent-file.md in mm's sources.",
+    head,
+    "# A commented line shows a key at its default (or an example): uncomment it to change it.",
+    "",
+    `provider: ${provider} # ollama, llamacpp, dmr, llmman or openai`,
+    `url: ${url}`,
+    model,
+    "",
+    "# apiKey: sk-example          # sent as a bearer token; default $MM_API_KEY, else none",
+    "# system: You are a careful coding assistant. # the system prompt; default mm's own",
+    "# systemFile: prompts/system.md # the system prompt from a file (not with system)",
+    "# temperature: 0.2            # sampling and context: default the server's",
+    "# topP: 0.9",
+    "# maxTokens: 4096",
+    "# contextSize: 16384",
+    "",
+    "# yolo: true                  # run tool calls without asking; false asks (and refuses in mm -p)",
+    "# bashTool: true              # declare bash",
+    "# bashTimeout: 30s            # default timeout of bash and declared tools",
+    "# editTools: true             # declare read_file, write_file and edit_file",
+    "# maxOutput: 16000            # characters of tool output the model reads",
+    "# previewLines: 5             # lines of tool output shown in line mode",
+    "# maxTurns: 50                # model calls in one turn before it stops",
+    "# watchdogTimeout: 120s       # silence of the model that ends a turn",
+    "# skillsDir: .mm/skills       # skills for read_skill",
+    "# fetchContentTool: false     # declare fetch_content",
+    "# askUserTool: true           # declare ask_user",
+    "# saveAnswerTool: false       # declare save_answer",
+    "# unloadModels: true          # declare unload_model",
+    "",
+    "# sessions:",
+    "#   enabled: false            # save every conversation to a session file",
+    "#   dir: .mm/sessions",
+    "#   autoSearchMemory: false   # declare search_memory",
+    "#   searchMemory: true        # allow /memory",
+    "",
+    "# lsp:",
+    "#   servers:                  # language servers for the lsp tool; none by default, e.g.:",
+    "#     - name: deno",
+    "#       command: deno",
+    "#       args: [lsp]",
+    "#       extensions: [.ts, .tsx, .js]",
+    "",
+    "# acp:",
+    "#   title: mm                 # the agent's name shown by editors",
+    "",
+    "# More keys in docs/agent-file.md: structuredOutput, mmConfigs, hooks, tools (declared tools).",
+    "",
+  ].join("\n");
+}
+
+/** What mm init needs. */
+export interface InitOptions {
+  cwd: string;
+  /** Where to look; else where `probeSetting` says; else {@linkcode DEFAULT_PROBES}. */
+  probes?: readonly Probe[];
+  /** The value of `$MM_INIT_PROBE`, read by {@linkcode probesFrom}. */
+  probeSetting?: string;
+  /** Where the lines go; stdout and stderr by default. */
+  out?: (text: string) => void;
+  err?: (text: string) => void;
+}
+
+/**
+ * Runs mm init: 0 written; 1 an agent file is already there, or the file cannot be written
+ * (nothing written); 2 a `$MM_INIT_PROBE` that cannot be read.
+ */
+export async function runInit(opts: InitOptions): Promise<number> {
+  const out = opts.out ?? ((t: string) => writeAll(Deno.stdout, t));
+  const err = opts.err ?? ((t: string) => writeAll(Deno.stderr, t));
+  const target = join(opts.cwd, "mm.yaml");
+  for (const existing of [target, join(opts.cwd, ".mm", "mm.yaml")]) {
+    if (await exists(existing)) {
+      err(
+        `mm: ${existing} already exists — nothing was written; edit it, or move it away and run mm init again\n`,
+      );
+      return 1;
+    }
+  }
+  let probes: readonly Probe[];
+  try {
+    probes = opts.probes ?? probesFrom(opts.probeSetting);
+  } catch (e) {
+    if (!(e instanceof InitError)) throw e;
+    err(`mm: ${e.message}\n`);
+    return 2;
+  }
+  const results = await Promise.all(probes.map((p) => probeServer(p)));
+  const found = results.find((r) => r !== undefined);
+  try {
+    await Deno.writeTextFile(target, starterFile(found), { createNew: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.AlreadyExists) {
+      err(`mm: ${target} already exists — nothing was written\n`);
+      return 1;
+    }
+    err(`mm: cannot write ${target}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  if (!found) {
+    const where = probes.map((p) => `${p.provider} at ${p.url}`).join(", ");
+    out(
+      `no model server answered (${where})\n` +
+        `wrote ${target} for ollama at ${DEFAULT_URLS.ollama} — start the server with \`ollama serve\`, ` +
+        `pull a model with \`ollama pull ${SUGGESTED_MODEL}\`, then run mm doctor\n`,
+    );
+    return 0;
+  }
+  const others = results.filter((r): r is Found => r !== undefined && r !== found);
+  const also = others.length
+    ? ` (also running: ${others.map((o) => `${o.provider} at ${o.url}`).join(", ")})`
+    : "";
+  const model = found.models.length
+    ? `model ${found.models[0]}`
+    : `no model yet — ${
+      pullHint(found.provider, found.provider === "ollama" ? SUGGESTED_MODEL : "<model>")
+    }`;
+  out(
+    `found ${found.provider} at ${found.url} with ${found.models.length} model(s)${also}\n` +
+      `wrote ${target} for ${found.provider}, ${model} — check it with mm doctor\n`,
+  );
+  return 0;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * Unloading a model through each provider's side API (mm.md §3, tools.md `unload_model`): what
+ * the server said, as plain data. The sentences the model reads live with the tool.
+ */
+
+import type { Config, ProviderName } from "../config/config.ts";
+import type { Http } from "../tool.ts";
+import { VERSION } from "../version.ts";
+
+/** Milliseconds one request to the server may take (tools.md: 30 s per request). */
+export const UNLOAD_TIMEOUT = 30_000;
+
+/** Why a model could not be unloaded. */
+export type UnloadFailure =
+  /** dmr and openai have no way to unload a model. */
+  | { kind: "unsupported"; provider: ProviderName }
+  /** The request did not reach the server. */
+  | { kind: "unreachable"; provider: ProviderName; url: string; detail: string }
+  /** The server did not answer in time. */
+  | { kind: "timeout"; provider: ProviderName; url: string; ms: number }
+  /** The turn was cancelled while waiting. */
+  | { kind: "cancelled" }
+  /** The server answered an HTTP error, with its own message. */
+  | { kind: "http"; provider: ProviderName; url: string; status: number; message: string }
+  /** A llama.cpp server started with one model: `/models/unload` exists in router mode only. */
+  | { kind: "singleModel"; url: string }
+  /** The server answered, but did not say the model was unloaded. */
+  | { kind: "unconfirmed"; provider: ProviderName; url: string; got: string };
+
+/** How an unload ended. */
+export type UnloadOutcome =
+  | { kind: "unloaded" }
+  | { kind: "notLoaded" }
+  | { kind: "cannot"; failure: UnloadFailure };
+
+/** What an unload needs: the configuration (provider, url, apiKey), HTTP, the turn's signal. */
+export interface UnloadRequest {
+  config: Config;
+  model: string;
+  http: Http;
+  signal: AbortSignal;
+  /** Milliseconds per request; {@linkcode UNLOAD_TIMEOUT} unless a test says otherwise. */
+  timeout?: number;
+}
+
+/** Unloads `model` from the configured server; never throws for an ordinary failure. */
+export function unloadModel(req: UnloadRequest): Promise<UnloadOutcome> {
+  switch (req.config.provider) {
+    case "ollama":
+    case "llmman":
+      return unloadOllama(req);
+    case "llamacpp":
+      return unloadLlamaCpp(req);
+    case "dmr":
+    case "openai":
+      return Promise.resolve(cannot({ kind: "unsupported", provider: req.config.provider }));
+  }
+}
+
+/** Ollama and llmman: `GET /api/ps`, then, only when loaded, `POST /api/generate` keep_alive 0. */
+async function unloadOllama(req: UnloadRequest): Promise<UnloadOutcome> {
+  const ps = await call(req, "GET", "/api/ps");
+  if ("failure" in ps) return cannot(ps.failure);
+  const loaded = loadedNames(ps.json);
+  if (loaded === undefined) return cannot(unconfirmed(req, "a /api/ps answer without models"));
+  if (!loaded.some((name) => sameOllamaModel(name, req.model))) return { kind: "notLoaded" };
+  const gen = await call(req, "POST", "/api/generate", { model: req.model, keep_alive: 0 });
+  if ("failure" in gen) return cannot(gen.failure);
+  const reason = doneReason(gen.text);
+  if (reason === "unload") return { kind: "unloaded" };
+  return cannot(
+    unconfirmed(req, reason === undefined ? "no done_reason" : `done_reason "${reason}"`),
+  );
+}
+
+/** llama.cpp: `POST /models/unload` (router mode); 404 means a single-model server. */
+async function unloadLlamaCpp(req: UnloadRequest): Promise<UnloadOutcome> {
+  const res = await call(req, "POST", "/models/unload", { model: req.model });
+  if ("failure" in res) {
+    const f = res.failure;
+    if (f.kind === "http" && f.status === 404) return cannot({ kind: "singleModel", url: f.url });
+    if (f.kind === "http" && f.status === 400 && /not (running|loaded)/i.test(f.message)) {
+      return { kind: "notLoaded" };
+    }
+    return cannot(f);
+  }
+  const body = res.json as { success?: unknown } | undefined;
+  if (body?.success === true) return { kind: "unloaded" };
+  return cannot(unconfirmed(req, `${res.text.trim().slice(0, 200) || "an empty answer"}`));
+}
+
+function cannot(failure: UnloadFailure): UnloadOutcome {
+  return { kind: "cannot", failure };
+}
+
+function unconfirmed(req: UnloadRequest, got: string): UnloadFailure {
+  return { kind: "unconfirmed", provider: req.config.provider, url: req.config.url, got };
+}
+
+/** Whether two Ollama names are the same model: `qwen3` is `qwen3:latest`. */
+export function sameOllamaModel(a: string, b: string): boolean {
+  const norm = (n: string) => {
+    const name = n.trim().toLowerCase();
+    return name.includes(":") ? name : `${name}:latest`;
+  };
+  return norm(a) === norm(b);
+}
+
+/** The names `/api/ps` lists, or undefined when the answer is not that shape. */
+function loadedNames(json: unknown): string[] | undefined {
+  const models = (json as { models?: unknown } | undefined)?.models;
+  if (!Array.isArray(models)) return undefined;
+  return models.flatMap((m) => [m?.name, m?.model]).filter((n): n is string =>
+    typeof n === "string"
+  );
+}
+
+/** The `done_reason` of `/api/generate`'s answer: one JSON object, or JSON lines (streamed). */
+function doneReason(text: string): string | undefined {
+  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  for (const line of lines.reverse()) {
+    try {
+      const reason = JSON.parse(line)?.done_reason;
+      if (typeof reason === "string") return reason;
+    } catch {
+      // Not JSON: keep looking.
+    }
+  }
+  return undefined;
+}
+
+type CallResult = { text: string; json: unknown } | { failure: UnloadFailure };
+
+/** One request to the server's side API, with its own timeout and the turn's cancellation. */
+async function call(
+  req: UnloadRequest,
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+): Promise<CallResult> {
+  const { provider } = req.config;
+  const base = req.config.url.replace(/\/+$/, "");
+  const url = `${base}${path}`;
+  const ms = req.timeout ?? UNLOAD_TIMEOUT;
+  const timer = AbortSignal.timeout(ms);
+  const headers: Record<string, string> = { "User-Agent": `mm/${VERSION}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (req.config.apiKey) headers.Authorization = `Bearer ${req.config.apiKey}`;
+  const aborted = (): UnloadFailure | undefined => {
+    if (req.signal.aborted) return { kind: "cancelled" };
+    if (timer.aborted) return { kind: "timeout", provider, url: req.config.url, ms };
+    return undefined;
+  };
+  try {
+    const response = await req.http.fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.any([req.signal, timer]),
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      return {
+        failure: {
+          kind: "http",
+          provider,
+          url: req.config.url,
+          status: response.status,
+          message: serverMessage(text),
+        },
+      };
+    }
+    let json: unknown = undefined;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // Ollama may stream JSON lines; the callers read the text.
+    }
+    return { text, json };
+  } catch (e) {
+    const stop = aborted();
+    if (stop) return { failure: stop };
+    return { failure: { kind: "unreachable", provider, url: req.config.url, detail: reasonOf(e) } };
+  }
+}
+
+/** The server's own error message: `{"error": {"message"}}`, `{"error": "…"}`, or the text. */
+function serverMessage(text: string): string {
+  try {
+    const body = JSON.parse(text);
+    const err = body?.error;
+    if (typeof err === "string") return err;
+    if (typeof err?.message === "string") return err.message;
+    if (typeof body?.message === "string") return body.message;
+  } catch {
+    // Not JSON: the text itself.
+  }
+  return text.replace(/\s+/g, " ").trim().slice(0, 300) || "no message";
+}
+
+function reasonOf(e: unknown): string {
+  let cur: unknown = e;
+  let text = "";
+  for (let i = 0; i < 5 && cur instanceof Error; i++) {
+    text = cur.message || text;
+    cur = (cur as Error & { cause?: unknown }).cause;
+  }
+  return text.replace(/\s+/g, " ").trim() || String(e);
+}

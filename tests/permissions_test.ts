@@ -1,0 +1,64 @@
+/** What each agent file keeps of Deno's permissions (lib/permissions.ts). */
+
+import { assertEquals } from "./helpers/assert.ts";
+import { type Config, defaultConfig } from "../lib/config/config.ts";
+import { permissionNeeds } from "../lib/permissions.ts";
+
+/** The defaults with `over` on top, and every tool that runs or writes off unless `over` says so. */
+function bare(over: Partial<Config> = {}): Config {
+  return { ...defaultConfig(), bashTool: false, editTools: false, ...over };
+}
+
+Deno.test("permission needs", async (t) => {
+  await t.step(
+    "the defaults keep run (bash) and write (bash's output file, the edit tools)",
+    () => {
+      assertEquals(permissionNeeds(defaultConfig(), "oneshot"), {
+        run: ["bash"],
+        write: ["bash", "write_file and edit_file"],
+      });
+    },
+  );
+
+  await t.step("no bash, no declared tools, no hooks, no LSP server: no run, no write", () => {
+    assertEquals(permissionNeeds(bare(), "oneshot"), { run: [], write: [] });
+    assertEquals(permissionNeeds(bare(), "acp"), { run: [], write: [] });
+  });
+
+  await t.step("each thing that starts a process keeps run", () => {
+    const tool = { name: "t", command: ["echo"], parameters: {} };
+    const server = { name: "deno", command: "deno", args: ["lsp"], extensions: [".ts"] };
+    assertEquals(permissionNeeds(bare({ tools: [tool] }), "oneshot").run, ["declared tools"]);
+    assertEquals(
+      permissionNeeds(bare({ hooks: { preToolCall: [{ command: ["true"] }] } }), "oneshot").run,
+      ["hooks"],
+    );
+    assertEquals(permissionNeeds(bare({ hooks: { preToolCall: [] } }), "oneshot").run, []);
+    assertEquals(
+      permissionNeeds(bare({ lsp: { servers: [server] } }), "oneshot").run,
+      ["LSP servers"],
+    );
+    assertEquals(
+      permissionNeeds(bare({ mmConfigs: { helper: { file: "h.yaml" } } }), "oneshot").run,
+      ["mmConfigs"],
+    );
+  });
+
+  await t.step("each thing that writes keeps write", () => {
+    const c = defaultConfig();
+    assertEquals(permissionNeeds(bare({ saveAnswerTool: true }), "oneshot").write, ["save_answer"]);
+    assertEquals(permissionNeeds(bare({ fetchContentTool: true }), "oneshot").write, [
+      "fetch_content",
+    ]);
+    assertEquals(
+      permissionNeeds(bare({ sessions: { ...c.sessions, enabled: true } }), "oneshot").write,
+      ["session files"],
+    );
+    assertEquals(permissionNeeds(bare(), "line").write, ["the prompt history"]);
+  });
+
+  await t.step("mm doctor and mm sessions need neither, whatever the agent file says", () => {
+    assertEquals(permissionNeeds(defaultConfig(), "doctor"), { run: [], write: [] });
+    assertEquals(permissionNeeds(defaultConfig(), "sessions"), { run: [], write: [] });
+  });
+});
