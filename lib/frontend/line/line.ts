@@ -12,7 +12,9 @@ import { resolveModel } from "../../provider/models.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { sessionsDir } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
+import { availableLspServers, lspBannerLine } from "../../../tools/lsp.ts";
 import { startupTools } from "../../../tools/mod.ts";
+import { LspPool } from "../../lsp/pool.ts";
 import { writeAll } from "../output.ts";
 import { openSession } from "../setup.ts";
 import { helpLines, isCommand, parseCommand, unknownCommandText } from "./commands.ts";
@@ -65,6 +67,9 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   const tools = await startupTools(config, cwd);
   const prompt = await systemPrompt(config, cwd);
 
+  const lspFound = availableLspServers(config);
+  const lsp = lspFound.servers.length ? new LspPool(lspFound.servers, cwd) : undefined;
+
   const keys = opts.keys ?? terminalKeys();
   const router = new KeyRouter();
   const editor = new LineEditor(router, screen.write, screen.width);
@@ -113,7 +118,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
       chat,
       tools,
       systemPrompt: prompt,
-      context: (signal) => ({ ...realContext(config, cwd, signal), ask }),
+      context: (signal) => ({ ...realContext(config, cwd, signal, lsp), ask }),
       askPermission,
       emit: (e) => render.handle(e),
       onStep: async () => {
@@ -126,7 +131,9 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   let agent = newAgent();
 
   render.write(banner(config, model, tools.map((t) => t.name), recorder));
-  for (const w of recorder?.warnings ?? []) render.line(w);
+  const lspLine = lspBannerLine(config, lspFound);
+  if (lspLine) render.write(lspLine + "\n");
+  for (const w of [...lspFound.warnings, ...recorder?.warnings ?? []]) render.line(w);
   if (agent.history.length > 1) {
     render.line(render.dim(`(continuing: ${agent.history.length - 1} earlier message(s))`));
   }
@@ -185,6 +192,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
     }
   } finally {
     keys.stop();
+    await lsp?.close();
     Deno.removeSignalListener("SIGINT", onSignal);
   }
   return 0;
