@@ -149,7 +149,7 @@ export interface Tool<I = Record<string, unknown>> {
   /** The display's emoji, as the "Terminal display" row gives it. */
   emoji: string;
   /** Whether a call asks for permission when `yolo: false`; a function when it depends on the input. */
-  asks: boolean | ((input: I) => boolean);
+  asks: boolean | ((input: I, conversation?: Conversation) => boolean);
   counter?: Counter;
   /** False when the front ends must not echo the output (read_skill's content). */
   preview?: boolean;
@@ -163,7 +163,7 @@ export interface Tool<I = Record<string, unknown>> {
   /** Custom input parsing, used instead of coercing to `parameters`. */
   parse?(args: Record<string, unknown>): { ok: true; input: I } | { ok: false; faults: string[] };
   /** The argument shown after `<name>: ` in the display line. */
-  summary(input: I): string;
+  summary(input: I, conversation?: Conversation): string;
   run(input: I, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -71,15 +71,18 @@ export const saveAnswer: Tool<SaveAnswerInput> = {
   name: "save_answer",
   kind: "edit",
   emoji: "💾",
-  asks: true,
+  // Nothing is asked when there is nothing to save: the call only says so.
+  asks: (_input, conversation) =>
+    answerToSave(conversation?.callerText, conversation?.previousAnswer) !== undefined,
   declared: (config) => config.saveAnswerTool,
   description: SAVE_ANSWER_DESCRIPTION,
   parameters: {
     path: { type: "string", description: PATH_DESCRIPTION, aliases: ["file", "file_path"] },
   },
-  // The summary sees the input only: which answer is saved is known when the call runs, and the
-  // result says it.
-  summary: (input) => input.path,
+  summary: (input, conversation) => {
+    const answer = answerToSave(conversation?.callerText, conversation?.previousAnswer);
+    return answer ? `${input.path} (${answer.which})` : input.path;
+  },
   async run(input, ctx) {
     const path = input.path;
     if (path.trim() === "") return { output: NO_PATH_TEXT, failed: true };

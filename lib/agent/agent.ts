@@ -297,7 +297,7 @@ export class Agent {
         ? (prepared.ok ? tool.kind(prepared.input) : "other")
         : tool.kind,
       emoji: tool?.emoji ?? "❔",
-      summary: prepared.ok ? tool!.summary(prepared.input) : call.arguments,
+      summary: prepared.ok ? tool!.summary(prepared.input, this.#conversation()) : call.arguments,
       input: prepared.ok ? prepared.input : call.arguments,
     });
     let result: ToolResult;
@@ -395,9 +395,14 @@ export class Agent {
 
   /** Why the call may not run (the refusal the model reads), or undefined when it may. */
   async #refusal(tool: AnyTool, input: Record<string, unknown>): Promise<string | undefined> {
-    const asks = typeof tool.asks === "function" ? tool.asks(input) : tool.asks;
+    const conversation = this.#conversation();
+    const asks = typeof tool.asks === "function" ? tool.asks(input, conversation) : tool.asks;
     if (!asks || this.#opts.config.yolo || this.#allowed.has(tool.name)) return undefined;
-    const answer = await this.#opts.askPermission(tool.name, tool.summary(input), input);
+    const answer = await this.#opts.askPermission(
+      tool.name,
+      tool.summary(input, conversation),
+      input,
+    );
     if (answer.kind === "allowAlways") this.#allowed.add(tool.name);
     if (answer.kind !== "reject") return undefined;
     return answer.reason ? refusalWithReason(tool.name, answer.reason) : rejectedText(tool.name);

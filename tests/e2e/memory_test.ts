@@ -93,7 +93,10 @@ Deno.test("memory tools", async (t) => {
       const output =
         "saved the previous answer to out/plan.md (27 bytes), starting with: The plan:";
       assertEquals(toolMessages("save-previous", 2)[0].content, output);
-      assertStringIncludes(second.stderr, `💾 save_answer: out/plan.md\n   ${output}\n`);
+      assertStringIncludes(
+        second.stderr,
+        `💾 save_answer: out/plan.md (the previous answer)\n   ${output}\n`,
+      );
     },
     "save_answer writes the text of the message that calls it": async () => {
       server.script("save-this", [
@@ -110,6 +113,7 @@ Deno.test("memory tools", async (t) => {
         await Deno.readTextFile(`${dir}/poem.txt`),
         "Roses are red.\nViolets are blue.\n",
       );
+      assertStringIncludes(run.stderr, "💾 save_answer: poem.txt (this answer)\n");
       assertEquals(
         toolMessages("save-this", 1)[0].content,
         "saved this answer to poem.txt (33 bytes), starting with: Roses are red.",
@@ -144,6 +148,20 @@ Deno.test("memory tools", async (t) => {
       );
       const exists = await Deno.stat(`${dir}/a.md`).then(() => true, () => false);
       assertEquals(exists, false);
+    },
+    "with no answer to save, nothing is asked even with yolo: false": async () => {
+      server.script("save-nothing", [
+        { toolCalls: [{ name: "save_answer", arguments: { path: "a.md" } }] },
+        { text: "ok" },
+      ]);
+      const dir = await dirFor("save-nothing", "saveAnswerTool: true\nyolo: false\n");
+      const run = await runMM(["-p", "save"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(
+        toolMessages("save-nothing", 1)[0].content,
+        "[save_answer: there is no answer to save yet — write the answer in your reply first, then call save_answer with the file name]",
+      );
+      assertStringIncludes(run.stderr, "💾 save_answer: a.md\n");
     },
     "with yolo: false, search_memory still runs: it only reads": async () => {
       server.script("search-yolo", [

@@ -40,12 +40,27 @@ Deno.test("save_answer", async (t) => {
     );
     assertEquals(saveAnswer.parameters.path.type, "string");
     assertEquals(saveAnswer.parameters.path.optional, undefined);
-    assertEquals([saveAnswer.kind, saveAnswer.asks, saveAnswer.emoji], ["edit", true, "💾"]);
+    assertEquals([saveAnswer.kind, saveAnswer.emoji], ["edit", "💾"]);
+    const asks = saveAnswer.asks as (i: { path: string }, c?: Conversation) => boolean;
+    assertEquals(asks({ path: "a.md" }, { history: [], callerText: "an answer" }), true);
+    assertEquals(
+      asks({ path: "a.md" }, { history: [], callerText: "", previousAnswer: "before" }),
+      true,
+    );
+    assertEquals(asks({ path: "a.md" }, { history: [], callerText: "" }), false, "nothing to save");
     assertEquals(saveAnswer.counter, undefined);
   });
 
-  await t.step("display: 💾 save_answer: <path>", () => {
+  await t.step("display: 💾 save_answer: <path> (this answer|the previous answer)", () => {
     assertEquals(saveAnswer.summary({ path: "notes/answer.md" }), "notes/answer.md");
+    assertEquals(
+      saveAnswer.summary({ path: "a.md" }, { history: [], callerText: "text" }),
+      "a.md (this answer)",
+    );
+    assertEquals(
+      saveAnswer.summary({ path: "a.md" }, { history: [], callerText: "", previousAnswer: "p" }),
+      "a.md (the previous answer)",
+    );
     assertEquals(
       toolLine(saveAnswer.emoji, saveAnswer.name, saveAnswer.summary({ path: "a.md" })),
       "💾 save_answer: a.md",
