@@ -269,6 +269,28 @@ Deno.test("line mode", async (t) => {
         await term.kill();
       }
     },
+    "colours on a terminal, none with NO_COLOR": async () => {
+      const call = { toolCalls: [{ name: "bash", arguments: { command: "echo shaded" } }] };
+      server.script("colour", [call, { text: "done" }]);
+      server.script("no-colour", [call, { text: "done" }]);
+      for (const [model, noColor] of [["colour", ""], ["no-colour", "1"]]) {
+        const { term } = await mm(model, "", { NO_COLOR: noColor });
+        try {
+          await term.type("go");
+          await term.keys("Enter");
+          await term.waitFor("⚙ 1 command(s)");
+          const screen = await term.screenWithEscapes();
+          assertStringIncludes(screen, "shaded");
+          assertEquals(
+            screen.includes("\x1b["),
+            noColor === "",
+            `escape sequences with NO_COLOR=${JSON.stringify(noColor)}`,
+          );
+        } finally {
+          await term.kill();
+        }
+      }
+    },
     "Ctrl-D quits, and so does Ctrl-C twice; /quit too": async () => {
       for (const keys of [["C-d"], ["C-c", "C-c"]]) {
         const { term } = await mm("quit");

@@ -57,6 +57,11 @@ export class Terminal {
     return (await tmux("capture-pane", "-t", this.name, "-p", "-J")).replace(/\s+$/, "") + "\n";
   }
 
+  /** The screen with its colour escape sequences, as tmux keeps them. */
+  async screenWithEscapes(): Promise<string> {
+    return await tmux("capture-pane", "-t", this.name, "-p", "-e", "-J");
+  }
+
   /** Waits until the screen matches `pattern` (polling every 50 ms), or fails after `timeout` ms. */
   async waitFor(pattern: RegExp | string, timeout = 15_000): Promise<string> {
     const deadline = Date.now() + timeout;
