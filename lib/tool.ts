@@ -2,6 +2,7 @@
 
 import type { Config } from "./config/config.ts";
 import type { LspPool } from "./lsp/pool.ts";
+import type { AskPermission } from "./permission.ts";
 import type { Message } from "./provider/chat.ts";
 
 /** What an editor shows for a tool call (ACP tool kinds). */
@@ -93,6 +94,8 @@ export interface ToolContext {
   ask?: AskUser;
   /** The language servers of the session, when the front end started a pool (the lsp tool). */
   lsp?: LspPool;
+  /** The front end's permission prompt (ask_agent's asked agent); absent means reject. */
+  askPermission?: AskPermission;
 }
 
 /** One question as ask_user cleaned it. */

@@ -5,7 +5,6 @@ import { countLines } from "../lib/text.ts";
 import type { Tool, ToolResult } from "../lib/tool.ts";
 import { decodePage } from "../lib/webmd/encoding.ts";
 import { FETCH_TIMEOUT, fetchPage, processRobotsCache } from "../lib/webmd/fetch.ts";
-import { htmlToMarkdown } from "../lib/webmd/markdown.ts";
 import type { RobotsCache } from "../lib/webmd/robots.ts";
 
 /** Input of fetch_content, after coercion; a left-out optional field is undefined. */
@@ -209,6 +208,8 @@ export function createFetchContent(options: FetchContentOptions = {}): Tool<Fetc
         return failure(1, undecodableText(page.url, decoded.encoding), locations);
       }
       let markdown: string;
+      // The HTML parser loads on first use: most runs never fetch a page.
+      const { htmlToMarkdown } = await import("../lib/webmd/markdown.ts");
       try {
         markdown = htmlToMarkdown(decoded.text, {
           baseUrl: base || page.url,

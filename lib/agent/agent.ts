@@ -341,7 +341,11 @@ export class Agent {
     input: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<ToolResult> {
-    const ctx = { ...this.#opts.context(signal), conversation: this.#conversation() };
+    const ctx: ToolContext = {
+      askPermission: this.#opts.askPermission,
+      ...this.#opts.context(signal),
+      conversation: this.#conversation(),
+    };
     const base = { tool: tool.name, cwd: ctx.cwd };
     const pre = await this.#hooks("preToolCall", { event: "preToolCall", input, ...base });
     if (pre.denied !== undefined) {

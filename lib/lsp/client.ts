@@ -9,7 +9,7 @@
  * zombie.
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { basename } from "node:path";
 import type { MessageConnection } from "npm:vscode-jsonrpc@10.0.0/node";
@@ -195,6 +195,8 @@ export class LspClient {
     const rpc = await import("npm:vscode-jsonrpc@10.0.0/node");
     let child: ChildProcess;
     try {
+      // node:child_process loads on first use: most runs start no language server.
+      const { spawn } = await import("node:child_process");
       child = spawn(server.command, server.args, {
         cwd: options.root,
         stdio: ["pipe", "pipe", "pipe"],

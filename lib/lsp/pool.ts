@@ -4,7 +4,6 @@
  * {@linkcode LspPool.close} (`shutdown`, `exit`, then the process) when mm exits.
  */
 
-import { accessSync, constants, statSync } from "node:fs";
 import { basename, delimiter, isAbsolute, join, resolve } from "node:path";
 import type { LspServerConfig } from "../config/config.ts";
 import { LspClient, type LspClientOptions, LspError } from "./client.ts";
@@ -50,11 +49,12 @@ export function commandOnPath(
   return candidates.some((c) => exts.some((e) => isExecutable(c + e)));
 }
 
+/** Whether `file` is a file with an execute bit (Deno's stat: no `sys` permission, no node:fs). */
 function isExecutable(file: string): boolean {
   try {
-    if (!statSync(file).isFile()) return false;
-    if (Deno.build.os !== "windows") accessSync(file, constants.X_OK);
-    return true;
+    const info = Deno.statSync(file);
+    if (!info.isFile) return false;
+    return Deno.build.os === "windows" || info.mode === null || (info.mode & 0o111) !== 0;
   } catch {
     return false;
   }
