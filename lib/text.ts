@@ -2,16 +2,21 @@
 
 /**
  * Cuts `text` to at most `max` characters, keeping its head and its tail around a marker line,
- * so that both the start of a command's output and its final error stay visible.
+ * so that both the start of a command's output and its final error stay visible. When `keep` is in
+ * the text, it is repeated in the marker, so the cut never hides it.
  */
-export function truncateMiddle(text: string, max: number): string {
+export function truncateMiddle(text: string, max: number, keep?: string): string {
   if (text.length <= max) return text;
-  const marker = (n: number) => `\n[... ${n} characters cut: output truncated to maxOutput ...]\n`;
-  const room = Math.max(0, max - marker(text.length).length);
+  const marker = (n: number, kept: boolean) =>
+    `${kept ? `\n${keep}` : ""}\n[... ${n} characters cut: output truncated to maxOutput ...]\n`;
+  const mayKeep = keep !== undefined && text.includes(keep);
+  const room = Math.max(0, max - marker(text.length, mayKeep).length);
   const head = Math.ceil(room / 2);
   const tail = room - head;
   const cut = text.length - head - tail;
-  return text.slice(0, head) + marker(cut) + (tail > 0 ? text.slice(text.length - tail) : "");
+  // A line the cut must not hide (the read-back marker of very large output) stays in the marker.
+  const kept = mayKeep && text.slice(head, text.length - tail).includes(keep!);
+  return text.slice(0, head) + marker(cut, kept) + (tail > 0 ? text.slice(text.length - tail) : "");
 }
 
 /** Counts the lines of `text` the way an editor numbers them (a final newline ends the last line). */

@@ -11,6 +11,10 @@ Deno.test("parseFlags", async (t) => {
     assertEquals(parseFlags(["-acp"]).acp, true);
     assertEquals(parseFlags(["--acp"]).acp, true);
   });
+  await t.step("a prompt may start with a dash when it is not a flag", () => {
+    assertEquals(parseFlags(["-p", "-list the files"]).prompt, "-list the files");
+    assertEquals(parseFlags(["-p", "--json"]).prompt, "");
+  });
   await t.step("-p with no value, or -, reads stdin", () => {
     assertEquals(parseFlags(["-p"]).prompt, "");
     assertEquals(parseFlags(["-p", "-"]).prompt, "-");

@@ -1,6 +1,7 @@
 /** bash: one shell command, `bash -c <command>`, output merged and truncated (tools.md, `bash`). */
 
 import { formatDuration } from "../lib/config/duration.ts";
+import { TOO_LARGE_MARKER } from "../lib/exec.ts";
 import { truncateMiddle } from "../lib/text.ts";
 import type { ExecResult, Tool, ToolResult } from "../lib/tool.ts";
 
@@ -127,7 +128,7 @@ export const bash: Tool<BashInput> = {
  * the timeout, cancellation, signal or exit-code line. Declared tools end their output the same way.
  */
 export function commandOutput(result: ExecResult, timeout: number, maxOutput: number): ToolResult {
-  const output = truncateMiddle(result.output, maxOutput);
+  const output = truncateMiddle(result.output, maxOutput, TOO_LARGE_MARKER.trim());
   const marker = endMarker(result, timeout);
   if (marker === undefined) return { output };
   return { output: appendLine(output, marker), failed: true };

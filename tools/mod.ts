@@ -3,6 +3,7 @@
 import { resolve } from "node:path";
 import type { Config } from "../lib/config/config.ts";
 import type { AnyTool } from "../lib/tool.ts";
+import { askAgentTool } from "./ask_agent.ts";
 import { askUser } from "./ask_user.ts";
 import { bash } from "./bash.ts";
 import { declaredTool } from "./declared.ts";
@@ -37,12 +38,14 @@ export function declaredTools(config: Config): AnyTool[] {
 
 /**
  * Every tool of a run, built once at start-up: the built-ins `config` declares, `read_skill` when
- * `skillsDir` holds a skill, and the declared tools of the `tools:` block.
+ * `skillsDir` holds a skill, `ask_agent` when `mmConfigs` names an agent, and the declared tools
+ * of the `tools:` block.
  */
 export async function startupTools(config: Config, cwd: string): Promise<AnyTool[]> {
   const tools = declaredTools(config);
   const skills = await scanSkills(resolve(cwd, config.skillsDir));
   if (skills.length) tools.push(readSkillTool(skills));
+  if (Object.keys(config.mmConfigs).length) tools.push(askAgentTool(config));
   for (const entry of config.tools) tools.push(declaredTool(entry));
   return tools;
 }

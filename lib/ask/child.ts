@@ -56,6 +56,19 @@ export function mmCommand(): { program: string; args: string[] } {
 /** What a child's permission request is answered with: allowed or not. */
 export type Decide = (title: string, signal: AbortSignal) => Promise<boolean>;
 
+/**
+ * A question of the child's ask_user put as a dialog (options other than the permission buttons):
+ * the option chosen, or undefined to decline.
+ */
+export type AskQuestion = (
+  title: string,
+  options: string[],
+  signal: AbortSignal,
+) => Promise<string | undefined>;
+
+/** The option ids of mm's own permission dialog (lib/frontend/acp/permission.ts). */
+const PERMISSION_IDS = new Set(["allow_once", "allow_always", "reject_once"]);
+
 /** How one question ended. */
 export type AskResult =
   | { kind: "answered"; answer: string }
@@ -73,7 +86,10 @@ export class ChildAgent {
   #stderr = "";
   #exited = false;
   /** The text collected per session, and the decision of its permission requests. */
-  #sessions = new Map<string, { text: string; decide: Decide; signal: AbortSignal }>();
+  #sessions = new Map<
+    string,
+    { text: string; decide: Decide; question?: AskQuestion; signal: AbortSignal }
+  >();
 
   /** An agent of `config.mmConfigs`, not started yet. */
   constructor(name: string, ref: AgentRef, config: Config) {
@@ -83,7 +99,13 @@ export class ChildAgent {
   }
 
   /** Asks `prompt` in a fresh session in `cwd`; never throws. */
-  async ask(prompt: string, cwd: string, signal: AbortSignal, decide: Decide): Promise<AskResult> {
+  async ask(
+    prompt: string,
+    cwd: string,
+    signal: AbortSignal,
+    decide: Decide,
+    question?: AskQuestion,
+  ): Promise<AskResult> {
     try {
       await this.#start();
     } catch (e) {
@@ -97,7 +119,7 @@ export class ChildAgent {
     } catch (e) {
       return { kind: "failed", reason: this.#reason(e) };
     }
-    const state = { text: "", decide, signal };
+    const state = { text: "", decide, question, signal };
     this.#sessions.set(sessionId, state);
     const onAbort = () => {
       agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => {});
@@ -203,6 +225,19 @@ export class ChildAgent {
   async #permission(req: RequestPermissionRequest): Promise<RequestPermissionResponse> {
     const s = this.#sessions.get(req.sessionId);
     const title = req.toolCall.title ?? "a tool call";
+    if (req.options.some((o) => !PERMISSION_IDS.has(o.optionId))) {
+      // A question of the child's ask_user, as buttons: the asking agent's user answers it.
+      const choices = req.options.filter((o) =>
+        o.kind !== "reject_once" && o.kind !== "reject_always"
+      );
+      const chosen = s?.question
+        ? await s.question(title, choices.map((o) => o.name), s.signal).catch(() => undefined)
+        : undefined;
+      const option = choices.find((o) => o.name === chosen) ??
+        req.options.find((o) => o.kind.startsWith("reject"));
+      if (!option) return { outcome: { outcome: "cancelled" } };
+      return { outcome: { outcome: "selected", optionId: option.optionId } };
+    }
     const allowed = s ? await s.decide(title, s.signal).catch(() => false) : false;
     const option =
       req.options.find((o) => allowed ? o.kind === "allow_once" : o.kind === "reject_once") ??

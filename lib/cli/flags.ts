@@ -172,7 +172,10 @@ export function parseFlags(argv: string[]): Flags {
     let value = inline;
     if (value === undefined) {
       const next = argv[i + 1];
-      if (next !== undefined && (!next.startsWith("-") || next === "-")) {
+      // A prompt may start with a dash (`-p "-list the files"`) when it is not a flag's name.
+      const flagLike = next?.startsWith("-") && next !== "-" &&
+        (spec.kind !== "optionalValue" || isFlagName(next, allNames));
+      if (next !== undefined && !flagLike) {
         value = next;
         i++;
       }
@@ -184,6 +187,14 @@ export function parseFlags(argv: string[]): Flags {
     set[spec.key] = value;
   }
   return flags;
+}
+
+/** Whether `arg` names a known flag (`--json`, `-yolo=false`). */
+function isFlagName(arg: string, names: string[]): boolean {
+  if (arg === "--") return true;
+  const body = arg.replace(/^--?/, "");
+  const eq = body.indexOf("=");
+  return names.includes(eq < 0 ? body : body.slice(0, eq));
 }
 
 function isCommand(arg: string): arg is Flags["command"] & string {

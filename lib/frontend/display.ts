@@ -17,7 +17,5 @@ export function previewLines(output: string, max: number): string[] {
   const trimmed = output.replace(/\n+$/, "");
   if (trimmed.trim() === "") return ["   (no output)"];
   const lines = trimmed.split("\n");
-  const shown = lines.slice(0, max).map((l) => `   ${l}`);
-  if (lines.length > max) shown.push(`   … ${lines.length - max} more line(s)`);
-  return shown;
+  return lines.slice(0, max).map((l) => `   ${l}`);
 }

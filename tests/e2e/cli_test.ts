@@ -78,7 +78,6 @@ Deno.test("the command line", async (t) => {
     "front ends not built yet say so with exit 2": async () => {
       const cases: [string[], string][] = [
         [["-tui"], "window mode (-tui)"],
-        [["--ask", "helper", "hi"], "mm --ask"],
       ];
       for (const [args, what] of cases) {
         assertUsage(

@@ -88,8 +88,7 @@ Deno.test("fetch_content end to end", async (t) => {
       assertEquals(
         run.stderr,
         `🌐 fetch_content: ${origin}/release\n   # mm 0.2\n   \n` +
-          `   Now with \`fetch_content\` and [docs](${origin}/docs).\n   \n   - Markdown out\n` +
-          "   … 1 more line(s)\n",
+          `   Now with \`fetch_content\` and [docs](${origin}/docs).\n   \n   - Markdown out\n`,
       );
       const hits = agents.filter((a) => a.path === "/release" || a.path === "/article");
       assertEquals(hits.every((a) => a.agent === `mm/${VERSION}`), true);

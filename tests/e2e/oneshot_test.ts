@@ -119,7 +119,7 @@ Deno.test("one-shot turns", async (t) => {
         { text: "ok" },
       ]);
       const run = await runMM(["-p", "x"], { cwd: await dirFor("preview", "previewLines: 2\n") });
-      assertStringIncludes(run.stderr, "🛠️  bash: seq 1 10\n   1\n   2\n   … 8 more line(s)\n");
+      assertStringIncludes(run.stderr, "🛠️  bash: seq 1 10\n   1\n   2\n⚙ 1 command(s)\n");
       assertEquals(toolMessages("preview", 1)[0].content, "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n");
     },
     "reasoning is shown as thinking and never sent back as the answer": async () => {

@@ -1,0 +1,240 @@
+/** ask_agent (tools.md): hands a task to an agent of `mmConfigs` and returns its answer. */
+
+import type { AgentRef, Config } from "../lib/config/config.ts";
+import { loadConfig } from "../lib/config/load.ts";
+import { runHooks, withHookContext } from "../lib/hooks/run.ts";
+import type { Message } from "../lib/provider/chat.ts";
+import { truncateMiddle as truncate } from "../lib/text.ts";
+import type { Conversation, Tool, ToolContext, ToolResult } from "../lib/tool.ts";
+import {
+  agentFilePath,
+  type AskQuestion,
+  type AskResult,
+  childAgent,
+  type Decide,
+  depthRefusal,
+} from "../lib/ask/child.ts";
+
+/** The input of a call. */
+export interface AskAgentInput {
+  agent: string;
+  prompt: string;
+  with_context?: boolean;
+}
+
+/** What mm knows of an asked agent's file without starting it. */
+export interface AgentInfo {
+  name: string;
+  ref: AgentRef;
+  /** `<description>`, else the file's `acp.title` unless built in, else `(no description)`. */
+  purpose: string;
+  provider?: string;
+  model?: string;
+}
+
+/** The fixed paragraph that opens the description. */
+export const ASK_AGENT_PARAGRAPH =
+  "Hand a task to another agent and get its answer back as this tool's result. Use it when a task " +
+  "fits one of the agents below better than you do. The agent does not see this conversation " +
+  "unless with_context is true: make the prompt complete and self-contained (what to do, where, " +
+  "what to answer with).";
+
+/** Reads the agents' files cheaply (parse only) for their purpose, provider and model. */
+export function agentInfos(config: Config): AgentInfo[] {
+  const env = Deno.env.toObject();
+  return Object.keys(config.mmConfigs).sort().map((name) => {
+    const ref = config.mmConfigs[name];
+    let file: Config | undefined;
+    try {
+      file = loadConfig({ flag: agentFilePath(ref, config), env, cwd: Deno.cwd() });
+    } catch {
+      file = undefined;
+    }
+    const title = file && file.acp.title !== "mm" ? file.acp.title : undefined;
+    const purpose = ref.description?.trim() || title || "(no description)";
+    return { name, ref, purpose, provider: file?.provider, model: file?.model };
+  });
+}
+
+/** The tool's description: the paragraph, then one line per agent. */
+export function askAgentDescription(infos: AgentInfo[]): string {
+  return `${ASK_AGENT_PARAGRAPH}\n\nAgents:\n${
+    infos.map((a) => `  ${a.name} — ${a.purpose}`).join("\n")
+  }`;
+}
+
+/** The error for an agent `mmConfigs` does not name. */
+export function unknownAgentText(name: string, names: string[]): string {
+  return `[ask_agent: unknown agent "${name}" — agents: ${names.join(", ")}]`;
+}
+
+/** The error for an empty prompt. */
+export function emptyPromptText(agent: string): string {
+  return `[ask_agent: the prompt is empty — say what ${agent} must do]`;
+}
+
+/** The error for an agent that could not be asked. */
+export function failedText(agent: string, reason: string): string {
+  return `[ask_agent: ${agent} failed: ${reason}]`;
+}
+
+/** The error for an agent that answered nothing. */
+export function noAnswerText(agent: string): string {
+  return `[ask_agent: ${agent} gave no answer]`;
+}
+
+/** The line after what a cancelled or broken run answered. */
+export function stoppedText(agent: string, reason: string): string {
+  return `[ask_agent: ${agent} stopped before finishing: ${reason}]`;
+}
+
+/**
+ * The conversation sent before the prompt with `with_context`: questions, answers, one line per
+ * tool call, never tool outputs; the newest lines kept within `max` characters.
+ */
+export function contextText(history: readonly Message[], max: number): string {
+  const lines: string[] = [];
+  for (const m of history) {
+    if (m.role === "user") lines.push(`User: ${m.content}`);
+    else if (m.role === "assistant") {
+      if (m.content?.trim()) lines.push(`Assistant: ${m.content.trim()}`);
+      for (const c of m.tool_calls ?? []) {
+        lines.push(`Tool call: ${c.function.name} ${c.function.arguments.replace(/\s+/g, " ")}`);
+      }
+    }
+  }
+  const kept: string[] = [];
+  let size = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i];
+    if (size + line.length + 1 > max) {
+      if (kept.length === 0) kept.unshift(line.slice(line.length - max));
+      break;
+    }
+    kept.unshift(line);
+    size += line.length + 1;
+  }
+  return kept.join("\n");
+}
+
+/** The prompt the asked agent receives. */
+export function childPrompt(prompt: string, conversation: Conversation | undefined, max: number) {
+  if (!conversation) return prompt;
+  const context = contextText(conversation.history, max);
+  if (!context) return prompt;
+  return `The conversation so far, for context:\n${context}\n\nYour task:\n${prompt}`;
+}
+
+/** The display's summary: `<agent> (<provider>/<model>) — <first line of the prompt>`. */
+export function askSummary(info: AgentInfo | undefined, agent: string, prompt: string): string {
+  const target = info?.provider ? ` (${info.provider}${info.model ? `/${info.model}` : ""})` : "";
+  const first = prompt.trim().split("\n")[0] ?? "";
+  return `${agent}${target} — ${first}`;
+}
+
+/** Decides a child's permission requests: its yolo, else the asking agent's user, else reject. */
+export function decider(yolo: boolean, agent: string, ctx: ToolContext): Decide {
+  return async (title) => {
+    if (yolo) return true;
+    if (!ctx.askPermission) return false;
+    const answer = await ctx.askPermission(`${agent} · ${title}`, `${agent} asks: ${title}`, {});
+    return answer.kind !== "reject";
+  };
+}
+
+/** Puts a child's question to the asking agent's user, prefixed `<agent> asks: `. */
+export function questioner(agent: string, ctx: ToolContext): AskQuestion {
+  return async (title, options, signal) => {
+    if (!ctx.ask || options.length < 2) return undefined;
+    const outcome = await ctx.ask(
+      [{ question: `${agent} asks: ${title}`, type: "choice", options }],
+      signal,
+    );
+    return outcome.kind === "answered" ? outcome.answers[0] : undefined;
+  };
+}
+
+/** The text of an ask's result for the model (before hooks). */
+export function resultText(agent: string, result: AskResult, max: number): ToolResult {
+  if (result.kind === "failed") return { output: failedText(agent, result.reason), failed: true };
+  if (result.kind === "stopped") {
+    const answered = result.answer ? `${truncate(result.answer, max)}\n` : "";
+    return { output: `${answered}${stoppedText(agent, result.reason)}`, failed: true };
+  }
+  if (!result.answer) return { output: noAnswerText(agent), failed: true };
+  return { output: truncate(result.answer, max) };
+}
+
+/** The ask_agent tool of `config`'s agents (built at start-up: it reads their files). */
+export function askAgentTool(config: Config): Tool<AskAgentInput> {
+  const infos = agentInfos(config);
+  const names = infos.map((a) => a.name);
+  return {
+    name: "ask_agent",
+    kind: "other",
+    emoji: "🗣",
+    asks: true,
+    declared: (c) => Object.keys(c.mmConfigs).length > 0,
+    description: askAgentDescription(infos),
+    parameters: {
+      agent: { type: "string", description: `The agent to ask: one of ${names.join(", ")}.` },
+      prompt: {
+        type: "string",
+        description: "The task, complete and self-contained.",
+        aliases: ["task", "question"],
+      },
+      with_context: {
+        type: "boolean",
+        description:
+          "Send this conversation (questions, answers, tool calls) before the prompt. Default false.",
+        optional: true,
+      },
+    },
+    summary: (input) =>
+      askSummary(infos.find((a) => a.name === input.agent), input.agent, input.prompt),
+    async run(input, ctx) {
+      const info = infos.find((a) => a.name === input.agent);
+      if (!info) return { output: unknownAgentText(input.agent, names), failed: true };
+      const agent = info.name;
+      if (!input.prompt?.trim()) return { output: emptyPromptText(agent), failed: true };
+      const depth = depthRefusal();
+      if (depth) return { output: failedText(agent, depth), failed: true };
+      const hooks = ctx.config.hooks;
+      const timeout = ctx.config.bashTimeout;
+      const pre = await runHooks(hooks.preAsk, {
+        event: "preAsk",
+        agent,
+        prompt: input.prompt,
+        cwd: ctx.cwd,
+      }, timeout);
+      if (pre.denied !== undefined) {
+        return { output: `[ask denied by a hook: ${pre.denied}]`, failed: true };
+      }
+      const prompt = withHookContext(
+        input.with_context
+          ? childPrompt(input.prompt, ctx.conversation, ctx.config.maxOutput)
+          : input.prompt,
+        pre.context,
+      );
+      const child = childAgent(agent, info.ref, ctx.config);
+      const result = await child.ask(
+        prompt,
+        ctx.cwd,
+        ctx.signal,
+        decider(child.yolo, agent, ctx),
+        questioner(agent, ctx),
+      );
+      const out = resultText(agent, result, ctx.config.maxOutput);
+      if (out.failed) return out;
+      const post = await runHooks(hooks.postAsk, {
+        event: "postAsk",
+        agent,
+        prompt: input.prompt,
+        answer: out.output,
+        cwd: ctx.cwd,
+      }, timeout);
+      const answer = post.replace ?? out.output;
+      return { output: withHookContext(answer, post.context) };
+    },
+  };
+}
