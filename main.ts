@@ -53,7 +53,7 @@ async function run(args: string[]): Promise<number> {
     const { runAcpMode } = await import("./lib/frontend/acp/agent.ts");
     return await runAcpMode({ config });
   }
-  if (flags.ask !== undefined) return fail(notYet("mm --ask"), 2);
+  if (flags.ask !== undefined) return await askOnce(flags);
   if (flags.command === "sessions") {
     const { listSessionsCommand } = await import("./lib/frontend/sessions.ts");
     return await listSessionsCommand(await configFor(flags, Deno.cwd(), "sessions"), Deno.cwd());
@@ -99,6 +99,25 @@ async function run(args: string[]): Promise<number> {
     continueLatest: flags.continue,
     sessionId: flags.session,
   });
+}
+
+/** `mm --ask NAME "prompt"`: the agent's answer on stdout. */
+async function askOnce(flags: Flags): Promise<number> {
+  if (flags.json) throw new UsageError("--json goes with -p");
+  if (flags.continue || flags.session !== undefined) {
+    throw new UsageError("--ask runs a fresh session: no --continue or --session");
+  }
+  let prompt = [flags.prompt ?? "", ...flags.args].filter((p) => p !== "").join(" ");
+  if (prompt === "" || prompt === "-") {
+    if (Deno.stdin.isTerminal()) throw new UsageError(`--ask ${flags.ask} needs a prompt`);
+    prompt = await new Response(Deno.stdin.readable).text();
+  }
+  const cwd = Deno.cwd();
+  const config = await configFor(flags, cwd);
+  const { runAskOnce, unknownAskName } = await import("./lib/ask/once.ts");
+  if (!config.mmConfigs[flags.ask!]) throw unknownAskName(flags.ask!, config);
+  if (prompt.trim() === "") throw new UsageError("the prompt is empty");
+  return await runAskOnce({ config, name: flags.ask!, prompt: prompt.trim(), cwd });
 }
 
 /** `mm init` and `mm doctor`: no prompt, no argument. */

@@ -6,6 +6,7 @@ import {
   noAnswerText,
   unknownAgentText,
 } from "../../tools/ask_agent.ts";
+import { Editor, select } from "../helpers/acp.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { runMM, workdir } from "../helpers/mm.ts";
@@ -142,6 +143,39 @@ Deno.test("ask_agent", async (t) => {
       const tool = server.chats("main-p")[0].body.tools
         .find((x: Any) => x.function.name === "ask_agent");
       assertStringIncludes(tool.function.description, "  helper — Runner");
+    },
+    "in the editor, the asked agent's permission requests reach the editor's user": async () => {
+      server.script("main-acp", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "run" } }] },
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "again" } }] },
+        { text: "both done" },
+      ]);
+      server.script("child-acp", [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo allowed-run" } }] },
+        { text: "ran it" },
+        { toolCalls: [{ name: "bash", arguments: { command: "echo refused-run" } }] },
+        { text: "was refused" },
+      ]);
+      const dir = await dirFor("main-acp", "child-acp", { entry: "    yolo: false\n" });
+      let n = 0;
+      const editor = await Editor.start({
+        cwd: dir,
+        permission: () => select(n++ === 0 ? "allow_once" : "reject_once"),
+      });
+      try {
+        const id = await editor.newSession(dir);
+        assertEquals(await editor.prompt(id, "go"), "end_turn");
+        assertEquals(toolOutputs("main-acp", 2), ["ran it", "was refused"]);
+        assertStringIncludes(toolOutputs("child-acp", 1)[0], "allowed-run");
+        assertEquals(toolOutputs("child-acp", 3).at(-1), "[command rejected by the user]");
+        assertEquals(editor.permissions.length, 2);
+        assertStringIncludes(
+          editor.permissions[0].options[1].name,
+          "helper · bash: echo allowed-run",
+        );
+      } finally {
+        await editor.close();
+      }
     },
     "depth: beyond two levels the call fails": async () => {
       server.script("main-d", [

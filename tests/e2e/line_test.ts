@@ -156,6 +156,27 @@ Deno.test("line mode", async (t) => {
         await term.kill();
       }
     },
+    "/ask hands a task to an agent of mmConfigs and prints its answer": async () => {
+      server.script("asked-line", [{ text: "the helper's answer" }]);
+      const { term, dir } = await mm(
+        "asker-line",
+        "mmConfigs:\n  helper:\n    file: helper.yaml\n",
+      );
+      try {
+        await Deno.writeTextFile(`${dir}/helper.yaml`, `url: ${server.url}\nmodel: asked-line\n`);
+        await term.type("/ask helper do the thing");
+        await term.keys("Enter");
+        const screen = await term.waitFor("the helper's answer");
+        // The helper's file did not exist when mm started: the display has no provider/model.
+        assertStringIncludes(screen, "🗣 ask: helper — do the thing\nthe helper's answer\n");
+        await term.type("/ask nobody x");
+        await term.keys("Enter");
+        await term.waitFor('[ask_agent: unknown agent "nobody" — agents: helper]');
+        assertEquals(server.chats("asker-line").length, 0);
+      } finally {
+        await term.kill();
+      }
+    },
     "a trailing backslash continues the prompt on the next line": async () => {
       server.script("multi", [{ text: "got both lines" }]);
       const { term } = await mm("multi");

@@ -6,6 +6,8 @@ import { systemPrompt } from "../../agent/prompt.ts";
 import type { Config } from "../../config/config.ts";
 import { realContext } from "../../context.ts";
 import type { PermissionAnswer } from "../../permission.ts";
+import type { AnyTool, ToolContext } from "../../tool.ts";
+import { toolLine } from "../display.ts";
 import { createChatClient, loadOpenAI } from "../../provider/chat.ts";
 import { ProviderError } from "../../provider/errors.ts";
 import { resolveModel } from "../../provider/models.ts";
@@ -168,7 +170,16 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
         else if (name === "/memory") {
           render.line(await memory(config, cwd, args, agent));
         } else if (name === "/ask") {
-          render.line(`/ask is not available yet in mm ${VERSION}: agents of mmConfigs come later`);
+          turn = new AbortController();
+          const controller = turn;
+          const release = router.push(turnKeys(() => controller.abort()));
+          try {
+            const context = { ...realContext(config, cwd, controller.signal, lsp), ask };
+            render.line(await askCommand(tools, args, { ...context, askPermission }));
+          } finally {
+            release();
+            turn = undefined;
+          }
         } else if (name === "/abort") render.line("no turn is running: nothing to abort");
         else if (name === "/skip") render.line("/skip answers a question; no question is waiting");
         else if (!isCommand(name)) render.line(unknownCommandText(name));
@@ -265,4 +276,24 @@ async function memory(config: Config, cwd: string, words: string, agent: Agent):
     exclude: agent.history,
     maxOutput: config.maxOutput,
   });
+}
+
+/**
+ * `/ask <agent> <prompt>`: the ask_agent tool run by hand (its permission, hooks and texts), the
+ * display line and then the answer; nothing is added to the conversation.
+ */
+async function askCommand(tools: AnyTool[], args: string, ctx: ToolContext): Promise<string> {
+  const tool = tools.find((t) => t.name === "ask_agent");
+  if (!tool) return "/ask: the agent file names no agents (mmConfigs)";
+  const agent = args.trim().split(/\s+/)[0] ?? "";
+  if (!agent) return "/ask <agent> <prompt>: name an agent of mmConfigs, then the task";
+  const prompt = args.trim().slice(agent.length).trim();
+  const input = { agent, prompt };
+  const head = toolLine("🗣", "ask", tool.summary(input));
+  if (!ctx.config.yolo) {
+    const answer = await ctx.askPermission!("ask_agent", tool.summary(input), input);
+    if (answer.kind === "reject") return `${head}\n[ask_agent rejected by the user]`;
+  }
+  const result = await tool.run(input, ctx);
+  return `${head}\n${result.output}`;
 }
