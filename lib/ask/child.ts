@@ -6,16 +6,21 @@
 
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  client,
-  type ClientContext,
-  methods,
-  ndJsonStream,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
+import type {
+  ClientContext,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { AgentRef, Config } from "../config/config.ts";
 import { VERSION } from "../version.ts";
+
+type AcpModule = typeof import("npm:@agentclientprotocol/sdk@2.4.0");
+let acpModule: Promise<AcpModule> | undefined;
+
+/** The ACP SDK, loaded on the first question: most runs never ask an agent. */
+function loadAcp(): Promise<AcpModule> {
+  return acpModule ??= import("npm:@agentclientprotocol/sdk@2.4.0");
+}
 
 /** How deep asked agents may nest: the top agent is level 0, its asked agents level 1, theirs 2. */
 export const MAX_ASK_DEPTH = 2;
@@ -112,6 +117,7 @@ export class ChildAgent {
       return { kind: "failed", reason: this.#reason(e) };
     }
     const agent = this.#agent!;
+    const { methods } = await loadAcp();
     let sessionId: string;
     try {
       sessionId = (await agent.request(methods.agent.session.new, { cwd, mcpServers: [] }))
@@ -204,6 +210,7 @@ export class ChildAgent {
         this.#stderr = (this.#stderr + decoder.decode(chunk, { stream: true })).slice(-4_000);
       }
     })().catch(() => {});
+    const { client, methods, ndJsonStream } = await loadAcp();
     const app = client({ name: "mm" })
       .onNotification(methods.client.session.update, ({ params }) => {
         const s = this.#sessions.get(params.sessionId);
