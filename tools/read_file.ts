@@ -107,6 +107,29 @@ function lines(n: number): string {
   return n === 1 ? "1 line" : `${n} lines`;
 }
 
+/**
+ * The bytes of a text file the model named, or the refusal it reads: missing, a directory, too
+ * large, unreadable, or binary (a NUL byte).
+ */
+export async function readTextFileBytes(
+  path: string,
+  ctx: ToolContext,
+): Promise<Uint8Array | string> {
+  let bytes: Uint8Array | undefined;
+  try {
+    const info = await ctx.fs.stat(path);
+    if (info === undefined) return missingText(path);
+    if (info.isDirectory) return directoryText(path, ctx.config.bashTool);
+    if (info.size > READ_LIMIT) return tooLargeText(path, info.size);
+    bytes = await ctx.fs.read(path);
+  } catch (err) {
+    return readErrorText(path, errorReason(err));
+  }
+  if (bytes === undefined) return missingText(path);
+  if (bytes.includes(0)) return binaryText(path, bytes.length);
+  return bytes;
+}
+
 /** read_file: reads a text file through `ctx.fs`; every failure is a text for the model. */
 export const readFile: Tool<ReadFileInput> = {
   name: "read_file",
@@ -127,18 +150,9 @@ export const readFile: Tool<ReadFileInput> = {
     const path = input.path;
     const locations = [ctx.fs.resolve(path)];
     const fail = (output: string): ToolResult => ({ output, failed: true, locations });
-    let bytes: Uint8Array | undefined;
-    try {
-      const info = await ctx.fs.stat(path);
-      if (info === undefined) return fail(missingText(path));
-      if (info.isDirectory) return fail(directoryText(path, ctx.config.bashTool));
-      if (info.size > READ_LIMIT) return fail(tooLargeText(path, info.size));
-      bytes = await ctx.fs.read(path);
-    } catch (err) {
-      return fail(readErrorText(path, errorReason(err)));
-    }
-    if (bytes === undefined) return fail(missingText(path));
-    if (bytes.includes(0)) return fail(binaryText(path, bytes.length));
+    const read = await readTextFileBytes(path, ctx);
+    if (typeof read === "string") return fail(read);
+    const bytes = read;
     if (bytes.length === 0) return { output: emptyText(path), locations };
     return showLines(new TextDecoder().decode(bytes), input, ctx, fail, locations);
   },
