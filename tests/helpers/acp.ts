@@ -17,7 +17,7 @@ import {
   type SessionNotification,
   type SessionUpdate,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
-import { DENO_DIR, MAIN } from "./mm.ts";
+import { mmCommand } from "./mm.ts";
 
 /** How the test editor answers and what it advertises. */
 export interface EditorOptions {
@@ -67,18 +67,10 @@ export class Editor {
 
   private constructor(opts: EditorOptions) {
     this.child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", "--no-config", "--quiet", MAIN, "-acp"],
-      cwd: opts.cwd,
+      ...mmCommand(["-acp"], opts.cwd, opts.env),
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      env: {
-        NO_COLOR: "1",
-        HOME: opts.cwd,
-        XDG_CONFIG_HOME: `${opts.cwd}/.config`,
-        DENO_DIR,
-        ...opts.env,
-      },
     }).spawn();
     const [protocol, raw] = this.child.stdout.tee();
     this.#stdout = new Response(raw).text();

@@ -28,21 +28,22 @@ export interface MMOptions {
   started?: (child: Deno.ChildProcess) => void;
 }
 
+/** The command that runs mm from source with `args`, as a user runs it from a URL. */
+export function mmCommand(args: string[], cwd: string, env: Record<string, string> = {}) {
+  return {
+    args: ["run", "--allow-all", "--no-config", "--quiet", MAIN, ...args],
+    cwd,
+    env: { NO_COLOR: "1", HOME: cwd, XDG_CONFIG_HOME: `${cwd}/.config`, DENO_DIR, ...env },
+  };
+}
+
 /** Runs `mm args…` in `cwd` and waits for it to exit. */
 export async function runMM(args: string[], opts: MMOptions): Promise<MMRun> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--no-config", "--quiet", MAIN, ...args],
-    cwd: opts.cwd,
+    ...mmCommand(args, opts.cwd, opts.env),
     stdin: opts.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-    env: {
-      NO_COLOR: "1",
-      HOME: opts.cwd,
-      XDG_CONFIG_HOME: `${opts.cwd}/.config`,
-      DENO_DIR,
-      ...opts.env,
-    },
   }).spawn();
   opts.started?.(child);
   if (opts.stdin !== undefined) {
