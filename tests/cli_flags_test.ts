@@ -103,4 +103,7 @@ Deno.test("helpText describes every flag", () => {
     ]
   ) assertStringIncludes(help, flag);
   assertStringIncludes(help, "130 interrupted");
+  for (const command of ["mm init", "doctor", "mm sessions", "mm --ask NAME"]) {
+    assertStringIncludes(help, command);
+  }
 });

@@ -224,6 +224,7 @@ export function helpText(): string {
     "  mm -tui | mm -acp       window mode | editor mode",
     '  mm --ask NAME "PROMPT"  run agent NAME of mmConfigs once',
     "  mm init | doctor        write a starter agent file | check the server, model and tools",
+    "  mm sessions             list the saved conversations of this directory, newest first",
     "",
     "Flags (Go style -flag and GNU style --flag are the same):",
   ];
