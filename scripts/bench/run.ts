@@ -14,6 +14,8 @@ const BARE = fileURLToPath(new URL("./bare_client.ts", import.meta.url));
 const TIME = "/usr/bin/time";
 const RUNS = Number(Deno.args[0] ?? 15);
 const STEPS = 20;
+/** How mm (and every script but the empty one) is run, as a user or a CI job runs it. */
+const RUN = ["run", "--allow-all", "--no-config", "--quiet"];
 
 /** One finished process. */
 export interface Sample {
@@ -60,15 +62,15 @@ async function measure(args: string[], cwd: string): Promise<Sample> {
   const out = await child.output();
   const ms = performance.now() - spawnedAt;
   clearInterval(poll);
-  if (!out.success) {
-    throw new Error(
-      `deno ${args.join(" ")} exited ${out.code}: ${new TextDecoder().decode(out.stderr)}`,
-    );
+  if (hasTime) {
+    hwm = Number((await Deno.readTextFile(rssFile)).trim().split("\n").at(-1));
+    await Deno.remove(rssFile);
   }
-  if (!hasTime) return { ms, rssKiB: hwm, spawnedAt };
-  const rss = Number((await Deno.readTextFile(rssFile)).trim().split("\n").at(-1));
-  await Deno.remove(rssFile);
-  return { ms, rssKiB: rss, spawnedAt };
+  if (!out.success) {
+    const stderr = new TextDecoder().decode(out.stderr);
+    throw new Error(`deno ${args.join(" ")} exited ${out.code}: ${stderr}`);
+  }
+  return { ms, rssKiB: hwm, spawnedAt };
 }
 
 /** The `VmHWM` of a live process in KiB, 0 once it is gone. */
@@ -120,8 +122,7 @@ async function mmTurn(steps: number, model = `bench-${turns++}`): Promise<Sample
     toolCalls: [{ name: "bash", arguments: { command: `true ${i}` } }],
   }));
   server.script(model, [...replies, { text: "done" }]);
-  const args = ["run", "--allow-all", "--no-config", "--quiet", MAIN, "-p", "go", "--model", model];
-  const sample = await measure(args, dir);
+  const sample = await measure([...RUN, MAIN, "-p", "go", "--model", model], dir);
   return { ...sample, firstByteMs: arrivals.get(model)! - sample.spawnedAt };
 }
 
@@ -135,16 +136,7 @@ async function bare(file: string, answers: number): Promise<Sample> {
     })),
     { text: "done" },
   ]);
-  return await measure([
-    "run",
-    "--allow-all",
-    "--no-config",
-    "--quiet",
-    BARE,
-    server.url,
-    model,
-    file,
-  ], dir);
+  return await measure([...RUN, BARE, server.url, model, file], dir);
 }
 
 /** Writes the chat requests of mm's turn `model` to a file the bare client replays. */
@@ -157,8 +149,8 @@ async function requestsOf(model: string): Promise<string> {
 
 const empty = () => measure(["run", "--no-config", "empty.ts"], dir);
 const version = () => measure(["run", "--allow-all", "--no-config", MAIN, "--version"], dir);
-const openai = () => measure(["run", "--allow-all", "--no-config", "--quiet", "openai.ts"], dir);
-const unrun = () => measure(["run", "--allow-all", "--no-config", "--quiet", "unrun.ts"], dir);
+const openai = () => measure([...RUN, "openai.ts"], dir);
+const unrun = () => measure([...RUN, "unrun.ts"], dir);
 const [emptyS, versionS, openaiS, unrunS] = await interleaved([empty, version, openai, unrun]);
 
 await mmTurn(1, "capture-1");
