@@ -3,13 +3,32 @@
  * never a pipe, so a command that leaves a background job running (`sleep 100 &`) returns as soon
  * as its main process exits.
  *
- * How (Linux and macOS): `Deno.Command` cannot redirect to a file, so it spawns
- * `bash -c 'out=$1; shift; exec "$@" >"$out" 2>&1' mm-exec <file> <argv...>`. The wrapper shell
- * redirects and then execs the real program, so no extra process stays, and the file name is a
- * positional parameter, not an environment variable the program would inherit. The spawn is
- * `detached: true`, which makes Deno call setsid(2) in the child: the process is the leader of
- * a new session and process group (pid = pgid), and `Deno.kill(-pid, …)` reaches every process
- * it started (`sleep` children included) unless one of them left the group itself (`setsid`).
+ * How (Linux and macOS): `Deno.Command` cannot redirect to a file, so the redirection is made by
+ * bash before the program runs, in one of two ways:
+ *
+ * - `bash -c <command>` (the `bash` tool), when `setsid` starts it (below), runs as given, with
+ *   `BASH_ENV` naming a small temporary script, `exec >'<file>' 2>&1; unset BASH_ENV`: a
+ *   non-interactive bash runs that file before the command, so one bash both redirects and runs
+ *   it. The command sees the same environment, `$0` (`bash`), arguments, line numbers and error
+ *   messages as under the wrapper. This way is not taken when the environment has `BASH_ENV` (the
+ *   user's own, which bash must read), `POSIXLY_CORRECT` or `SHELLOPTS` (which can put bash in
+ *   POSIX mode, where it ignores `BASH_ENV`); when the temporary directory's name has a `$`, a
+ *   backquote or a backslash (bash expands BASH_ENV's value); nor without `setsid`, where Deno would start bash
+ *   itself and give it its full path as `$0` (`/bin/bash: line 1: …` in error messages).
+ * - Anything else runs under a wrapper,
+ *   `bash -c 'out=$1; shift; exec "$@" >"$out" 2>&1' mm-exec <file> <argv...>`: the wrapper
+ *   redirects and then execs the real program, so no extra process stays, and the file name is a
+ *   positional parameter, not an environment variable the program would inherit.
+ *
+ * The process is the leader of a new session and process group (pid = pgid), so
+ * `Deno.kill(-pid, …)` reaches every process it started (`sleep` children included) unless one of
+ * them left the group itself (`setsid`). When `setsid` (util-linux) is on the PATH — looked up
+ * once — it is what Deno spawns, with the bash above as its arguments: it calls setsid(2) and execs
+ * bash in the same process. Otherwise (macOS, Windows) the spawn is `detached: true`, which makes
+ * Deno call setsid(2) in the child itself — but to do so Deno forks the whole mm process instead of
+ * its `vfork`-style spawn, about 10 ms more per command (docs/performance.md). Between the spawn and
+ * `setsid` the process has no group yet and no child; a kill then reaches it alone.
+ *
  * A timeout or a cancellation sends SIGTERM to the group, then SIGKILL to the group once the main
  * process exits or after {@linkcode KILL_GRACE} ms, whichever comes first. A normal exit kills
  * nothing: background jobs keep running, writing into the deleted file.
@@ -36,32 +55,68 @@ export const NOT_IN_PATH = "executable file not found in $PATH";
 
 const WRAPPER = 'out=$1; shift; exec "$@" >"$out" 2>&1';
 
-/** The real process runner: see the module comment. */
-export const realExec: Exec = { run: runProcess };
+/** Variables under which bash may not read `BASH_ENV` (or must read the user's own). */
+const BASH_ENV_BLOCKERS = ["BASH_ENV", "POSIXLY_CORRECT", "SHELLOPTS"];
 
-/** Runs `request.argv` with its output collected through a temporary file. */
-export async function runProcess(request: ExecRequest): Promise<ExecResult> {
+/**
+ * How a process gets a group of its own: `setsid` (the program) execs it, or Deno's
+ * `detached: true` forks mm to call setsid(2). See the module comment.
+ */
+export type Grouping = "setsid" | "detached";
+
+let chosen: Promise<Grouping> | undefined;
+
+/** `setsid` when the program is on the PATH (looked up once), else `detached`; always on Windows. */
+export function grouping(): Promise<Grouping> {
+  if (Deno.build.os === "windows") return Promise.resolve("detached");
+  chosen ??= startProblem(["setsid"], "/").then((p) => p === undefined ? "setsid" : "detached");
+  return chosen;
+}
+
+/** The real process runner: see the module comment. */
+export const realExec: Exec = {
+  run: async (request) => runProcess(request, await grouping()),
+};
+
+/** Runs `request.argv` with its output collected through a temporary file, grouped by `how`. */
+export async function runProcess(request: ExecRequest, how: Grouping): Promise<ExecResult> {
   const ended = { output: "", timedOut: false, cancelled: false };
   if (request.signal.aborted) return { ...ended, cancelled: true };
   const problem = await startProblem(request.argv, request.cwd);
   if (problem !== undefined) return { ...ended, startError: problem };
 
-  const file = await Deno.makeTempFile({ prefix: "mm-exec-" });
+  // Absolute: the command runs in another directory than mm (a relative TMPDIR).
+  const file = resolve(await Deno.makeTempFile({ prefix: "mm-exec-" }));
+  let script: string | undefined;
   try {
+    let argv = ["bash", "-c", WRAPPER, "mm-exec", file, ...request.argv];
+    let env: Record<string, string> | undefined;
+    // bash expands `$`, backquotes and `\` in BASH_ENV's value: such a directory takes the wrapper.
+    if (how === "setsid" && readsBashEnv(request.argv) && !/[$`\\]/.test(file)) {
+      script = resolve(await Deno.makeTempFile({ prefix: "mm-exec-env-" }));
+      await Deno.writeTextFile(script, `exec >${shellQuote(file)} 2>&1; unset BASH_ENV\n`);
+      argv = request.argv;
+      env = { BASH_ENV: script };
+    }
+    if (how === "setsid") argv = ["setsid", ...argv];
     let child: Deno.ChildProcess;
     try {
-      child = new Deno.Command("bash", {
-        args: ["-c", WRAPPER, "mm-exec", file, ...request.argv],
+      child = new Deno.Command(argv[0], {
+        args: argv.slice(1),
         cwd: request.cwd,
+        env,
         stdin: "null",
         stdout: "null",
         stderr: "null",
-        detached: true,
+        detached: how === "detached",
       }).spawn();
     } catch (err) {
       return {
         ...ended,
-        startError: `bash, needed to start it, cannot be started: ${errorReason(err)}`,
+        // Named without `setsid`, found at start: the same text on every platform.
+        startError: `${argv[how === "setsid" ? 1 : 0]}, needed to start it, cannot be started: ${
+          errorReason(err)
+        }`,
       };
     }
     const pid = child.pid;
@@ -70,8 +125,8 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
     const stop = (why: "timeout" | "cancel") => {
       if (reason) return;
       reason = why;
-      killGroup(pid, "SIGTERM");
-      grace = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE);
+      killTree(pid, "SIGTERM");
+      grace = setTimeout(() => killTree(pid, "SIGKILL"), KILL_GRACE);
     };
     const timeout = Number.isFinite(request.timeout) && request.timeout > 0
       ? setTimeout(() => stop("timeout"), request.timeout)
@@ -100,6 +155,41 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
     };
   } finally {
     await Deno.remove(file).catch(() => {});
+    if (script) await Deno.remove(script).catch(() => {});
+  }
+}
+
+/**
+ * Whether `argv` is `bash -c …` and bash will read a `BASH_ENV` of ours before running it: see
+ * the module comment.
+ */
+function readsBashEnv(argv: string[]): boolean {
+  if (argv.length < 3 || argv[0] !== "bash" || argv[1] !== "-c") return false;
+  try {
+    return BASH_ENV_BLOCKERS.every((name) => Deno.env.get(name) === undefined);
+  } catch {
+    return false; // no env permission: the variables cannot be checked
+  }
+}
+
+/** `text` as one word for bash, in single quotes. */
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * Sends `sig` to the process group `pid` leads, or to the process alone while it has not made its
+ * group yet (it has started nothing by then); a process already gone is not an error.
+ */
+function killTree(pid: number, sig: Deno.Signal): void {
+  try {
+    Deno.kill(-pid, sig);
+  } catch {
+    try {
+      Deno.kill(pid, sig);
+    } catch {
+      // ESRCH: the process is gone.
+    }
   }
 }
 

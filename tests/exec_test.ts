@@ -2,13 +2,16 @@ import { join } from "node:path";
 import { assertEquals, assertMatch } from "./helpers/assert.ts";
 import { fakeContext } from "./helpers/fake_context.ts";
 import {
+  type Grouping,
+  grouping,
   NOT_IN_PATH,
   READ_BACK_END,
   READ_BACK_LIMIT,
   realExec,
+  runProcess,
   TOO_LARGE_MARKER,
 } from "../lib/exec.ts";
-import type { ExecRequest, ExecResult } from "../lib/tool.ts";
+import type { Exec, ExecRequest, ExecResult } from "../lib/tool.ts";
 import { bash } from "../tools/bash.ts";
 
 /** Rejects when `promise` takes longer than `ms`: a guard, not a measure. */
@@ -24,11 +27,15 @@ async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
   }
 }
 
-/** Runs `bash -c <script>` in `cwd` through the real Exec. */
-function sh(script: string, options: Partial<ExecRequest> = {}): Promise<ExecResult> {
+/** Runs `bash -c <script>` in `cwd` through `exec` (the real Exec unless told). */
+function sh(
+  script: string,
+  options: Partial<ExecRequest> = {},
+  exec: Exec = realExec,
+): Promise<ExecResult> {
   return within(
     10_000,
-    realExec.run({
+    exec.run({
       argv: ["bash", "-c", script],
       cwd: Deno.cwd(),
       timeout: 10_000,
@@ -52,6 +59,55 @@ function alive(pid: number): boolean {
 async function gone(pid: number): Promise<boolean> {
   for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
   return !alive(pid);
+}
+
+/** The live processes of process group `pgid` (zombies excluded). */
+function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] !== "Z" && Number(fields[2]) === pgid) members.push(Number(entry.name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return members;
+}
+
+/** Waits until process group `pgid` is empty, and returns who is left after 2 s. */
+async function groupGone(pgid: number): Promise<number[]> {
+  for (let i = 0; i < 100 && groupMembers(pgid).length; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return groupMembers(pgid);
+}
+
+/**
+ * What still runs, 2 s at most after a kill, of the processes listed in `pidFile` (the command's
+ * `$$`, which is also its group id, then its children) and of that group; killed before returning.
+ */
+async function leftBehind(pidFile: string): Promise<number[]> {
+  const [pgid, ...children] = (await Deno.readTextFile(pidFile)).trim().split("\n").map(Number);
+  const left = await groupGone(pgid);
+  for (const pid of [pgid, ...children]) {
+    if (!left.includes(pid) && !await gone(pid)) left.push(pid);
+  }
+  left.forEach(cleanup);
+  return left;
+}
+
+/**
+ * The reference: `bash -c <script>` as a shell starts it (`$0` is `bash`, not Deno's full path),
+ * with nothing of mm around it; its stdout then stderr.
+ */
+async function plainBash(script: string, cwd: string): Promise<string> {
+  const args = ["-c", 'exec bash -c "$1"', "-", script];
+  const out = await new Deno.Command("bash", { args, cwd, stdin: "null" }).output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return decode(out.stdout) + decode(out.stderr);
 }
 
 /** Kills a process the test left running, if it still runs. */
@@ -259,4 +315,156 @@ Deno.test("realExec", async (t) => {
   });
 
   await Deno.remove(dir, { recursive: true });
+});
+
+/** Each way a command is started (lib/exec.ts), with what must hold for every one. */
+for (
+  const way of [
+    { how: "setsid", userBashEnv: false, name: "setsid, the command's own bash redirects" },
+    { how: "setsid", userBashEnv: true, name: "setsid, the wrapper (the user has BASH_ENV)" },
+    { how: "detached", userBashEnv: false, name: "detached, the wrapper" },
+  ] as const
+) {
+  Deno.test(`runProcess: ${way.name}`, async (t) => {
+    if (way.how === "setsid" && await grouping() !== "setsid") {
+      throw new Error("setsid is not on the PATH of this machine: these steps cannot run");
+    }
+    const exec: Exec = { run: (request) => runProcess(request, way.how as Grouping) };
+    const dir = await Deno.makeTempDir({ prefix: "mm-exec-way-" });
+    const userFile = join(dir, "user-env.sh");
+    await Deno.writeTextFile(userFile, "MM_FROM_USER_BASH_ENV=read\n");
+    if (way.userBashEnv) Deno.env.set("BASH_ENV", userFile);
+    try {
+      await t.step("output, exit code, stdin closed", async () => {
+        const result = await sh("echo out; echo err >&2; cat; exit 4", { cwd: dir }, exec);
+        assertEquals(result, {
+          output: "out\nerr\n",
+          code: 4,
+          signal: undefined,
+          timedOut: false,
+          cancelled: false,
+        });
+        const killed = await sh("echo before; kill -KILL $$", {}, exec);
+        assertEquals([killed.output, killed.code, killed.signal], [
+          "before\n",
+          undefined,
+          "SIGKILL",
+        ]);
+      });
+
+      await t.step("the environment, $0, arguments and messages of a plain bash -c", async () => {
+        const scripts = [
+          "env | sort",
+          'echo "$0 $# $LINENO $BASH_EXECUTION_STRING"',
+          "echo (",
+          "echo a\nno-such-command-mm-test\nexit 2",
+        ];
+        for (const script of scripts) {
+          const result = await sh(script, { cwd: dir }, exec);
+          assertEquals(result.output, await plainBash(script, dir), script);
+        }
+      });
+
+      await t.step("a BASH_ENV of the user's is read as by a plain bash -c", async () => {
+        const script = 'echo "[${MM_FROM_USER_BASH_ENV-}]"';
+        const expected = way.userBashEnv ? "[read]\n" : "[]\n";
+        assertEquals((await sh(script, {}, exec)).output, expected);
+        assertEquals(await plainBash(script, dir), expected);
+      });
+
+      await t.step("temporary directories named with quotes, spaces and `$`", async () => {
+        const before = Deno.env.get("TMPDIR");
+        try {
+          for (const name of [`it's a "dir"`, "a $HOME `x` \\"]) {
+            const tmp = join(dir, name);
+            await Deno.mkdir(tmp);
+            Deno.env.set("TMPDIR", tmp);
+            const result = await sh('echo in; dirname "$(readlink /proc/$$/fd/1)"', {}, exec);
+            assertEquals(result.output, `in\n${await Deno.realPath(tmp)}\n`, name);
+            assertEquals([...Deno.readDirSync(tmp)], [], name);
+          }
+        } finally {
+          if (before === undefined) Deno.env.delete("TMPDIR");
+          else Deno.env.set("TMPDIR", before);
+        }
+      });
+
+      await t.step("the command leads its own session and process group", async () => {
+        const result = await sh(
+          'read -r stat < /proc/$$/stat; set -- ${stat##*) }; echo "$$ $3 $4"',
+          {},
+          exec,
+        );
+        const [pid, pgid, sid] = result.output.trim().split(" ");
+        assertEquals([pgid, sid], [pid, pid], result.output);
+      });
+
+      await t.step("timeout: nothing of `sleep 100 & sleep 100` is left behind", async () => {
+        const pidFile = join(dir, "timeout.pid");
+        const result = await sh(
+          `echo $$ > ${pidFile}; sleep 100 & echo $! >> ${pidFile}; sleep 100`,
+          { timeout: 300 },
+          exec,
+        );
+        assertEquals([result.timedOut, result.signal], [true, "SIGTERM"]);
+        assertEquals(await leftBehind(pidFile), []);
+      });
+
+      await t.step("cancellation: nothing of the command is left behind", async () => {
+        const pidFile = join(dir, "cancel.pid");
+        const controller = new AbortController();
+        const running = sh(
+          `echo $$ > ${pidFile}; (sleep 100; :) & echo $! >> ${pidFile}; ` +
+            `sleep 100 & echo $! >> ${pidFile}; wait`,
+          { signal: controller.signal },
+          exec,
+        );
+        const started = () => Deno.readTextFile(pidFile).then((t) => t.split("\n").length > 3);
+        for (let i = 0; i < 250 && !await started().catch(() => false); i++) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        controller.abort();
+        const result = await running;
+        assertEquals([result.cancelled, result.timedOut], [true, false]);
+        assertEquals(await leftBehind(pidFile), []);
+      });
+
+      await t.step("a timeout right after the spawn still gets SIGTERM through", async () => {
+        // The timer can fire before the process has called setsid: it has no group yet.
+        for (let i = 0; i < 10; i++) {
+          const result = await sh("sleep 100 & sleep 100", { timeout: 1 }, exec);
+          assertEquals([result.timedOut, result.signal], [true, "SIGTERM"], `run ${i}`);
+        }
+      });
+    } finally {
+      if (way.userBashEnv) Deno.env.delete("BASH_ENV");
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+}
+
+Deno.test("grouping: detached when setsid is not on the PATH", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mm-exec-path-" });
+  try {
+    await Deno.symlink((await plainBash("command -v bash", dir)).trim(), join(dir, "bash"));
+    const code = `
+      import { grouping, realExec } from ${
+      JSON.stringify(new URL("../lib/exec.ts", import.meta.url).href)
+    };
+      const result = await realExec.run({
+        argv: ["bash", "-c", "echo hi"], cwd: "/", timeout: 5000, signal: new AbortController().signal,
+      });
+      console.log(await grouping(), JSON.stringify(result.output));
+    `;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--quiet", code],
+      env: { PATH: dir },
+      stdin: "null",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assertEquals(text, 'detached "hi\\n"\n');
+    assertEquals(await grouping(), "setsid");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
