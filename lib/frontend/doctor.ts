@@ -8,12 +8,13 @@ import { parseToolArguments } from "../agent/arguments.ts";
 import type { Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { NOT_IN_PATH, startProblem } from "../exec.ts";
-import { createChatClient, loadOpenAI, type ToolSchema } from "../provider/chat.ts";
+import type { ChatClient, ToolSchema } from "../provider/chat.ts";
+import { chatAPIText, createClient } from "../provider/client.ts";
+import { type ContextWindowInfo, discoverContextWindow } from "../provider/context_window.ts";
 import { pullHint } from "../provider/endpoints.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { listModels } from "../provider/models.ts";
 import { sameOllamaModel } from "../provider/unload.ts";
-import { VERSION } from "../version.ts";
 import { writeAll } from "./output.ts";
 
 /** One check's verdict. */
@@ -97,9 +98,12 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
     const model = modelCheck(config, server.models);
     report(model.check);
     if (model.name) {
-      report(await toolCallCheck(config, model.name));
-      const context = await contextCheck(config, model.name);
+      const info = await discoverContextWindow(config, model.name, SIDE_TIMEOUT);
+      const chat = await createClient(config, model.name, info);
+      report(await toolCallCheck(config, model.name, chat));
+      const context = contextCheck(config, model.name, info);
       if (context) report(context);
+      report({ ok: true, text: chatAPIText(chat.plan) });
     }
   }
   for (const c of await lspChecks(config, opts.cwd)) report(c);
@@ -181,8 +185,7 @@ function modelCheck(config: Config, models: string[]): { check: Check; name?: st
 }
 
 /** One tiny streamed request with one tool: a tool call must come back. */
-async function toolCallCheck(config: Config, model: string): Promise<Check> {
-  const chat = createChatClient(await loadOpenAI(), config, model);
+async function toolCallCheck(config: Config, model: string, chat: ChatClient): Promise<Check> {
   const controller = new AbortController();
   const silence = config.watchdogTimeout;
   let timer = setTimeout(() => controller.abort(), silence);
@@ -259,14 +262,14 @@ function toolHint(config: Config): string {
 }
 
 /** The context window, when the server tells it: Ollama's `/api/show`, llama.cpp's `/props`. */
-async function contextCheck(config: Config, model: string): Promise<Check | undefined> {
-  const base = config.url.replace(/\/+$/, "");
+function contextCheck(
+  config: Config,
+  model: string,
+  info: ContextWindowInfo,
+): Check | undefined {
   if (config.provider === "ollama" || config.provider === "llmman") {
-    const show = await sideJSON(config, `${base}/api/show`, { model });
-    const info = (show as { model_info?: Record<string, unknown> } | undefined)?.model_info ?? {};
-    const key = Object.keys(info).find((k) => k.endsWith(".context_length"));
-    const max = key ? info[key] : undefined;
-    if (typeof max !== "number" || max <= 0) return undefined;
+    const max = info.modelMax;
+    if (max === undefined) return undefined;
     if (config.contextSize && config.contextSize > max) {
       return {
         ok: false,
@@ -286,14 +289,8 @@ async function contextCheck(config: Config, model: string): Promise<Check | unde
     return { ok: true, text: `context window: ${model} holds up to ${max} tokens (/api/show)` };
   }
   if (config.provider === "llamacpp") {
-    let props = await sideJSON(config, `${base}/props`);
-    if ((props as { role?: unknown } | undefined)?.role === "router") {
-      props = await sideJSON(config, `${base}/props?model=${encodeURIComponent(model)}`);
-    }
-    const settings = (props as { default_generation_settings?: { n_ctx?: unknown } } | undefined)
-      ?.default_generation_settings;
-    const n = settings?.n_ctx;
-    if (typeof n !== "number" || n <= 0) return undefined;
+    const n = info.serverSource === "props" ? info.serverWindow : undefined;
+    if (n === undefined) return undefined;
     if (n < MIN_CONTEXT) {
       return {
         ok: false,
@@ -313,28 +310,6 @@ async function contextCheck(config: Config, model: string): Promise<Check | unde
     return { ok: true, text: `context window: ${n} tokens (llama-server's /props)` };
   }
   return undefined;
-}
-
-/** A side API's JSON answer, or undefined when the server does not give one. */
-async function sideJSON(config: Config, url: string, body?: unknown): Promise<unknown> {
-  const headers: Record<string, string> = { "User-Agent": `mm/${VERSION}` };
-  if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  try {
-    const response = await fetch(url, {
-      method: body === undefined ? "GET" : "POST",
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(SIDE_TIMEOUT),
-    });
-    if (!response.ok) {
-      await response.body?.cancel();
-      return undefined;
-    }
-    return await response.json();
-  } catch {
-    return undefined;
-  }
 }
 
 /** Each language server of `lsp.servers` can be started: its command is on the PATH. */

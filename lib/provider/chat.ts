@@ -60,11 +60,15 @@ export interface ChatRequest {
   tools: ToolSchema[];
   signal: AbortSignal;
   onDelta: (delta: Delta) => void;
+  /** The agent's estimate of the prompt's size in tokens, when it has one. */
+  promptTokens?: number;
 }
 
 /** A chat client for one configuration. */
 export interface ChatClient {
   target: Target;
+  /** The context window, in tokens, the requests of this client get; undefined when unknown. */
+  contextWindow?: number;
   stream(request: ChatRequest): Promise<ChatResult>;
 }
 

@@ -157,6 +157,8 @@ Deno.test("one-shot turns", async (t) => {
         prompt: "x",
         provider: "ollama",
         model: "json",
+        contextWindow: null,
+        chatAPI: "openai",
       });
       const types = events.map((e) => e.type);
       assertEquals(types.filter((t) => t !== "text"), [

@@ -226,6 +226,7 @@ Deno.test("mm doctor", async (t) => {
           "✔ model: doc-ok is on the server",
           '✔ tool calling: doc-ok called the test tool (add {"a":2,"b":3})',
           "✔ context window: doc-ok holds up to 32768 tokens (/api/show)",
+          "✔ chat API: OpenAI-compatible while the conversation fits 4096 tokens (Ollama's default), then Ollama's native /api/chat with num_ctx raised up to 32768",
           "✔ LSP server shell: sh found",
           "",
         ].join("\n"),
@@ -251,6 +252,7 @@ Deno.test("mm doctor", async (t) => {
             "✔ model: none set, so the server's only model is used: lc",
             "✘ tool calling: lc answered in text instead of calling the test tool — start llama-server with --jinja (its chat template handles tools), or use a model trained for tool calls (Qwen2.5-Coder, Qwen3, Llama 3.1 and later)",
             "✘ context window: llama-server runs lc with 4096 tokens, too few for mm's prompt, tools and a task — restart llama-server with -c 16384 (or more)",
+            "✔ chat API: OpenAI-compatible, context 4096 tokens (llama-server's /props)",
             "✘ LSP server py: no-such-lsp-xyz is not on the PATH — install it, or fix lsp.servers[0].command in the agent file",
             "",
           ].join("\n"),
@@ -338,7 +340,7 @@ Deno.test("mm init", async (t) => {
       initLlama.script("qwen-a", [{ toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }] }]);
       const doctor = await runMM(["doctor"], { cwd: dir });
       assertEquals(doctor.code, 0, doctor.stdout);
-      assertEquals(doctor.stdout.split("\n").filter((l) => l.startsWith("✔")).length, 5);
+      assertEquals(doctor.stdout.split("\n").filter((l) => l.startsWith("✔")).length, 6);
     },
     "nothing running: an Ollama file, and how to start a server": async () => {
       const dir = await emptyDir();

@@ -1,7 +1,8 @@
 /**
  * A scripted OpenAI-compatible server for tests: real HTTP and SSE on 127.0.0.1. Replies are queued
  * per model name, so concurrent tests that use different model names never see each other's script.
- * Every request is recorded, so a test asserts what mm sent.
+ * Every request is recorded, so a test asserts what mm sent. It also plays Ollama's native
+ * `POST /api/chat` (streamed NDJSON, tool calls whole with object arguments) from the same queues.
  */
 
 /** One tool call the scripted model makes. */
@@ -29,6 +30,8 @@ export type Reply =
     /** Milliseconds between chunks. */
     gap?: number;
     usage?: { prompt_tokens: number; completion_tokens: number };
+    /** After the text: an error in the stream (`data: {"error":…}`, or Ollama's `{"error":…}` line). */
+    streamError?: string;
   }
   | { status: number; body: unknown }
   /** Stream `text` then break the connection. */
@@ -100,6 +103,11 @@ export class ScriptedServer {
     );
   }
 
+  /** The requests to Ollama's native `/api/chat` that named `model`. */
+  nativeChats(model: string): Recorded[] {
+    return this.requests.filter((r) => r.path === "/api/chat" && r.body?.model === model);
+  }
+
   /** Stops the server. */
   async close(): Promise<void> {
     await this.#server.shutdown();
@@ -126,10 +134,22 @@ export class ScriptedServer {
         data: this.models.map((id) => ({ id, object: "model" })),
       });
     }
-    if (!path.endsWith("/chat/completions")) return new Response("not found", { status: 404 });
+    const native = path === "/api/chat";
+    if (!native && !path.endsWith("/chat/completions")) {
+      return new Response("not found", { status: 404 });
+    }
     // deno-lint-ignore no-explicit-any
     const model = (body as any)?.model ?? "";
     const reply = this.#queues.get(model)?.shift();
+    if (native) {
+      if (!reply) {
+        return Response.json({ error: `model "${model}" not found, try pulling it first` }, {
+          status: 404,
+        });
+      }
+      if ("status" in reply) return Response.json(reply.body, { status: reply.status });
+      return ndjson(reply, model);
+    }
     if (!reply) {
       return Response.json({
         error: { message: `model "${model}" not found, try pulling it first` },
@@ -271,6 +291,11 @@ function sse(
           send(chunk(model, { content: t }));
           await tick();
         }
+        if (reply.streamError !== undefined) {
+          send(`data: ${JSON.stringify({ error: { message: reply.streamError } })}\n\n`);
+          controller.close();
+          return;
+        }
         for (const [index, call] of (reply.toolCalls ?? []).entries()) {
           const args = typeof call.arguments === "string"
             ? call.arguments
@@ -321,4 +346,105 @@ function sse(
     });
   if (!delay) return response();
   return new Promise<Response>((r) => setTimeout(() => r(response()), delay));
+}
+
+/**
+ * Ollama's native streamed answer: one JSON object per line, `message.thinking` and
+ * `message.content` in pieces, each tool call whole with its arguments as an object, then a
+ * `done` line with `prompt_eval_count` and `eval_count`.
+ */
+function ndjson(
+  reply: Exclude<Reply, { status: number }>,
+  model: string,
+): Response | Promise<Response> {
+  const gone = new AbortController();
+  const signal = gone.signal;
+  const line = (message: Record<string, unknown>, done = false, extra = {}) =>
+    JSON.stringify({
+      model,
+      created_at: new Date(0).toISOString(),
+      message: { role: "assistant", content: "", ...message },
+      done,
+      ...extra,
+    }) + "\n";
+  const stream = new ReadableStream<Uint8Array>({
+    cancel() {
+      gone.abort();
+    },
+    async start(controller) {
+      const send = (s: string) => controller.enqueue(encoder.encode(s));
+      const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      try {
+        if ("hang" in reply) {
+          await new Promise((r) => signal.addEventListener("abort", r));
+          return;
+        }
+        if ("drop" in reply) {
+          send(line({ content: reply.text ?? "" }));
+          await wait(20);
+          controller.error(new Error("dropped by the scripted server"));
+          return;
+        }
+        if ("runaway" in reply) {
+          for (let i = 0; i < 100_000 && !signal.aborted; i++) {
+            send(line({ content: reply.runaway }));
+            if (i % 16 === 0) await wait(1);
+          }
+          controller.close();
+          return;
+        }
+        const size = reply.chunkSize ?? 1_000_000;
+        const tick = () => reply.gap ? wait(reply.gap) : Promise.resolve();
+        for (const t of pieces(reply.thought ?? "", size)) {
+          send(line({ thinking: t }));
+          await tick();
+        }
+        for (const t of pieces(reply.text ?? "", size)) {
+          send(line({ content: t }));
+          await tick();
+        }
+        if (reply.streamError !== undefined) {
+          send(JSON.stringify({ error: reply.streamError }) + "\n");
+          controller.close();
+          return;
+        }
+        if (reply.toolCalls?.length) {
+          send(line({
+            tool_calls: reply.toolCalls.map((call, index) => ({
+              ...(call.id ? { id: call.id } : {}),
+              function: {
+                index,
+                name: call.name,
+                arguments: typeof call.arguments === "string"
+                  ? parsedOr(call.arguments)
+                  : call.arguments,
+              },
+            })),
+          }));
+        }
+        send(line({}, true, {
+          done_reason: "stop",
+          prompt_eval_count: reply.usage?.prompt_tokens ?? 1,
+          eval_count: reply.usage?.completion_tokens ?? 1,
+        }));
+        controller.close();
+      } catch {
+        // The client went away.
+      }
+    },
+  });
+  const response = () =>
+    new Response(stream, { headers: { "content-type": "application/x-ndjson" } });
+  const delay = "delay" in reply ? reply.delay ?? 0 : 0;
+  if (!delay) return response();
+  return new Promise<Response>((r) => setTimeout(() => r(response()), delay));
+}
+
+/** Arguments scripted as JSON text, as the object Ollama sends (the text itself when invalid). */
+function parsedOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
