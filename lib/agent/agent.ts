@@ -5,7 +5,7 @@ import { formatDuration } from "../config/duration.ts";
 import { nearest } from "../config/suggest.ts";
 import { type HookPayload, type HookVerdict, runHooks, withHookContext } from "../hooks/run.ts";
 import { type AskPermission, refusalWithReason, rejectedText } from "../permission.ts";
-import type { ChatClient, ChatResult, Message, ToolCall } from "../provider/chat.ts";
+import type { ChatClient, ChatResult, Message, ToolCall, ToolSchema } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import type { AnyTool, Conversation, ToolContext, ToolResult } from "../tool.ts";
 import { coerceInput, invalidCallText, parseToolArguments } from "./arguments.ts";
@@ -19,7 +19,26 @@ import {
 } from "./loop_detector.ts";
 import { type Counters, emptyCounters } from "./recap.ts";
 import { toolSchema } from "./schema.ts";
+import { TextCallFilter, textToolCalls } from "./text_calls.ts";
+import { matchToolName } from "./tool_name.ts";
 import { COMPACT_ACK, COMPACT_REQUEST, COMPACT_WRAPPER } from "./compact_texts.ts";
+import {
+  answerReserve,
+  type Budget,
+  calibrate,
+  calibrated,
+  type Calibration,
+  compactFailedText,
+  compactingNotice,
+  OVERFLOW_NOTICE,
+  planCuts,
+  promptLimit,
+  promptTokens,
+  rawPromptTokens,
+  summaryRequest,
+  tooBigText,
+  unreadFrom,
+} from "./budget.ts";
 
 /** What the core needs from the outside world. */
 export interface AgentOptions {
@@ -99,6 +118,12 @@ export class Agent {
   #allowed = new Set<string>();
   #turn = 0;
   #previousAnswer: string | undefined;
+  /** Where the current turn's prompt is in `history`. */
+  #promptAt = 0;
+  /** The server's last count of a prompt, against our estimate of it. */
+  #calibration: Calibration | undefined;
+  /** The raw estimate of the last request sent. */
+  #lastRaw = 0;
 
   /** Starts a conversation with the options' system prompt, after `earlier` messages if resumed. */
   constructor(opts: AgentOptions, earlier: { message: Message; turn: number }[] = []) {
@@ -139,6 +164,7 @@ export class Agent {
       return { status: "failed", error, counters };
     }
     await this.#push({ role: "user", content: withHookContext(prompt, pre.context) });
+    this.#promptAt = this.history.length - 1;
     const fail = async (error: string): Promise<TurnOutcome> => {
       this.recordError("generation", error);
       await this.#opts.onStep?.();
@@ -149,16 +175,16 @@ export class Agent {
       if (signal.aborted) return { status: "cancelled", counters };
       let result: ChatResult;
       try {
-        result = await this.#callModel(signal);
+        result = await this.#nextStep(signal);
       } catch (e) {
         if (signal.aborted) return { status: "cancelled", counters };
         if (e instanceof Stop || e instanceof ProviderError) return await fail(e.message);
         throw e;
       }
-      const calls = result.toolCalls;
+      const { calls, content } = withTextCalls(result, this.#opts.tools);
       await this.#push({
         role: "assistant",
-        content: result.text || (calls.length ? null : ""),
+        content: content || (calls.length ? null : ""),
         ...(calls.length
           ? {
             tool_calls: calls.map((c) => ({
@@ -194,6 +220,13 @@ export class Agent {
     return await fail(maxTurnsText(config.maxTurns));
   }
 
+  /** Adds an exchange made outside a turn (line mode's `/ask`) as a turn of its own. */
+  async addExchange(question: string, answer: string): Promise<void> {
+    this.#turn++;
+    await this.#push({ role: "user", content: question });
+    await this.#push({ role: "assistant", content: answer });
+  }
+
   /**
    * `/compact`: the model summarises the conversation, and the history becomes that summary (under
    * its wrapper line) and an acknowledgement. The loop detector is kept. Returns the summary's
@@ -201,27 +234,125 @@ export class Agent {
    */
   async compact(signal: AbortSignal): Promise<string> {
     if (this.history.length <= 1) throw new CompactError("there is nothing to compact yet");
+    const notes = await this.#summarise(signal, this.history, false);
+    await this.#replaceBySummary(notes, []);
+    return notes;
+  }
+
+  /** The model's summary of `messages` (system prompt first), asked without tools, fitted. */
+  async #summarise(signal: AbortSignal, messages: Message[], all: boolean): Promise<string> {
+    const request = summaryRequest(messages, COMPACT_REQUEST, this.#budget(), all);
+    if (!request) throw new CompactError("even its last exchange does not fit the context window");
     let result: ChatResult;
     try {
-      result = await this.#callModel(
-        signal,
-        [...this.history, { role: "user", content: COMPACT_REQUEST }],
-        false,
-      );
+      result = await this.#callModel(signal, request, false);
     } catch (e) {
       if (e instanceof Stop) throw new CompactError(e.message);
       throw e;
     }
     const notes = result.text.trim();
     if (!notes) throw new CompactError("the model gave an empty summary — nothing was changed");
+    return notes;
+  }
+
+  /** The history becomes the summary, its acknowledgement and `kept`; the session file is saved. */
+  async #replaceBySummary(notes: string, kept: Message[]): Promise<void> {
     const turn = this.#turn;
     this.history.splice(1);
     this.turns.splice(1);
-    this.history.push({ role: "user", content: `${COMPACT_WRAPPER}\n${notes}` });
-    this.history.push({ role: "assistant", content: COMPACT_ACK });
-    this.turns.push(turn, turn);
+    this.history.push(
+      { role: "user", content: `${COMPACT_WRAPPER}\n${notes}` },
+      { role: "assistant", content: COMPACT_ACK },
+      ...kept,
+    );
+    this.turns.push(turn, turn, ...kept.map(() => turn));
     await this.#opts.onStep?.();
-    return notes;
+  }
+
+  /**
+   * The turn's next model call, the history fitted to the window first; an overflow the server
+   * reports is answered once by compacting.
+   */
+  async #nextStep(signal: AbortSignal): Promise<ChatResult> {
+    try {
+      await this.#fit(signal);
+      return await this.#callModel(signal);
+    } catch (e) {
+      if (!(e instanceof ProviderError) || e.kind !== "overflow" || signal.aborted) throw e;
+      this.recordError("generation", e.message);
+      const budget = this.#budget();
+      // The estimate said it fits and the server says not: count that prompt as the whole window.
+      if (budget) this.#calibration = { raw: this.#lastRaw, real: budget.window };
+      await this.#fit(signal, e);
+      return await this.#callModel(signal);
+    }
+  }
+
+  /**
+   * Fits the history to the context window before a request (docs/sessions.md): the oldest tool
+   * outputs the model has read are shortened; if that is not enough, the conversation is compacted
+   * as `/compact` does and the turn's prompt put back after the summary. After an `overflow` the
+   * server reported, every read output is shortened and the conversation compacted. Throws Stop
+   * with one sentence when the prompt cannot fit.
+   */
+  async #fit(signal: AbortSignal, overflow?: ProviderError): Promise<void> {
+    const budget = this.#budget();
+    if (!budget && !overflow) return;
+    const tools = this.#schemas();
+    const plan = planCuts(
+      this.history,
+      tools,
+      budget,
+      unreadFrom(this.history, this.#promptAt),
+      overflow !== undefined,
+    );
+    for (const c of plan.cuts) {
+      this.history[c.index] = { ...this.history[c.index], content: c.content } as Message;
+    }
+    if (plan.cuts.length) await this.#opts.onStep?.();
+    if (plan.fits && !overflow) return;
+    const prompt = this.history[this.#promptAt];
+    const alone = promptTokens([this.history[0], prompt], tools, budget?.calibration);
+    if (budget && alone > promptLimit(budget)) throw new Stop(tooBigText(alone, budget));
+    // The prompt is put back after the summary: not summarised when the model has not seen it yet.
+    const earlier = this.#promptAt === this.history.length - 1
+      ? this.history.slice(0, -1)
+      : this.history;
+    if (earlier.length <= 1) throw overflow ?? new Stop(tooBigText(alone, budget!));
+    this.#opts.emit({
+      type: "notice",
+      message: overflow ? OVERFLOW_NOTICE : compactingNotice(budget!.window),
+    });
+    let notes: string;
+    try {
+      notes = await this.#summarise(signal, earlier, overflow !== undefined);
+    } catch (e) {
+      if (e instanceof CompactError) throw new Stop(compactFailedText(budget?.window, e.message));
+      throw e;
+    }
+    await this.#replaceBySummary(notes, [prompt]);
+    this.#promptAt = this.history.length - 1;
+    const after = this.#budget();
+    if (after && promptTokens(this.history, tools, after.calibration) > promptLimit(after)) {
+      throw new Stop(compactFailedText(after.window, "the summary is too long for the window"));
+    }
+  }
+
+  /** The context window's budget, when the window is known. */
+  #budget(): Budget | undefined {
+    const { chat, config } = this.#opts;
+    const window = chat.contextWindow ?? config.contextSize;
+    if (!window) return undefined;
+    return {
+      window,
+      reserve: answerReserve(window, config.maxTokens),
+      calibration: this.#calibration,
+    };
+  }
+
+  /** The declared tools as the model receives them. */
+  #schemas(): ToolSchema[] {
+    return this.#opts.tools.map((t) => toolSchema(t, this.#opts.config));
   }
 
   /** One model call, with the watchdog and the runaway detector watching its stream. */
@@ -248,17 +379,24 @@ export class Agent {
       timer = setTimeout(() => stop(watchdogText(config.watchdogTimeout)), config.watchdogTimeout);
     };
     const composing = new Set<number>();
+    const shown = new TextCallFilter(tools);
+    const schemas = withTools ? this.#schemas() : [];
+    const raw = rawPromptTokens(messages, schemas);
+    this.#lastRaw = raw;
     try {
-      return await chat.stream({
+      const result = await chat.stream({
         messages,
-        tools: withTools ? tools.map((t) => toolSchema(t, config)) : [],
+        tools: schemas,
+        promptTokens: calibrated(raw, this.#calibration),
         signal: controller.signal,
         onDelta: (d) => {
           if (stopReason) return;
           feed();
           if (!withTools) return;
-          if (d.type === "text") emit({ type: "text", text: d.text });
-          else if (d.type === "thought") emit({ type: "thought", text: d.text });
+          if (d.type === "text") {
+            const text = shown.push(d.text);
+            if (text) emit({ type: "text", text });
+          } else if (d.type === "thought") emit({ type: "thought", text: d.text });
           else {
             if (!composing.has(d.index)) {
               composing.add(d.index);
@@ -268,6 +406,11 @@ export class Agent {
           }
         },
       });
+      this.#calibration = calibrate(raw, result.usage?.promptTokens) ?? this.#calibration;
+      // The held text, without the text-form calls it held (they run as calls, not as an answer).
+      const rest = withTools ? shown.finish(result.toolCalls.length === 0) : "";
+      if (rest) emit({ type: "text", text: rest });
+      return result;
     } catch (e) {
       if (stopReason && !turnSignal.aborted) throw new Stop(stopReason);
       throw e;
@@ -306,7 +449,7 @@ export class Agent {
       const refusal = await this.#refusal(prepared.tool, prepared.input);
       result = refusal !== undefined
         ? { output: refusal, failed: true }
-        : await this.#runWithHooks(prepared.tool, prepared.input, signal);
+        : await this.#runWithHooks(prepared.tool, prepared.input, signal, call.id);
     }
     if (tool?.counter) counters[tool.counter]++;
     const verdict = this.loop.record(
@@ -331,8 +474,9 @@ export class Agent {
       failed: result.failed ?? false,
       diff: result.diff,
       ...(tool?.preview === false ? { preview: false } : {}),
+      ...(result.display !== undefined ? { display: result.display } : {}),
     });
-    return { output };
+    return { output, stop: result.stop };
   }
 
   /** Runs a tool between its preToolCall and postToolCall hooks. */
@@ -340,11 +484,14 @@ export class Agent {
     tool: AnyTool,
     input: Record<string, unknown>,
     signal: AbortSignal,
+    callId: string,
   ): Promise<ToolResult> {
     const ctx: ToolContext = {
       askPermission: this.#opts.askPermission,
       ...this.#opts.context(signal),
       conversation: this.#conversation(),
+      emit: (event) => this.#opts.emit({ type: "nested", call: callId, event }),
+      hookFailure: (message) => this.#hookFailure(message),
     };
     const base = { tool: tool.name, cwd: ctx.cwd };
     const pre = await this.#hooks("preToolCall", { event: "preToolCall", input, ...base });
@@ -440,10 +587,39 @@ function prepareCall(tools: AnyTool[], call: ToolCall): PreparedCall {
   return { ok: false, tool, refusal: invalidCallText(tool.name, faults, sent, tool.parameters) };
 }
 
-/** The tool a model named, forgiving case and `-` for `_` (`Read-File` is `read_file`). */
+/**
+ * The tool a model named, forgiving case and separators (`Read_File`, `read-file`, `readFile` are
+ * `read_file`) when exactly one declared tool reads alike.
+ */
 function findTool(tools: AnyTool[], name: string): AnyTool | undefined {
-  const wanted = name.trim().toLowerCase().replace(/[-\s]/g, "_");
-  return tools.find((t) => t.name === name) ?? tools.find((t) => t.name === wanted);
+  const match = matchToolName(name.trim(), tools.map((t) => t.name));
+  return tools.find((t) => t.name === match);
+}
+
+/**
+ * The calls of a model answer and the text kept as its content: its structured calls, else the
+ * calls it wrote as text (docs/small-models.md), with only the prose around them as content.
+ */
+function withTextCalls(
+  result: ChatResult,
+  tools: AnyTool[],
+): { calls: ToolCall[]; content: string } {
+  if (result.toolCalls.length) return { calls: result.toolCalls, content: result.text };
+  const found = textToolCalls(result.text, tools);
+  if (!found) return { calls: [], content: result.text };
+  const calls = found.calls.map((c) => ({
+    id: textCallId(),
+    name: c.name,
+    arguments: c.arguments,
+  }));
+  return { calls, content: found.text };
+}
+
+/** An id for a call written as text: 9 letters and digits, the only form Mistral templates accept. */
+function textCallId(): string {
+  const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  return Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => chars[b % chars.length])
+    .join("");
 }
 
 /** Runs a tool; a throw is a bug in the tool, told to the model in one line. */

@@ -1,6 +1,6 @@
 /** What the agent core tells the front ends; they render these and nothing else. */
 
-import type { FileDiff, ToolKind } from "../tool.ts";
+import type { FileDiff, NestedEvent, ToolKind } from "../tool.ts";
 import type { Counters } from "./recap.ts";
 
 /** One event of a turn, in the order it happens. `--json` writes each as one line. */
@@ -27,8 +27,14 @@ export type AgentEvent =
     diff?: FileDiff;
     /** False when the output is not to be echoed (read_skill). */
     preview?: boolean;
+    /** Shown in place of `output` (ask_agent: `<agent> answered (N characters)`). */
+    display?: string;
   }
+  /** A step of the agent a running call asked (ask_agent), between its tool_call and tool_result. */
+  | { type: "nested"; call: string; event: NestedEvent }
   | { type: "warning"; message: string }
+  /** Something mm did on its own that the user should know of (compacting a full window). */
+  | { type: "notice"; message: string }
   | { type: "recap"; counters: Counters }
   | { type: "answer"; text: string }
   | { type: "error"; message: string; where: "generation" | "tool" | "hook" | "session" };

@@ -1,0 +1,311 @@
+/** The agent core keeps its requests inside the context window (docs/sessions.md). */
+
+import { Agent, COMPACT_ACK, COMPACT_REQUEST, COMPACT_WRAPPER } from "../../lib/agent/agent.ts";
+import {
+  answerReserve,
+  calibrated,
+  compactingNotice,
+  isShortened,
+  OVERFLOW_NOTICE,
+  promptTokens,
+  rawPromptTokens,
+  tooBigText,
+} from "../../lib/agent/budget.ts";
+import type { AgentEvent } from "../../lib/agent/events.ts";
+import { toolSchema } from "../../lib/agent/schema.ts";
+import { defaultConfig } from "../../lib/config/config.ts";
+import type { ChatClient, ChatRequest, ChatResult, Message } from "../../lib/provider/chat.ts";
+import { overflow, ProviderError } from "../../lib/provider/errors.ts";
+import type { Tool } from "../../lib/tool.ts";
+import { assertEquals } from "../helpers/assert.ts";
+import { fakeContext } from "../helpers/fake_context.ts";
+
+const target = { provider: "openai" as const, url: "http://fake/v1", model: "fake" };
+
+/** `size` characters of output, in lines of 40. */
+function text(size: number): string {
+  let out = "";
+  for (let i = 0; out.length < size; i++) out += `line ${i}`.padEnd(39, ".") + "\n";
+  return out.slice(0, size);
+}
+
+/** A tool that prints `size` characters. */
+const dump: Tool<{ size: number }> = {
+  name: "dump",
+  kind: "read",
+  emoji: "📄",
+  asks: false,
+  declared: () => true,
+  description: "Prints some text.",
+  parameters: { size: { type: "integer", description: "How much." } },
+  summary: (input) => `${input.size}`,
+  run: (input) => Promise.resolve({ output: text(input.size) }),
+};
+const schemas = [toolSchema(dump)];
+
+/** A model reply: calls of dump, or a text. */
+function calls(...sizes: number[]): ChatResult {
+  return {
+    text: "",
+    thought: "",
+    toolCalls: sizes.map((size, i) => ({
+      id: `c${i}_${size}`,
+      name: "dump",
+      arguments: JSON.stringify({ size }),
+    })),
+  };
+}
+function says(text: string): ChatResult {
+  return { text, thought: "", toolCalls: [] };
+}
+
+/** What the fake server answers, in order: a reply, a reply with usage, or an error to throw. */
+type Step = ChatResult | ProviderError;
+
+/** A chat client that plays `steps` and keeps a copy of every request. */
+function fakeChat(contextWindow: number | undefined, steps: Step[]) {
+  const requests: ChatRequest[] = [];
+  const chat: ChatClient = {
+    target,
+    contextWindow,
+    stream(request) {
+      requests.push({ ...request, messages: structuredClone(request.messages) });
+      const step = steps.shift();
+      if (!step) throw new Error("the fake server has no more replies");
+      if (step instanceof ProviderError) return Promise.reject(step);
+      return Promise.resolve(step);
+    },
+  };
+  return { chat, requests };
+}
+
+function agentWith(chat: ChatClient, events: AgentEvent[] = [], saves = { n: 0 }) {
+  return new Agent({
+    config: { ...defaultConfig(), url: target.url, model: target.model, provider: "openai" },
+    chat,
+    tools: [dump],
+    systemPrompt: "You are a test.",
+    context: (signal) => fakeContext({ signal }),
+    askPermission: () => Promise.resolve({ kind: "reject" }),
+    emit: (e) => events.push(e),
+    onStep: () => {
+      saves.n++;
+      return Promise.resolve();
+    },
+  });
+}
+
+const run = (agent: Agent, prompt = "task") => agent.runTurn(prompt, new AbortController().signal);
+const overflowError = () => overflow(target, "the request exceeds the available context size");
+
+/** The tool outputs of a request's messages, with whether each is shortened. */
+function outputs(messages: Message[]): [string, boolean][] {
+  return messages.filter((m) => m.role === "tool").map((m) => [
+    (m as { tool_call_id: string }).tool_call_id,
+    isShortened(m.content as string),
+  ]);
+}
+
+Deno.test("the context window", async (t) => {
+  await t.step("the oldest read output is shortened, in the request and the history", async () => {
+    const window = 2600; // 2,088 for the prompt: two outputs of 800 tokens fit, three do not
+    const { chat, requests } = fakeChat(window, [
+      calls(2400),
+      calls(2401),
+      calls(2402),
+      says("done"),
+    ]);
+    const events: AgentEvent[] = [];
+    const agent = agentWith(chat, events);
+    const outcome = await run(agent);
+    assertEquals(outcome.status, "answered");
+    assertEquals(requests.length, 4);
+    assertEquals(outputs(requests[2].messages), [["c0_2400", false], ["c0_2401", false]]);
+    assertEquals(outputs(requests[3].messages), [
+      ["c0_2400", true],
+      ["c0_2401", false],
+      ["c0_2402", false],
+    ]);
+    assertEquals(outputs(agent.history.slice(0, -1)), outputs(requests[3].messages));
+    for (const r of requests) {
+      const estimate = promptTokens(r.messages, r.tools);
+      assertEquals(r.promptTokens, estimate, "every request carries its estimate");
+      assertEquals(estimate <= window - answerReserve(window), true);
+    }
+    assertEquals(events.some((e) => e.type === "notice"), false, "shortening is silent");
+  });
+
+  await t.step("not enough: compacted, the prompt put back, the turn goes on", async () => {
+    const window = 2600;
+    const { chat, requests } = fakeChat(window, [
+      calls(2400, 2400),
+      calls(3600, 3600),
+      says("Asked for text four times."),
+      says("done"),
+    ]);
+    const events: AgentEvent[] = [];
+    const agent = agentWith(chat, events);
+    const outcome = await run(agent, "print things");
+    assertEquals(outcome.status, "answered");
+    assertEquals(requests.length, 4);
+    const summary = requests[2];
+    assertEquals(summary.tools, []);
+    assertEquals(summary.messages.at(-1), { role: "user", content: COMPACT_REQUEST });
+    assertEquals(summary.messages[1], { role: "user", content: "print things" });
+    assertEquals(
+      rawPromptTokens(summary.messages, []) <= window - answerReserve(window),
+      true,
+      "the summary request fits too",
+    );
+    assertEquals(outputs(summary.messages).map(([, cut]) => cut), [true, true, true, false]);
+    const expected: Message[] = [
+      { role: "system", content: "You are a test." },
+      { role: "user", content: `${COMPACT_WRAPPER}\nAsked for text four times.` },
+      { role: "assistant", content: COMPACT_ACK },
+      { role: "user", content: "print things" },
+    ];
+    assertEquals(requests[3].messages, expected);
+    assertEquals(requests[3].tools, schemas);
+    assertEquals(agent.history, [...expected, { role: "assistant", content: "done" }]);
+    assertEquals(agent.turns, [0, 1, 1, 1, 1]);
+    const notices = events.filter((e) => e.type === "notice");
+    assertEquals(notices, [{ type: "notice", message: compactingNotice(window) }]);
+  });
+
+  await t.step("a prompt too big for the window fails at once, nothing sent", async () => {
+    const { chat, requests } = fakeChat(1024, [says("never")]);
+    const agent = agentWith(chat);
+    const prompt = "x".repeat(3000);
+    const outcome = await run(agent, prompt);
+    const tokens = promptTokens([agent.history[0], { role: "user", content: prompt }], schemas);
+    const error = tooBigText(tokens, { window: 1024, reserve: 512 });
+    assertEquals(outcome.status === "failed" && outcome.error, error);
+    assertEquals(requests.length, 0);
+    assertEquals(agent.errors.map((e) => e.message), [error]);
+  });
+
+  await t.step("the server's own counts calibrate the estimate", async () => {
+    const window = 4096;
+    const first = rawPromptTokens(
+      [{ role: "system", content: "You are a test." }, { role: "user", content: "task" }],
+      schemas,
+    );
+    const { chat, requests } = fakeChat(window, [
+      { ...calls(2400), usage: { promptTokens: 3 * first, completionTokens: 10 } },
+      calls(2401),
+      says("done"),
+    ]);
+    const agent = agentWith(chat);
+    assertEquals((await run(agent)).status, "answered");
+    // Raw, the third request (about 1,700 tokens) fits 3,584; three times that does not.
+    assertEquals(outputs(requests[2].messages), [["c0_2400", true], ["c0_2401", false]]);
+    const raw = rawPromptTokens(requests[2].messages, schemas);
+    assertEquals(requests[2].promptTokens, calibrated(raw, { raw: first, real: 3 * first }));
+  });
+
+  await t.step("no known window: nothing is shortened", async () => {
+    const { chat, requests } = fakeChat(undefined, [calls(9000), calls(9000), says("done")]);
+    const agent = agentWith(chat);
+    assertEquals((await run(agent)).status, "answered");
+    assertEquals(outputs(requests[2].messages).map(([, cut]) => cut), [false, false]);
+    assertEquals(typeof requests[2].promptTokens, "number");
+  });
+
+  await t.step("an overflow the server reports is answered once by compacting", async () => {
+    const { chat, requests } = fakeChat(undefined, [
+      calls(2400),
+      overflowError(),
+      says("Printed 2,400 characters."),
+      says("done"),
+    ]);
+    const events: AgentEvent[] = [];
+    const agent = agentWith(chat, events);
+    const outcome = await run(agent);
+    assertEquals(outcome.status, "answered");
+    assertEquals(requests.length, 4);
+    assertEquals(requests[2].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
+    assertEquals(outputs(requests[2].messages), [["c0_2400", true]], "outputs shortened");
+    assertEquals(requests[3].messages.map((m) => m.role), ["system", "user", "assistant", "user"]);
+    assertEquals(events.filter((e) => e.type === "notice"), [
+      { type: "notice", message: OVERFLOW_NOTICE },
+    ]);
+    assertEquals(agent.errors.map((e) => e.message), [overflowError().message]);
+  });
+
+  await t.step("a second overflow ends the turn with the server's sentence", async () => {
+    const { chat, requests } = fakeChat(4096, [
+      calls(2400),
+      overflowError(),
+      says("Printed 2,400 characters."),
+      overflowError(),
+    ]);
+    const agent = agentWith(chat);
+    const outcome = await run(agent);
+    assertEquals(outcome.status === "failed" && outcome.error, overflowError().message);
+    assertEquals(requests.length, 4);
+    assertEquals(agent.history[1].content, `${COMPACT_WRAPPER}\nPrinted 2,400 characters.`);
+  });
+
+  await t.step(
+    "a summary request that overflows is tried once more, every output cut",
+    async () => {
+      const window = 2600;
+      const { chat, requests } = fakeChat(window, [
+        calls(2400, 2400),
+        calls(3600, 3600),
+        overflowError(),
+        says("Asked for text four times."),
+        says("done"),
+      ]);
+      const events: AgentEvent[] = [];
+      const agent = agentWith(chat, events);
+      assertEquals((await run(agent)).status, "answered");
+      assertEquals(requests.length, 5);
+      assertEquals(outputs(requests[2].messages).map(([, cut]) => cut), [true, true, true, false]);
+      assertEquals(outputs(requests[3].messages).map(([, cut]) => cut), [true, true, true, true]);
+      assertEquals(requests[3].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
+      // The refused request counts as the whole window from then on.
+      const raw = rawPromptTokens(requests[2].messages, []);
+      assertEquals(
+        requests[3].promptTokens,
+        calibrated(rawPromptTokens(requests[3].messages, []), { raw, real: window }),
+      );
+      assertEquals(events.filter((e) => e.type === "notice"), [
+        { type: "notice", message: compactingNotice(window) },
+        { type: "notice", message: OVERFLOW_NOTICE },
+      ]);
+      assertEquals(requests[4].messages.map((m) => m.role), [
+        "system",
+        "user",
+        "assistant",
+        "user",
+      ]);
+    },
+  );
+
+  await t.step("an overflow with nothing to compact: the server's sentence", async () => {
+    const { chat, requests } = fakeChat(undefined, [overflowError()]);
+    const agent = agentWith(chat);
+    const outcome = await run(agent);
+    assertEquals(outcome.status === "failed" && outcome.error, overflowError().message);
+    assertEquals(requests.length, 1);
+  });
+
+  await t.step("/compact fits its request to the window", async () => {
+    const window = 2600;
+    const { chat, requests } = fakeChat(window, [
+      calls(2400, 2400),
+      says("done"),
+      says("notes"),
+    ]);
+    const agent = agentWith(chat);
+    await run(agent);
+    chat.contextWindow = 2000; // read at every request: a window found smaller since
+    await agent.compact(new AbortController().signal);
+    assertEquals(outputs(requests[2].messages).map(([, cut]) => cut), [true, false]);
+    assertEquals(agent.history.slice(1), [
+      { role: "user", content: `${COMPACT_WRAPPER}\nnotes` },
+      { role: "assistant", content: COMPACT_ACK },
+    ]);
+  });
+});

@@ -1,0 +1,61 @@
+/** The real `mm -p` against a server that passes the model's tool call through as text. */
+
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { runCases } from "../helpers/cases.ts";
+import { runMM, workdir } from "../helpers/mm.ts";
+import { ScriptedServer } from "../helpers/server.ts";
+
+const server = ScriptedServer.start();
+const CALL = '<tool_call>{"name":"bash","arguments":{"command":"echo hi"}}</tool_call>';
+
+/** A working directory whose agent file points at the scripted server with `model`. */
+function dirFor(model: string): Promise<string> {
+  return workdir(`url: ${server.url}\nmodel: ${model}\n`);
+}
+
+Deno.test("text-form tool calls through mm -p", async (t) => {
+  await runCases(t, {
+    "a <tool_call> written as text runs bash; stdout has only the final answer": async () => {
+      server.script("text-call", [
+        { text: CALL, chunkSize: 3 },
+        { text: "It printed hi." },
+      ]);
+      const run = await runMM(["-p", "say hi"], { cwd: await dirFor("text-call") });
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(run.stdout, "It printed hi.\n");
+      assertEquals(run.stderr.includes("<tool_call>"), false, run.stderr);
+      assertStringIncludes(run.stderr, "bash: echo hi");
+      const second = server.chats("text-call")[1].body.messages;
+      const assistant = second.at(-2);
+      assertEquals(assistant.role, "assistant");
+      assertEquals(assistant.content, null);
+      assertEquals(assistant.tool_calls[0].function, {
+        name: "bash",
+        arguments: '{"command":"echo hi"}',
+      });
+      assertEquals(second.at(-1), {
+        role: "tool",
+        tool_call_id: assistant.tool_calls[0].id,
+        content: "hi\n",
+      });
+    },
+    "--json shows the call as a tool_call event, never as text": async () => {
+      server.script("text-call-json", [
+        { text: `Running it.\n${CALL}`, chunkSize: 4 },
+        { text: "Done." },
+      ]);
+      const run = await runMM(["-p", "say hi", "--json"], {
+        cwd: await dirFor("text-call-json"),
+      });
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(run.stdout.includes("tool_call>"), false, run.stdout);
+      const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const text = events.filter((e) => e.type === "text").map((e) => e.text).join("");
+      assertEquals(text, "Running it.\nDone.");
+      const call = events.find((e) => e.type === "tool_call");
+      assertEquals([call.name, call.input], ["bash", { command: "echo hi" }]);
+      assertEquals(events.at(-1), { type: "answer", text: "Done." });
+    },
+  });
+  await server.close();
+});

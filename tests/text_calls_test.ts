@@ -1,0 +1,343 @@
+/** Text-form tool calls: the recogniser on a corpus, the stream filter, the agent core, tool names. */
+
+import { Agent, unknownToolText } from "../lib/agent/agent.ts";
+import type { AgentEvent } from "../lib/agent/events.ts";
+import { TextCallFilter, textToolCalls } from "../lib/agent/text_calls.ts";
+import { matchToolName } from "../lib/agent/tool_name.ts";
+import { defaultConfig } from "../lib/config/config.ts";
+import { createChatClient, loadOpenAI } from "../lib/provider/chat.ts";
+import type { Tool } from "../lib/tool.ts";
+import { BUILTIN_TOOLS } from "../tools/mod.ts";
+import { ANSWERS } from "./fixtures/text_calls/answers.ts";
+import { CALLS, CALLS_BY_SYNTAX } from "./fixtures/text_calls/calls.ts";
+import { assertEquals } from "./helpers/assert.ts";
+import { fakeContext } from "./helpers/fake_context.ts";
+import { ScriptedServer } from "./helpers/server.ts";
+
+const TOOLS = BUILTIN_TOOLS;
+
+/** The calls with their arguments decoded, for comparing objects rather than JSON text. */
+function decoded(text: string) {
+  const found = textToolCalls(text, TOOLS);
+  return found && {
+    calls: found.calls.map((c) => ({ name: c.name, arguments: JSON.parse(c.arguments) })),
+    text: found.text,
+  };
+}
+
+/** What the filter shows of `text` streamed in pieces of `size` characters. */
+function streamed(text: string, size: number, recognise = true): string {
+  const filter = new TextCallFilter(TOOLS);
+  let out = "";
+  for (let i = 0; i < text.length; i += size) out += filter.push(text.slice(i, i + size));
+  return out + filter.finish(recognise);
+}
+
+const blanks = (s: string) => s.replace(/\s+/g, " ").trim();
+
+Deno.test("the corpus: messages holding text-form calls", async (t) => {
+  await t.step("at least 40 messages, every syntax present", () => {
+    assertEquals(CALLS.length >= 40, true, `${CALLS.length} messages`);
+    for (const [syntax, cases] of Object.entries(CALLS_BY_SYNTAX)) {
+      assertEquals(cases.length >= 8, true, `${syntax}: ${cases.length}`);
+    }
+    assertEquals(CALLS.some((c) => c.calls.length >= 3), true);
+    assertEquals(CALLS.filter((c) => c.prose).length >= 5, true);
+  });
+  for (const c of CALLS) {
+    await t.step(c.name, () => {
+      assertEquals(decoded(c.text), { calls: c.calls, text: c.prose ?? "" }, c.text);
+    });
+  }
+});
+
+Deno.test("the corpus: ordinary answers are never taken for calls", async (t) => {
+  await t.step("at least 40 answers", () => {
+    assertEquals(ANSWERS.length >= 40, true, `${ANSWERS.length} answers`);
+  });
+  for (const a of ANSWERS) {
+    await t.step(a.name, () => assertEquals(textToolCalls(a.text, TOOLS), undefined, a.text));
+  }
+});
+
+Deno.test("the recogniser's rules", async (t) => {
+  await t.step("tools given by name only: values of <parameter=…> stay text", () => {
+    const text = "<function=read_file>\n<parameter=start>\n10\n</parameter>\n</function>";
+    assertEquals(textToolCalls(text, ["read_file"]), {
+      calls: [{ name: "read_file", arguments: '{"start":"10"}' }],
+      text: "",
+    });
+  });
+
+  await t.step("only declared tools count", () => {
+    assertEquals(
+      textToolCalls('<tool_call>\n{"name": "bash", "arguments": {}}\n</tool_call>', ["read_file"]),
+      undefined,
+    );
+  });
+
+  await t.step("a name that reads like two declared tools is no call", () => {
+    const text = '<tool_call>\n{"name": "Read-File", "arguments": {}}\n</tool_call>';
+    assertEquals(textToolCalls(text, ["read_file", "readfile"]), undefined);
+  });
+
+  await t.step("broken JSON inside the tags is prose", () => {
+    const text = '<tool_call>\n{"name": "bash", "arguments": {"command": "ls"\n</tool_call>';
+    assertEquals(textToolCalls(text, TOOLS), undefined);
+  });
+
+  await t.step("arguments that are not JSON pass on as sent, for the refusal to quote", () => {
+    const text = '<tool_call>\n{"name": "bash", "arguments": "ls -la"}\n</tool_call>';
+    assertEquals(textToolCalls(text, TOOLS)?.calls, [{ name: "bash", arguments: "ls -la" }]);
+  });
+
+  await t.step("an example in a fence is skipped, a real call after it is taken", () => {
+    const text = [
+      "Calls look like:",
+      "```",
+      '<tool_call>{"name": "bash", "arguments": {"command": "rm -rf /"}}</tool_call>',
+      "```",
+      "Now the real one:",
+      '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>',
+    ].join("\n");
+    const found = textToolCalls(text, TOOLS);
+    assertEquals(found?.calls, [{ name: "bash", arguments: '{"command":"ls"}' }]);
+    assertEquals(found?.text, text.split("\n").slice(0, 5).join("\n"));
+  });
+});
+
+Deno.test("the stream filter", async (t) => {
+  await t.step("calls: in pieces of 1, 2, 3, 7 and 64 characters, only the prose shows", () => {
+    for (const c of CALLS) {
+      for (const size of [1, 2, 3, 7, 64]) {
+        assertEquals(blanks(streamed(c.text, size)), blanks(c.prose ?? ""), `${c.name} / ${size}`);
+      }
+    }
+  });
+
+  await t.step("answers: every character shows, in order, whatever the pieces", () => {
+    for (const a of ANSWERS) {
+      for (const size of [1, 2, 3, 7, 64]) {
+        assertEquals(streamed(a.text, size), a.text, `${a.name} / ${size}`);
+      }
+    }
+  });
+
+  await t.step("plain text goes out at once; only a marker's possible start waits", () => {
+    const f = new TextCallFilter(TOOLS);
+    assertEquals(f.push("Hello, wor"), "Hello, wor");
+    assertEquals(f.push("ld.\n<"), "ld.\n");
+    assertEquals(f.push("tool"), "");
+    assertEquals(f.push("box> is a tag"), "<toolbox> is a tag");
+    assertEquals(f.finish(), "");
+  });
+
+  await t.step("a marker split over three pieces is held, then dropped", () => {
+    const f = new TextCallFilter(TOOLS);
+    assertEquals(f.push("Checking.\n<tool_"), "Checking.\n");
+    assertEquals(f.push("ca"), "");
+    assertEquals(f.push('ll>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>'), "");
+    assertEquals(f.finish(), "");
+  });
+
+  await t.step("[TOOL_CALLS] split over pieces at the start of the message", () => {
+    const f = new TextCallFilter(TOOLS);
+    assertEquals(f.push("[TOOL"), "");
+    assertEquals(f.push("_CALLS]bash[AR"), "");
+    assertEquals(f.push('GS]{"command": "ls"}'), "");
+    assertEquals(f.finish(), "");
+  });
+
+  await t.step("a message opening with JSON that is no call shows once the value is whole", () => {
+    const f = new TextCallFilter(TOOLS);
+    assertEquals(f.push('{"answer": '), "");
+    assertEquals(f.push("42}\nThat is"), '{"answer": 42}\nThat is');
+    assertEquals(f.push(" all."), " all.");
+    assertEquals(f.finish(), "");
+  });
+
+  await t.step("a fenced answer shows once its first character is no call", () => {
+    const f = new TextCallFilter(TOOLS);
+    assertEquals(f.push("```pyth"), "");
+    assertEquals(f.push("on\nimport os\n"), "```python\nimport os\n");
+  });
+
+  await t.step("<function= mid-line is prose and is not held", () => {
+    const f = new TextCallFilter(TOOLS);
+    assertEquals(f.push("Use <function=name> tags."), "Use <function=name> tags.");
+  });
+
+  await t.step("finish(false): structured calls came too, the held text shows as it is", () => {
+    const text = '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>';
+    assertEquals(streamed(text, 5, false), text);
+  });
+
+  await t.step("prose after a call is set apart by a blank line", () => {
+    const text =
+      'Let me look.\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>\nThen I report.';
+    assertEquals(streamed(text, 4), "Let me look.\n\nThen I report.");
+  });
+});
+
+Deno.test("tool names small models get wrong", async (t) => {
+  const declared = ["read_file", "bash", "edit_file"];
+  for (
+    const name of [
+      "read_file",
+      "Read_File",
+      "read-file",
+      "read file",
+      "readFile",
+      "ReadFile",
+      "read.file",
+      " READ-FILE ",
+    ]
+  ) {
+    await t.step(`${JSON.stringify(name)} is read_file`, () => {
+      assertEquals(matchToolName(name.trim(), declared), "read_file");
+    });
+  }
+  await t.step("another name is none", () => {
+    assertEquals(matchToolName("read_files", declared), undefined);
+    assertEquals(matchToolName("", declared), undefined);
+    assertEquals(matchToolName("___", declared), undefined);
+  });
+  await t.step("two declared tools that read alike: only the exact name runs", () => {
+    assertEquals(matchToolName("read_file", ["read_file", "readfile"]), "read_file");
+    assertEquals(matchToolName("Read-File", ["read_file", "readfile"]), undefined);
+  });
+});
+
+/** A tool that records its inputs and answers with a fixed text. */
+function notesTool(seen: unknown[]): Tool<{ topic: string }> {
+  return {
+    name: "read_notes",
+    kind: "read",
+    emoji: "📒",
+    asks: false,
+    declared: () => true,
+    description: "Reads the notes on a topic.",
+    parameters: { topic: { type: "string", description: "The topic." } },
+    summary: (input) => input.topic,
+    run(input) {
+      seen.push(input);
+      return Promise.resolve({ output: `notes on ${input.topic}` });
+    },
+  };
+}
+
+Deno.test("the agent core runs text-form calls", async (t) => {
+  const server = ScriptedServer.start();
+  const openai = await loadOpenAI();
+  const turn = async (model: string, prompt = "go") => {
+    const seen: unknown[] = [];
+    const events: AgentEvent[] = [];
+    const config = { ...defaultConfig(), url: server.url, model };
+    const agent = new Agent({
+      config,
+      chat: createChatClient(openai, config, model),
+      tools: [notesTool(seen)],
+      systemPrompt: "test",
+      context: (signal) => fakeContext({ signal }),
+      askPermission: () => Promise.resolve({ kind: "reject" }),
+      emit: (e) => events.push(e),
+    });
+    const outcome = await agent.runTurn(prompt, new AbortController().signal);
+    const text = events.filter((e) => e.type === "text").map((e) => e.text).join("");
+    return { agent, outcome, events, seen, text };
+  };
+
+  await t.step("a <tool_call> in the text runs; only the prose is shown and kept", async () => {
+    server.script("hermes", [
+      {
+        text:
+          'Let me look.\n<tool_call>\n{"name": "read_notes", "arguments": {"topic": "tests"}}\n</tool_call>',
+        chunkSize: 2,
+      },
+      { text: "The notes say: test more." },
+    ]);
+    const { outcome, seen, text, events } = await turn("hermes");
+    assertEquals(outcome.status, "answered");
+    assertEquals(outcome.status === "answered" && outcome.answer, "The notes say: test more.");
+    assertEquals(seen, [{ topic: "tests" }]);
+    assertEquals(text, "Let me look.\nThe notes say: test more.");
+    const call = events.find((e) => e.type === "tool_call");
+    assertEquals(call?.type === "tool_call" && call.name, "read_notes");
+    assertEquals(events.filter((e) => e.type === "answer"), [
+      { type: "answer", text: "The notes say: test more." },
+    ]);
+    const messages = server.chats("hermes")[1].body.messages;
+    const assistant = messages[2];
+    assertEquals(assistant.content, "Let me look.");
+    assertEquals(assistant.tool_calls.length, 1);
+    assertEquals(/^[A-Za-z0-9]{9}$/.test(assistant.tool_calls[0].id), true);
+    assertEquals(assistant.tool_calls[0].function, {
+      name: "read_notes",
+      arguments: '{"topic":"tests"}',
+    });
+    assertEquals(messages[3], {
+      role: "tool",
+      tool_call_id: assistant.tool_calls[0].id,
+      content: "notes on tests",
+    });
+  });
+
+  await t.step("a message that is only call JSON has null content", async () => {
+    server.script("bare", [
+      { text: '{"name": "read_notes", "arguments": {"topic": "a"}}', chunkSize: 4 },
+      { text: "ok" },
+    ]);
+    const { seen, text } = await turn("bare");
+    assertEquals(seen, [{ topic: "a" }]);
+    assertEquals(text, "ok");
+    assertEquals(server.chats("bare")[1].body.messages[2].content, null);
+  });
+
+  await t.step("structured calls win: text calls beside them are shown, not run", async () => {
+    const shown = '<tool_call>{"name": "read_notes", "arguments": {"topic": "text"}}</tool_call>';
+    server.script("both", [
+      {
+        text: shown,
+        toolCalls: [{ name: "read_notes", arguments: { topic: "structured" } }],
+        chunkSize: 7,
+      },
+      { text: "ok" },
+    ]);
+    const { seen, text } = await turn("both");
+    assertEquals(seen, [{ topic: "structured" }]);
+    assertEquals(text, shown + "ok");
+  });
+
+  await t.step("names differing by case or separators run the tool", async () => {
+    const names = [
+      "Read_Notes",
+      "read-notes",
+      "read notes",
+      "readNotes",
+      "ReadNotes",
+      "read.notes",
+    ];
+    server.script("names", [
+      {
+        toolCalls: names.map((name, i) => ({ name, arguments: { topic: String(i) } })),
+      },
+      { text: "ok" },
+    ]);
+    const { seen } = await turn("names");
+    assertEquals(seen, names.map((_, i) => ({ topic: String(i) })));
+  });
+
+  await t.step("another unknown name gets the list of tools", async () => {
+    server.script("unknown", [
+      { toolCalls: [{ name: "read_notez", arguments: { topic: "x" } }] },
+      { text: "ok" },
+    ]);
+    const { seen } = await turn("unknown");
+    assertEquals(seen, []);
+    // deno-lint-ignore no-explicit-any
+    const tool = server.chats("unknown")[1].body.messages.find((m: any) => m.role === "tool");
+    assertEquals(tool.content, unknownToolText("read_notez", ["read_notes"]));
+  });
+
+  await server.close();
+});
