@@ -21,9 +21,19 @@ export type PermissionAnswer =
   | { kind: "allowAlways" }
   | { kind: "reject"; reason?: string };
 
-/** Asks the user whether a call may run; one-shot mode answers `reject` without asking. */
+/** The asked agent a permission request comes from (ask_agent), and its own id of the call. */
+export interface AskedBy {
+  agent: string;
+  callId: string;
+}
+
+/**
+ * Asks the user whether a call may run; one-shot mode answers `reject` without asking. For an asked
+ * agent's call (`askedBy`), `summary` is the whole question: `<agent> asks: <title>`.
+ */
 export type AskPermission = (
   tool: string,
   summary: string,
   input: Record<string, unknown>,
+  askedBy?: AskedBy,
 ) => Promise<PermissionAnswer>;

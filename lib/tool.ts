@@ -96,7 +96,41 @@ export interface ToolContext {
   lsp?: LspPool;
   /** The front end's permission prompt (ask_agent's asked agent); absent means reject. */
   askPermission?: AskPermission;
+  /** Shows a step of the call's own work as it happens (ask_agent's asked agent); absent: not shown. */
+  emit?(event: NestedEvent): void;
+  /** Records a failure of a hook the tool runs itself (preAsk, postAsk) and shows it as a warning. */
+  hookFailure?(message: string): void;
 }
+
+/**
+ * One step of an asked agent's work while ask_agent waits for it (tools.md, `ask_agent`, Display):
+ * its text, its thinking, its tool calls (titled `<agent> · <title>`) and their progress.
+ */
+export type NestedEvent =
+  | { agent: string; type: "text"; text: string }
+  | { agent: string; type: "thought"; text: string }
+  | {
+    agent: string;
+    type: "tool_call";
+    /** The asked agent's own id of the call. */
+    id: string;
+    /** `<agent> · <the call's title>`. */
+    title: string;
+    kind: ToolKind;
+    emoji: string;
+    input?: unknown;
+  }
+  | {
+    agent: string;
+    type: "tool_update";
+    id: string;
+    status?: "pending" | "in_progress" | "completed" | "failed";
+    /** `<agent> · <the call's title>`, when it changed. */
+    title?: string;
+    /** The call's output, once it has one. */
+    output?: string;
+    diff?: FileDiff;
+  };
 
 /** One question as ask_user cleaned it. */
 export interface Question {
@@ -142,6 +176,10 @@ export interface ToolResult {
   diff?: FileDiff;
   /** Absolute paths the call touched. */
   locations?: string[];
+  /** What the front ends show in place of `output` (ask_agent: the answer has streamed already). */
+  display?: string;
+  /** Ends the turn after this call, with this error (ask_agent's watchdog). */
+  stop?: string;
 }
 
 /** A built-in tool: its declaration, and one function of its input and the context. */

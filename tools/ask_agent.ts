@@ -13,7 +13,10 @@ import {
   childAgent,
   type Decide,
   depthRefusal,
+  silenceReason,
+  silenceText,
 } from "../lib/ask/child.ts";
+import { nestedEvent } from "../lib/ask/updates.ts";
 
 /** The input of a call. */
 export interface AskAgentInput {
@@ -132,12 +135,20 @@ export function askSummary(info: AgentInfo | undefined, agent: string, prompt: s
   return `${agent}${target} — ${first}`;
 }
 
-/** Decides a child's permission requests: its yolo, else the asking agent's user, else reject. */
+/**
+ * Decides a child's permission requests: its yolo, else the asking agent's user (asked
+ * `<agent> asks: <title>`), else reject.
+ */
 export function decider(yolo: boolean, agent: string, ctx: ToolContext): Decide {
-  return async (title) => {
+  return async (title, _signal, callId) => {
     if (yolo) return true;
     if (!ctx.askPermission) return false;
-    const answer = await ctx.askPermission(`${agent} · ${title}`, `${agent} asks: ${title}`, {});
+    const answer = await ctx.askPermission(
+      `${agent} · ${title}`,
+      `${agent} asks: ${title}`,
+      {},
+      { agent, callId },
+    );
     return answer.kind !== "reject";
   };
 }
@@ -154,15 +165,33 @@ export function questioner(agent: string, ctx: ToolContext): AskQuestion {
   };
 }
 
-/** The text of an ask's result for the model (before hooks). */
+/** The call's own output in the front ends once the answer has streamed (tools.md, Result, Hooks). */
+export function answeredText(agent: string, answer: string, replaced = false): string {
+  const n = [...answer].length;
+  return replaced
+    ? `${agent} answered; a hook replaced the answer (${n} characters)`
+    : `${agent} answered (${n} characters)`;
+}
+
+/**
+ * The text of an ask's result for the model (before hooks). A run that stopped shows only its
+ * stop line: what it answered has streamed. A silent one also ends the asking turn (`stop`).
+ */
 export function resultText(agent: string, result: AskResult, max: number): ToolResult {
   if (result.kind === "failed") return { output: failedText(agent, result.reason), failed: true };
-  if (result.kind === "stopped") {
+  if (result.kind === "stopped" || result.kind === "silent") {
+    const reason = result.kind === "silent" ? silenceReason(result.ms) : result.reason;
+    const line = stoppedText(agent, reason);
     const answered = result.answer ? `${truncate(result.answer, max)}\n` : "";
-    return { output: `${answered}${stoppedText(agent, result.reason)}`, failed: true };
+    return {
+      output: `${answered}${line}`,
+      failed: true,
+      ...(answered ? { display: line } : {}),
+      ...(result.kind === "silent" ? { stop: silenceText(agent, result.ms) } : {}),
+    };
   }
   if (!result.answer) return { output: noAnswerText(agent), failed: true };
-  return { output: truncate(result.answer, max) };
+  return { output: truncate(result.answer, max), display: answeredText(agent, result.answer) };
 }
 
 /** The ask_agent tool of `config`'s agents (built at start-up: it reads their files). */
@@ -207,6 +236,7 @@ export function askAgentTool(config: Config): Tool<AskAgentInput> {
         prompt: input.prompt,
         cwd: ctx.cwd,
       }, timeout);
+      for (const f of pre.failures) ctx.hookFailure?.(f);
       if (pre.denied !== undefined) {
         return { output: `[ask denied by a hook: ${pre.denied}]`, failed: true };
       }
@@ -217,13 +247,17 @@ export function askAgentTool(config: Config): Tool<AskAgentInput> {
         pre.context,
       );
       const child = childAgent(agent, info.ref, ctx.config);
-      const result = await child.ask(
-        prompt,
-        ctx.cwd,
-        ctx.signal,
-        decider(child.yolo, agent, ctx),
-        questioner(agent, ctx),
-      );
+      const result = await child.ask(prompt, {
+        cwd: ctx.cwd,
+        signal: ctx.signal,
+        decide: decider(child.yolo, agent, ctx),
+        question: questioner(agent, ctx),
+        onUpdate: (update) => {
+          const event = nestedEvent(agent, update);
+          if (event) ctx.emit?.(event);
+        },
+        watchdog: ctx.config.watchdogTimeout,
+      });
       const out = resultText(agent, result, ctx.config.maxOutput);
       if (out.failed) return out;
       const post = await runHooks(hooks.postAsk, {
@@ -233,8 +267,14 @@ export function askAgentTool(config: Config): Tool<AskAgentInput> {
         answer: out.output,
         cwd: ctx.cwd,
       }, timeout);
-      const answer = post.replace ?? out.output;
-      return { output: withHookContext(answer, post.context) };
+      for (const f of post.failures) ctx.hookFailure?.(f);
+      if (post.replace === undefined) {
+        return { ...out, output: withHookContext(out.output, post.context) };
+      }
+      return {
+        output: withHookContext(post.replace, post.context),
+        display: answeredText(agent, post.replace, true),
+      };
     },
   };
 }

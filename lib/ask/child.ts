@@ -10,8 +10,10 @@ import type {
   ClientContext,
   RequestPermissionRequest,
   RequestPermissionResponse,
+  SessionUpdate,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { AgentRef, Config } from "../config/config.ts";
+import { formatDuration } from "../config/duration.ts";
 import { VERSION } from "../version.ts";
 
 type AcpModule = typeof import("npm:@agentclientprotocol/sdk@2.4.0");
@@ -58,8 +60,8 @@ export function mmCommand(): { program: string; args: string[] } {
   return { program, args: ["run", "--allow-all", "--no-config", "--quiet", target] };
 }
 
-/** What a child's permission request is answered with: allowed or not. */
-export type Decide = (title: string, signal: AbortSignal) => Promise<boolean>;
+/** What a child's permission request for its call `id` is answered with: allowed or not. */
+export type Decide = (title: string, signal: AbortSignal, id: string) => Promise<boolean>;
 
 /**
  * A question of the child's ask_user put as a dialog (options other than the permission buttons):
@@ -74,11 +76,54 @@ export type AskQuestion = (
 /** The option ids of mm's own permission dialog (lib/frontend/acp/permission.ts). */
 const PERMISSION_IDS = new Set(["allow_once", "allow_always", "reject_once"]);
 
-/** How one question ended. */
+/** How one question ended; `silent`: the watchdog stopped it after `ms` without an update. */
 export type AskResult =
   | { kind: "answered"; answer: string }
   | { kind: "failed"; reason: string }
-  | { kind: "stopped"; answer: string; reason: string };
+  | { kind: "stopped"; answer: string; reason: string }
+  | { kind: "silent"; answer: string; ms: number };
+
+/** How one question is asked. */
+export interface AskOptions {
+  /** The session's working directory. */
+  cwd: string;
+  /** Cancels the question (`session/cancel`). */
+  signal: AbortSignal;
+  /** Answers the child's permission requests. */
+  decide: Decide;
+  /** Answers the child's questions; absent: they are declined. */
+  question?: AskQuestion;
+  /** Every `session/update` of the question's session, as it comes. */
+  onUpdate?: (update: SessionUpdate) => void;
+  /**
+   * Milliseconds the child may stay silent (no update, no request) once the prompt is sent before
+   * the question is cancelled: the asking agent's `watchdogTimeout`. Waiting for the user's answer
+   * to a request of the child does not count.
+   */
+  watchdog?: number;
+}
+
+/** The reason a silent child's answer stops, for the model: `it sent nothing for 2m (watchdogTimeout)`. */
+export function silenceReason(ms: number): string {
+  return `it sent nothing for ${formatDuration(ms)} (watchdogTimeout)`;
+}
+
+/** The error that ends the asking turn when the asked agent stays silent. */
+export function silenceText(agent: string, ms: number): string {
+  const d = formatDuration(ms);
+  return `[error: ${agent} sent nothing for ${d} — turn stopped by the watchdog (watchdogTimeout: ${d}); its model may still be loading or its server overloaded: try again, or raise watchdogTimeout]`;
+}
+
+/** The state of one question's session, for the notification and request handlers. */
+interface SessionState {
+  text: string;
+  opts: AskOptions;
+  /** A sign of life: the watchdog starts again. */
+  beat(): void;
+  /** The user is being asked: the watchdog waits until `resume`. */
+  pause(): void;
+  resume(): void;
+}
 
 /** One asked agent's child process and connection. */
 export class ChildAgent {
@@ -90,11 +135,8 @@ export class ChildAgent {
   #starting?: Promise<void>;
   #stderr = "";
   #exited = false;
-  /** The text collected per session, and the decision of its permission requests. */
-  #sessions = new Map<
-    string,
-    { text: string; decide: Decide; question?: AskQuestion; signal: AbortSignal }
-  >();
+  /** The open questions, by ACP session id. */
+  #sessions = new Map<string, SessionState>();
 
   /** An agent of `config.mmConfigs`, not started yet. */
   constructor(name: string, ref: AgentRef, config: Config) {
@@ -103,14 +145,8 @@ export class ChildAgent {
     this.yolo = childYolo(ref, config);
   }
 
-  /** Asks `prompt` in a fresh session in `cwd`; never throws. */
-  async ask(
-    prompt: string,
-    cwd: string,
-    signal: AbortSignal,
-    decide: Decide,
-    question?: AskQuestion,
-  ): Promise<AskResult> {
+  /** Asks `prompt` in a fresh session in `opts.cwd`; never throws. */
+  async ask(prompt: string, opts: AskOptions): Promise<AskResult> {
     try {
       await this.#start();
     } catch (e) {
@@ -120,30 +156,63 @@ export class ChildAgent {
     const { methods } = await loadAcp();
     let sessionId: string;
     try {
-      sessionId = (await agent.request(methods.agent.session.new, { cwd, mcpServers: [] }))
-        .sessionId;
+      sessionId = (await agent.request(methods.agent.session.new, {
+        cwd: opts.cwd,
+        mcpServers: [],
+      })).sessionId;
     } catch (e) {
       return { kind: "failed", reason: this.#reason(e) };
     }
-    const state = { text: "", decide, question, signal };
-    this.#sessions.set(sessionId, state);
-    const onAbort = () => {
+    const cancel = () => {
       agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => {});
     };
-    signal.addEventListener("abort", onAbort);
+    let silent: (ms: number) => void = () => {};
+    const silence = new Promise<{ silent: number }>((resolve) => {
+      silent = (ms) => resolve({ silent: ms });
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let waiting = 0;
+    const ms = opts.watchdog;
+    const state: SessionState = {
+      text: "",
+      opts,
+      beat: () => {
+        clearTimeout(timer);
+        if (ms && waiting === 0) timer = setTimeout(() => silent(ms), ms);
+      },
+      pause: () => {
+        waiting++;
+        clearTimeout(timer);
+      },
+      resume: () => {
+        waiting--;
+        state.beat();
+      },
+    };
+    this.#sessions.set(sessionId, state);
+    opts.signal.addEventListener("abort", cancel);
     try {
-      const r = await agent.request(methods.agent.session.prompt, {
+      const request = agent.request(methods.agent.session.prompt, {
         sessionId,
         prompt: [{ type: "text", text: prompt }],
       });
-      if (r.stopReason === "end_turn") return { kind: "answered", answer: state.text.trim() };
+      request.catch(() => {});
+      state.beat();
+      const r = await Promise.race([request, silence]);
+      const answer = state.text.trim();
+      if ("silent" in r) {
+        cancel();
+        return { kind: "silent", answer, ms: r.silent };
+      }
+      if (r.stopReason === "end_turn") return { kind: "answered", answer };
       const reason = r.stopReason === "cancelled" ? "cancelled" : `stopped (${r.stopReason})`;
-      return { kind: "stopped", answer: state.text.trim(), reason };
+      return { kind: "stopped", answer, reason };
     } catch (e) {
-      const reason = signal.aborted ? "cancelled" : this.#reason(e);
+      const reason = opts.signal.aborted ? "cancelled" : this.#reason(e);
       return { kind: "stopped", answer: state.text.trim(), reason };
     } finally {
-      signal.removeEventListener("abort", onAbort);
+      clearTimeout(timer);
+      opts.signal.removeEventListener("abort", cancel);
       this.#sessions.delete(sessionId);
     }
   }
@@ -214,9 +283,13 @@ export class ChildAgent {
     const app = client({ name: "mm" })
       .onNotification(methods.client.session.update, ({ params }) => {
         const s = this.#sessions.get(params.sessionId);
+        if (!s) return;
+        s.beat();
         const u = params.update;
-        if (!s || u.sessionUpdate !== "agent_message_chunk") return;
-        if (u.content.type === "text") s.text += u.content.text;
+        if (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text") {
+          s.text += u.content.text;
+        }
+        s.opts.onUpdate?.(u);
       })
       .onRequest(methods.client.session.requestPermission, async ({ params }) => {
         return await this.#permission(params);
@@ -229,23 +302,39 @@ export class ChildAgent {
     });
   }
 
+  /** A request of the child: the watchdog waits while the user is asked. */
   async #permission(req: RequestPermissionRequest): Promise<RequestPermissionResponse> {
     const s = this.#sessions.get(req.sessionId);
+    s?.pause();
+    try {
+      return await this.#answer(req, s);
+    } finally {
+      s?.resume();
+    }
+  }
+
+  async #answer(
+    req: RequestPermissionRequest,
+    s: SessionState | undefined,
+  ): Promise<RequestPermissionResponse> {
     const title = req.toolCall.title ?? "a tool call";
     if (req.options.some((o) => !PERMISSION_IDS.has(o.optionId))) {
       // A question of the child's ask_user, as buttons: the asking agent's user answers it.
       const choices = req.options.filter((o) =>
         o.kind !== "reject_once" && o.kind !== "reject_always"
       );
-      const chosen = s?.question
-        ? await s.question(title, choices.map((o) => o.name), s.signal).catch(() => undefined)
+      const ask = s?.opts.question;
+      const chosen = ask
+        ? await ask(title, choices.map((o) => o.name), s.opts.signal).catch(() => undefined)
         : undefined;
       const option = choices.find((o) => o.name === chosen) ??
         req.options.find((o) => o.kind.startsWith("reject"));
       if (!option) return { outcome: { outcome: "cancelled" } };
       return { outcome: { outcome: "selected", optionId: option.optionId } };
     }
-    const allowed = s ? await s.decide(title, s.signal).catch(() => false) : false;
+    const allowed = s
+      ? await s.opts.decide(title, s.opts.signal, req.toolCall.toolCallId).catch(() => false)
+      : false;
     const option =
       req.options.find((o) => allowed ? o.kind === "allow_once" : o.kind === "reject_once") ??
         req.options.find((o) => o.kind.startsWith(allowed ? "allow" : "reject"));

@@ -53,12 +53,12 @@ export async function runAskOnce(opts: AskOnceOptions): Promise<number> {
   Deno.addSignalListener("SIGINT", onInterrupt);
   try {
     const child = childAgent(opts.name, ref, opts.config);
-    const result = await child.ask(
-      withHookContext(opts.prompt, pre.context),
-      opts.cwd,
-      controller.signal,
-      () => Promise.resolve(child.yolo),
-    );
+    const result = await child.ask(withHookContext(opts.prompt, pre.context), {
+      cwd: opts.cwd,
+      signal: controller.signal,
+      decide: () => Promise.resolve(child.yolo),
+      watchdog: opts.config.watchdogTimeout,
+    });
     if (controller.signal.aborted) return fail("[error: interrupted]", 130);
     const out = resultText(opts.name, result, Number.MAX_SAFE_INTEGER);
     if (out.failed) return fail(out.output);

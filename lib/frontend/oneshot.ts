@@ -6,7 +6,7 @@ import { systemPrompt } from "../agent/prompt.ts";
 import { recapLine } from "../agent/recap.ts";
 import type { Config } from "../config/config.ts";
 import { realContext } from "../context.ts";
-import { createChatClient, loadOpenAI } from "../provider/chat.ts";
+import { contextReport, createClient, preloadChat } from "../provider/client.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
 import { openSession } from "./setup.ts";
@@ -14,6 +14,7 @@ import { startupTools } from "../../tools/mod.ts";
 import { availableLspServers } from "../../tools/lsp.ts";
 import { LspPool } from "../lsp/pool.ts";
 import { previewLines, toolLine } from "./display.ts";
+import { endsCall, indented, nestedToolLine } from "./nested.ts";
 import { Output } from "./output.ts";
 
 /** What a one-shot run needs. */
@@ -31,12 +32,15 @@ export interface OneShotOptions {
 /** Runs one turn and returns the exit code of mm.md §1: 0 answered, 1 failed, 130 interrupted. */
 export async function runOneShot(opts: OneShotOptions): Promise<number> {
   const out = new Output();
+  // `--json` adds the context window and the chat API to `turn_start` (docs/json-events.md).
+  let started: Record<string, unknown> = {};
   const emit = opts.json
-    ? (e: AgentEvent) => out.stdout(JSON.stringify(e) + "\n")
+    ? (e: AgentEvent) =>
+      out.stdout(JSON.stringify(e.type === "turn_start" ? { ...e, ...started } : e) + "\n")
     : plain(out, opts.config);
   const lspServers = availableLspServers(opts.config);
   for (const warning of lspServers.warnings) out.stderr(`${warning}\n`);
-  const openai = loadOpenAI();
+  preloadChat(opts.config);
   const recorder = await openSession(opts, opts.config.model ?? "");
   for (const warning of recorder?.warnings ?? []) emit({ type: "warning", message: warning });
   let model: string;
@@ -47,6 +51,8 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     emit({ type: "error", message: e.message, where: "generation" });
     return 1;
   }
+  const client = createClient(opts.config, model);
+  client.catch(() => {}); // awaited below
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   Deno.addSignalListener("SIGINT", onInterrupt);
@@ -57,11 +63,15 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       const warning = await recorder?.save(agent, model);
       if (warning) emit({ type: "warning", message: warning });
     };
+    const tools = await startupTools(opts.config, opts.cwd);
+    const prompt = await systemPrompt(opts.config, opts.cwd);
+    const chat = await client;
+    started = contextReport(chat.plan);
     const agent: Agent = new Agent({
       config: opts.config,
-      chat: createChatClient(await openai, opts.config, model),
-      tools: await startupTools(opts.config, opts.cwd),
-      systemPrompt: await systemPrompt(opts.config, opts.cwd),
+      chat,
+      tools,
+      systemPrompt: prompt,
       context: (signal) => realContext(opts.config, opts.cwd, signal, lsp),
       // Nobody can be asked in one-shot mode: a call that would ask is rejected.
       askPermission: () => Promise.resolve({ kind: "reject" }),
@@ -88,7 +98,14 @@ function plain(out: Output, config: Config): (e: AgentEvent) => void {
     if (thinking) out.stderr("\n");
     thinking = false;
   };
-  return (e) => {
+  // An asked agent's text (ask_agent), written indented before its next call or its result.
+  let nested = "";
+  const endNested = () => {
+    endThought();
+    if (nested.trim()) out.stderr(indented(nested.trim(), true) + "\n");
+    nested = "";
+  };
+  const render = (e: AgentEvent): void => {
     switch (e.type) {
       case "text":
         pending += e.text;
@@ -106,12 +123,29 @@ function plain(out: Output, config: Config): (e: AgentEvent) => void {
         out.stderr(toolLine(e.emoji, e.name, e.summary) + "\n");
         break;
       case "tool_result":
+        endNested();
         if (e.preview === false) break;
-        for (const line of previewLines(e.output, config.previewLines)) {
+        for (const line of previewLines(e.display ?? e.output, config.previewLines)) {
           out.stderr(out.dim(line) + "\n");
         }
         break;
+      case "nested": {
+        const n = e.event;
+        if (n.type === "text") nested += n.text;
+        else if (n.type === "thought") render({ type: "thought", text: n.text });
+        else if (n.type === "tool_call") {
+          endNested();
+          out.stderr(nestedToolLine(n) + "\n");
+        } else if (endsCall(n) && n.output !== undefined) {
+          endNested();
+          for (const line of previewLines(n.output, config.previewLines)) {
+            out.stderr(out.dim(line) + "\n");
+          }
+        }
+        break;
+      }
       case "warning":
+      case "notice":
         endThought();
         out.stderr(`${e.message}\n`);
         break;
@@ -131,4 +165,5 @@ function plain(out: Output, config: Config): (e: AgentEvent) => void {
         break;
     }
   };
+  return render;
 }

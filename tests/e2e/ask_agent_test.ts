@@ -4,13 +4,16 @@ import {
   ASK_AGENT_PARAGRAPH,
   emptyPromptText,
   noAnswerText,
+  stoppedText,
   unknownAgentText,
 } from "../../tools/ask_agent.ts";
-import { Editor, select } from "../helpers/acp.ts";
+import { silenceReason, silenceText } from "../../lib/ask/child.ts";
+import { chunks, Editor, select } from "../helpers/acp.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { runMM, workdir } from "../helpers/mm.ts";
+import { DENO_DIR, MAIN, runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server.ts";
+import { Terminal } from "../helpers/tmux.ts";
 
 const server = ScriptedServer.start();
 
@@ -38,6 +41,11 @@ async function dirFor(
 // deno-lint-ignore no-explicit-any
 type Any = any;
 
+/** A hook command (YAML flow list) that prints `answer` as JSON. */
+function hookSays(answer: Record<string, unknown>): string {
+  return JSON.stringify(["bash", "-c", `echo '${JSON.stringify(answer)}'`]);
+}
+
 /** The tool messages of the `n`th chat request for `model`. */
 function toolOutputs(model: string, n: number): string[] {
   return server.chats(model)[n].body.messages
@@ -64,7 +72,8 @@ Deno.test("ask_agent", async (t) => {
       assertEquals(run.stdout, "Helper says 42.\n");
       assertStringIncludes(
         run.stderr,
-        "🗣 ask_agent: helper (ollama/child-a) — What is 6 times 7?\n",
+        "🗣 ask_agent: helper (ollama/child-a) — What is 6 times 7?\n" +
+          "   42\n   helper answered (2 characters)\n",
       );
       assertEquals(toolOutputs("main-a", 1), ["42"]);
       const childBody = server.chats("child-a")[0].body;
@@ -144,37 +153,228 @@ Deno.test("ask_agent", async (t) => {
         .find((x: Any) => x.function.name === "ask_agent");
       assertStringIncludes(tool.function.description, "  helper — Runner");
     },
-    "in the editor, the asked agent's permission requests reach the editor's user": async () => {
+    "in the editor: the asked agent streams, its requests come as `helper asks: …`": async () => {
       server.script("main-acp", [
         { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "run" } }] },
-        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "again" } }] },
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "pick" } }] },
         { text: "both done" },
       ]);
       server.script("child-acp", [
         { toolCalls: [{ name: "bash", arguments: { command: "echo allowed-run" } }] },
-        { text: "ran it" },
-        { toolCalls: [{ name: "bash", arguments: { command: "echo refused-run" } }] },
-        { text: "was refused" },
+        { thought: "it printed", text: "ran it" },
+        {
+          toolCalls: [{
+            name: "ask_user",
+            arguments: { question: "Which colour?", type: "choice", options: ["red", "blue"] },
+          }],
+        },
+        { text: "you chose blue" },
       ]);
-      const dir = await dirFor("main-acp", "child-acp", { entry: "    yolo: false\n" });
-      let n = 0;
+      const dir = await dirFor("main-acp", "child-acp", {
+        entry: "    yolo: false\n",
+        extra: `hooks:\n  postAsk:\n    - command: ${hookSays({ context: "noted by a hook" })}\n`,
+      });
       const editor = await Editor.start({
         cwd: dir,
-        permission: () => select(n++ === 0 ? "allow_once" : "reject_once"),
+        permission: (req) =>
+          select(req.toolCall.title === "helper asks: Which colour?" ? "option_2" : "allow_once"),
       });
       try {
         const id = await editor.newSession(dir);
         assertEquals(await editor.prompt(id, "go"), "end_turn");
-        assertEquals(toolOutputs("main-acp", 2), ["ran it", "was refused"]);
+        const context = "\n[context added by a hook]\nnoted by a hook";
+        assertEquals(toolOutputs("main-acp", 2), [`ran it${context}`, `you chose blue${context}`]);
         assertStringIncludes(toolOutputs("child-acp", 1)[0], "allowed-run");
-        assertEquals(toolOutputs("child-acp", 3).at(-1), "[command rejected by the user]");
-        assertEquals(editor.permissions.length, 2);
-        assertStringIncludes(
-          editor.permissions[0].options[1].name,
-          "helper · bash: echo allowed-run",
-        );
+        assertStringIncludes(toolOutputs("child-acp", 3)[0], "- Which colour? → blue");
+        const updates = editor.updatesOf(id);
+        // The asked agent's text and thinking are the session's own chunks.
+        assertEquals(chunks(updates, "agent_message_chunk"), "ran ityou chose blueboth done");
+        assertEquals(chunks(updates, "agent_thought_chunk"), "it printed");
+        // Its calls are tool calls of their own, titled `helper · <title>`.
+        const calls = updates.filter((u: Any) => u.sessionUpdate === "tool_call");
+        assertEquals(calls.map((u: Any) => [u.toolCallId, u.title, u.kind]), [
+          ["call_0", "ask_agent: helper (ollama/child-acp) — run", "other"],
+          ["call_0/call_0", "helper · bash: echo allowed-run", "execute"],
+          ["call_0-2", "ask_agent: helper (ollama/child-acp) — pick", "other"],
+          ["call_0-2/call_0", "helper · ask_user: 1 question(s)", "other"],
+        ]);
+        const ends = (id: string) =>
+          updates.filter((u: Any) =>
+            u.sessionUpdate === "tool_call_update" && u.toolCallId === id &&
+            (u.status === "completed" || u.status === "failed")
+          ).map((u: Any) => [u.status, u.content?.[0]?.content?.text]);
+        assertEquals(ends("call_0/call_0"), [["completed", "allowed-run\n"]]);
+        // The ask_agent call's own output: the answer has streamed already.
+        assertEquals(ends("call_0"), [["completed", "helper answered (6 characters)"]]);
+        assertEquals(ends("call_0-2"), [["completed", "helper answered (14 characters)"]]);
+        // The requests: on the asked agent's call, `helper asks: `, no "Always allow".
+        assertEquals(editor.permissions.map((p) => [p.toolCall.toolCallId, p.toolCall.title]), [
+          ["call_0/call_0", "helper asks: bash: echo allowed-run"],
+          ["call_0-2", "helper asks: Which colour?"],
+        ]);
+        assertEquals(editor.permissions[0].options.map((o) => o.optionId), [
+          "allow_once",
+          "reject_once",
+        ]);
       } finally {
         await editor.close();
+      }
+    },
+    "-p --json: nested events between the call and its result": async () => {
+      server.script("main-j", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "count" } }] },
+        { text: "done" },
+      ]);
+      server.script("child-j", [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo from-child" } }] },
+        { text: "three lines", chunkSize: 4 },
+      ]);
+      const dir = await dirFor("main-j", "child-j");
+      const run = await runMM(["-p", "go", "--json"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const start = events.findIndex((e: Any) => e.type === "tool_call");
+      const end = events.findIndex((e: Any) => e.type === "tool_result");
+      const nested = events.filter((e: Any) => e.type === "nested");
+      assertEquals(nested.every((e: Any) => e.call === "call_0"), true);
+      assertEquals(events.slice(start + 1, end), nested);
+      const steps = nested.map((e: Any) => e.event);
+      assertEquals(steps[0], {
+        agent: "helper",
+        type: "tool_call",
+        id: "call_0",
+        title: "helper · bash: echo from-child",
+        kind: "execute",
+        emoji: "🛠️",
+        input: { command: "echo from-child" },
+      });
+      assertEquals(
+        steps.find((s: Any) => s.type === "tool_update" && s.status === "completed"),
+        {
+          agent: "helper",
+          type: "tool_update",
+          id: "call_0",
+          status: "completed",
+          title: "helper · bash: echo from-child",
+          output: "from-child\n",
+        },
+      );
+      assertEquals(
+        steps.filter((s: Any) => s.type === "text").map((s: Any) => s.text).join(""),
+        "three lines",
+      );
+      assertEquals(events[end], {
+        type: "tool_result",
+        id: "call_0",
+        name: "ask_agent",
+        output: "three lines",
+        failed: false,
+        display: "helper answered (11 characters)",
+      });
+    },
+    "the asked agent's silence ends the turn by this agent's watchdog": async () => {
+      server.script("main-w", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "wait" } }] },
+      ]);
+      server.script("child-w", [{ hang: true }]);
+      const dir = await dirFor("main-w", "child-w", {
+        extra: "watchdogTimeout: 2s\n",
+        childExtra: "watchdogTimeout: 5m\n",
+      });
+      const started = Date.now();
+      const run = await runMM(["-p", "go", "--json"], { cwd: dir });
+      assertEquals(run.code, 1, run.stderr);
+      assertEquals(Date.now() - started < 60_000, true);
+      const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const result = events.find((e: Any) => e.type === "tool_result");
+      assertEquals(result.output, stoppedText("helper", silenceReason(2000)));
+      assertEquals(result.failed, true);
+      assertEquals(events.at(-1), {
+        type: "error",
+        message: silenceText("helper", 2000),
+        where: "generation",
+      });
+    },
+    "preAsk denies; a preAsk hook that crashes is a warning and an error of the session":
+      async () => {
+        server.script("main-h", [
+          { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "x" } }] },
+          { text: "ok" },
+        ]);
+        const dir = await dirFor("main-h", "child-h", {
+          extra: "sessions:\n  enabled: true\nhooks:\n  preAsk:\n" +
+            `    - command: ["bash", "-c", "exit 3"]\n` +
+            `    - command: ${hookSays({ deny: true, reason: "no asking today" })}\n`,
+        });
+        const run = await runMM(["-p", "go"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(toolOutputs("main-h", 1), ["[ask denied by a hook: no asking today]"]);
+        assertEquals(server.chats("child-h").length, 0);
+        assertStringIncludes(run.stderr, '[warning: preAsk hook "bash -c exit 3" ');
+        const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+        const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
+        assertEquals(session.errors.map((e: Any) => e.where), ["hook"]);
+        assertStringIncludes(session.errors[0].message, 'preAsk hook "bash -c exit 3"');
+      },
+    "postAsk replaces the answer and adds context; bad JSON is a warning": async () => {
+      server.script("main-r", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "x" } }] },
+        { text: "ok" },
+      ]);
+      server.script("child-r", [{ text: "the secret is 1234" }]);
+      const dir = await dirFor("main-r", "child-r", {
+        extra: "hooks:\n  postAsk:\n" +
+          `    - command: ["bash", "-c", "echo not json"]\n` +
+          `    - command: ${hookSays({ replace: "[redacted]", context: "checked" })}\n`,
+      });
+      const run = await runMM(["-p", "go", "--json"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(toolOutputs("main-r", 1), ["[redacted]\n[context added by a hook]\nchecked"]);
+      const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const result = events.find((e: Any) => e.type === "tool_result");
+      assertEquals(result.display, "helper answered; a hook replaced the answer (10 characters)");
+      const warning = events.find((e: Any) => e.type === "warning");
+      assertStringIncludes(warning.message, '[warning: postAsk hook "bash -c echo not json" ');
+    },
+    "line mode: /ask streams, asks `helper asks: …`, and joins the conversation": async () => {
+      server.script("child-l", [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo child-ran" } }] },
+        { text: "The number is 7." },
+      ]);
+      server.script("main-l", [{ text: "It said 7." }]);
+      const dir = await dirFor("main-l", "child-l", { entry: "    yolo: false\n" });
+      const term = await Terminal.start(
+        [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN],
+        { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR } },
+      );
+      try {
+        await term.waitFor("Ctrl-D quits.");
+        await term.type("/ask helper say the number");
+        await term.keys("Enter");
+        await term.waitFor("🔐 helper asks: bash: echo child-ran");
+        await term.type("y");
+        await term.keys("Enter");
+        const screen = await term.waitFor("helper answered (16 characters)");
+        assertStringIncludes(
+          screen,
+          "› /ask helper say the number\n🗣 ask: helper (ollama/child-l) — say the number\n" +
+            "🛠️  helper · bash: echo child-ran\n🔐 helper asks: bash: echo child-ran\n",
+        );
+        assertStringIncludes(
+          screen,
+          "   child-ran\n   The number is 7.\nhelper answered (16 characters)\n",
+        );
+        await term.type("what did helper say?");
+        await term.keys("Enter");
+        await term.waitFor("It said 7.");
+        const messages = server.chats("main-l")[0].body.messages.slice(1);
+        assertEquals(messages, [
+          { role: "user", content: "/ask helper say the number" },
+          { role: "assistant", content: "helper answered:\nThe number is 7." },
+          { role: "user", content: "what did helper say?" },
+        ]);
+      } finally {
+        await term.kill();
       }
     },
     "depth: beyond two levels the call fails": async () => {

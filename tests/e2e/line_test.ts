@@ -168,7 +168,7 @@ Deno.test("line mode", async (t) => {
         await term.keys("Enter");
         const screen = await term.waitFor("the helper's answer");
         // The helper's file did not exist when mm started: the display has no provider/model.
-        assertStringIncludes(screen, "🗣 ask: helper — do the thing\nthe helper's answer\n");
+        assertStringIncludes(screen, "🗣 ask: helper — do the thing\n   the helper's answer\n");
         await term.type("/ask nobody x");
         await term.keys("Enter");
         await term.waitFor('[ask_agent: unknown agent "nobody" — agents: helper]');

@@ -18,7 +18,7 @@ import {
 import { systemPrompt } from "../../agent/prompt.ts";
 import type { Config } from "../../config/config.ts";
 import { LspPool } from "../../lsp/pool.ts";
-import { createChatClient, loadOpenAI } from "../../provider/chat.ts";
+import { type Client, createClient, preloadChat } from "../../provider/client.ts";
 import { resolveModel } from "../../provider/models.ts";
 import { SessionRecorder } from "../../session/recorder.ts";
 import { newSessionId } from "../../session/store.ts";
@@ -106,8 +106,20 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
   const log = (line: string) => writeAll(Deno.stderr, line.endsWith("\n") ? line : `${line}\n`);
   const lspServers = availableLspServers(config);
   for (const warning of lspServers.warnings) log(warning);
-  const openai = loadOpenAI();
-  openai.catch(() => {}); // awaited by the first session, which reports a failure
+  preloadChat(config);
+  // One client for every session: a num_ctx raised for one is kept for all (Ollama reloads the
+  // model when it changes), and the window is learnt once (again while it is unknown).
+  let chat: Promise<Client> | undefined;
+  const chatFor = (name: string) => {
+    chat ??= createClient(config, name).then((c) => {
+      if (c.plan.source === "unknown") chat = undefined;
+      return c;
+    }, (e) => {
+      chat = undefined;
+      throw e;
+    });
+    return chat;
+  };
   let model: Promise<string> | undefined;
   // Resolved on the first session, and again after a failure (the server may have been started).
   const modelName = () => {
@@ -153,7 +165,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
       cwd,
       config,
       model: name,
-      chat: createChatClient(await openai, config, name),
+      chat: await chatFor(name),
       tools,
       systemPrompt: prompt,
       recorder,

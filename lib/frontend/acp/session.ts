@@ -17,11 +17,12 @@ import type { AgentEvent } from "../../agent/events.ts";
 import type { Config } from "../../config/config.ts";
 import { realContext } from "../../context.ts";
 import type { LspPool } from "../../lsp/pool.ts";
-import type { PermissionAnswer } from "../../permission.ts";
+import type { AskedBy, PermissionAnswer } from "../../permission.ts";
 import type { ChatClient, Message } from "../../provider/chat.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
-import type { AnyTool, ToolKind } from "../../tool.ts";
+import type { AnyTool, NestedEvent, ToolKind } from "../../tool.ts";
 import { editorAsk } from "./elicitation.ts";
+import { nestedCallStart, nestedCallUpdate } from "./nested.ts";
 import { permissionAnswer, permissionOptions, untilAborted } from "./permission.ts";
 import {
   promptText,
@@ -74,6 +75,8 @@ interface CurrentCall {
   title: string;
   kind: ToolKind;
   locations?: string[];
+  /** The ACP ids of the calls of the agent this call asked (ask_agent), by that agent's own ids. */
+  nested?: Map<string, string>;
 }
 
 /** A conversation driven by the editor. */
@@ -117,7 +120,8 @@ export class AcpSession {
       tools: opts.tools.map((t) => this.#tracked(t)),
       systemPrompt: opts.systemPrompt,
       context: (signal) => ({ ...realContext(config, opts.cwd, signal, opts.lsp), ask }),
-      askPermission: (tool) => this.#askPermission(tool),
+      askPermission: (tool, summary, _input, askedBy) =>
+        this.#askPermission(tool, askedBy && { ...askedBy, question: summary }),
       emit: (e) => this.#onEvent(e),
       onStep: recorder
         ? async () => {
@@ -244,11 +248,18 @@ export class AcpSession {
         const call = this.#current?.coreId === e.id ? this.#current : undefined;
         this.#current = undefined;
         const acpId = call?.acpId ?? this.#freshId(e.id);
-        this.#send(toolCallEnd(e, acpId, call?.title ?? e.name, call?.locations));
+        const shown = e.display !== undefined ? { ...e, output: e.display } : e;
+        this.#send(toolCallEnd(shown, acpId, call?.title ?? e.name, call?.locations));
         break;
       }
+      case "nested":
+        if (this.#current?.coreId === e.call) this.#nested(this.#current, e.event);
+        break;
       case "warning":
         this.#warn(e.message);
+        break;
+      case "notice":
+        this.#warn(e.message, "info");
         break;
       case "error":
         this.#opts.log(e.message.startsWith("[") ? e.message : `mm: ${e.message}`);
@@ -260,17 +271,36 @@ export class AcpSession {
     }
   }
 
+  /**
+   * A step of the agent the current call asked (ask_agent): its text and thinking as chunks, its
+   * calls as tool calls of their own (`<ask_agent call id>/<its id>`, made unique).
+   */
+  #nested(call: CurrentCall, e: NestedEvent): void {
+    if (e.type === "text") {
+      this.#wroteText = true;
+      this.#send(textChunk("agent_message_chunk", e.text));
+    } else if (e.type === "thought") this.#send(textChunk("agent_thought_chunk", e.text));
+    else if (e.type === "tool_call") {
+      const acpId = this.#freshId(`${call.acpId}/${e.id}`);
+      (call.nested ??= new Map()).set(e.id, acpId);
+      this.#send(nestedCallStart(e, acpId));
+    } else {
+      const acpId = call.nested?.get(e.id);
+      if (acpId) this.#send(nestedCallUpdate(e, acpId));
+    }
+  }
+
   /** Text of mm's own in the conversation, as an agent message in a paragraph of its own. */
   #say(text: string): void {
     this.#send(textChunk("agent_message_chunk", `${this.#wroteText ? "\n\n" : ""}${text}\n`));
     this.#wroteText = true;
   }
 
-  /** A warning: a notice when the editor takes them, else an agent message; always on stderr. */
-  #warn(message: string): void {
+  /** A warning or mm's notice: a notice when the editor takes them, else an agent message. */
+  #warn(message: string, severity: "warning" | "info" = "warning"): void {
     this.#opts.log(message);
     if (this.#opts.notices) {
-      this.#send({ sessionUpdate: "notice", severity: "warning", title: message });
+      this.#send({ sessionUpdate: "notice", severity, title: message });
     } else this.#say(message);
   }
 
@@ -278,17 +308,31 @@ export class AcpSession {
     this.#opts.log(`mm: the editor did not answer a request: ${errorText(e)}`);
   }
 
-  /** The permission dialog for the current call; anything but an allow is a refusal. */
-  async #askPermission(tool: string): Promise<PermissionAnswer> {
+  /**
+   * The permission dialog for the current call, or for a call of the agent it asked (`askedBy`: on
+   * that call, titled `<agent> asks: <title>`, without "Always allow", which the asked agent would
+   * take as once); anything but an allow is a refusal.
+   */
+  async #askPermission(
+    tool: string,
+    askedBy?: AskedBy & { question: string },
+  ): Promise<PermissionAnswer> {
     const call = this.#current;
     const signal = this.#turn?.controller.signal;
     if (!call || !signal) return { kind: "reject" };
     await this.flush();
+    const options = permissionOptions(tool);
+    const toolCall = {
+      toolCallId: (askedBy && call.nested?.get(askedBy.callId)) ?? call.acpId,
+      title: askedBy?.question ?? call.title,
+      ...(askedBy ? {} : { kind: call.kind }),
+      status: "pending" as const,
+    };
     const response = await untilAborted(
       this.#opts.peer.requestPermission({
         sessionId: this.id,
-        toolCall: { toolCallId: call.acpId, title: call.title, kind: call.kind, status: "pending" },
-        options: permissionOptions(tool),
+        toolCall,
+        options: askedBy ? options.filter((o) => o.kind !== "allow_always") : options,
       }),
       signal,
       (e) => this.#requestFailed(e),

@@ -5,10 +5,10 @@ import { lineAsker } from "../../ask/line_answers.ts";
 import { systemPrompt } from "../../agent/prompt.ts";
 import type { Config } from "../../config/config.ts";
 import { realContext } from "../../context.ts";
-import type { PermissionAnswer } from "../../permission.ts";
+import type { AskedBy, PermissionAnswer } from "../../permission.ts";
 import type { AnyTool, ToolContext } from "../../tool.ts";
 import { toolLine } from "../display.ts";
-import { createChatClient, loadOpenAI } from "../../provider/chat.ts";
+import { contextLine, type ContextPlan, createClient, preloadChat } from "../../provider/client.ts";
 import { ProviderError } from "../../provider/errors.ts";
 import { resolveModel } from "../../provider/models.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
@@ -55,7 +55,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   };
   const spinner = new Spinner(Deno.stderr.isTerminal());
   const render = new LineRenderer(screen, spinner, config.previewLines);
-  const openai = loadOpenAI();
+  preloadChat(config);
   let model: string;
   try {
     model = await resolveModel(config);
@@ -64,10 +64,12 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
     render.line(`mm: ${e.message}`);
     return 1;
   }
+  const client = createClient(config, model);
+  client.catch(() => {}); // awaited below
   let recorder = await openSession(opts, model);
-  const chat = createChatClient(await openai, config, model);
   const tools = await startupTools(config, cwd);
   const prompt = await systemPrompt(config, cwd);
+  const chat = await client;
 
   const lspFound = availableLspServers(config);
   const lsp = lspFound.servers.length ? new LspPool(lspFound.servers, cwd) : undefined;
@@ -79,8 +81,14 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   await history.load();
   let turn: AbortController | undefined;
 
-  const askPermission = async (tool: string, summary: string): Promise<PermissionAnswer> => {
-    render.line(`🔐 ${tool}: ${summary}`);
+  const askPermission = async (
+    tool: string,
+    summary: string,
+    _input?: unknown,
+    askedBy?: AskedBy,
+  ): Promise<PermissionAnswer> => {
+    // An asked agent's request is the whole question already: `<agent> asks: <title>`.
+    render.line(askedBy ? `🔐 ${summary}` : `🔐 ${tool}: ${summary}`);
     const r = await editor.read(
       "   allow? [y]es · [a]lways for this tool · [n]o, or type why not: ",
     );
@@ -132,7 +140,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   };
   let agent = newAgent();
 
-  render.write(banner(config, model, tools.map((t) => t.name), recorder));
+  render.write(banner(config, model, tools.map((t) => t.name), recorder, chat.plan));
   const lspLine = lspBannerLine(config, lspFound);
   if (lspLine) render.write(lspLine + "\n");
   for (const w of [...lspFound.warnings, ...recorder?.warnings ?? []]) render.line(w);
@@ -174,8 +182,18 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
           const controller = turn;
           const release = router.push(turnKeys(() => controller.abort()));
           try {
-            const context = { ...realContext(config, cwd, controller.signal, lsp), ask };
-            render.line(await askCommand(tools, args, { ...context, askPermission }));
+            const context: ToolContext = {
+              ...realContext(config, cwd, controller.signal, lsp),
+              ask,
+              askPermission,
+              emit: (e) => render.nested(e),
+              hookFailure: (message) => {
+                agent.recordError("hook", message);
+                render.line(`[warning: ${message}]`);
+              },
+            };
+            const exchange = await askCommand(tools, args, context, (l) => render.line(l));
+            if (exchange) await agent.addExchange(...exchange);
           } finally {
             release();
             turn = undefined;
@@ -231,15 +249,17 @@ export function permissionAnswer(text: string): PermissionAnswer {
   return { kind: "reject", reason: text.trim() };
 }
 
-/** The banner: version, model, provider, URL, the tools, yolo, the session. */
+/** The banner: version, model, provider, URL, the context window, the tools, yolo, the session. */
 export function banner(
   config: Config,
   model: string,
   tools: string[],
   recorder?: SessionRecorder,
+  context?: ContextPlan,
 ): string {
   const lines = [
     `mm ${VERSION} · ${model} @ ${config.provider} (${config.url})`,
+    ...(context ? [contextLine(context)] : []),
     `tools: ${tools.join(", ") || "none"} · yolo: ${config.yolo ? "on" : "off (calls ask first)"}${
       recorder ? ` · session ${recorder.session.id}` : ""
     }`,
@@ -279,21 +299,41 @@ async function memory(config: Config, cwd: string, words: string, agent: Agent):
 }
 
 /**
- * `/ask <agent> <prompt>`: the ask_agent tool run by hand (its permission, hooks and texts), the
- * display line and then the answer; nothing is added to the conversation.
+ * `/ask <agent> <prompt>`: the ask_agent tool run by hand (its permission, hooks and texts). Shows
+ * the display line, the agent's work as it streams (through `ctx.emit`), then
+ * `<agent> answered (N characters)` or the error. An answer comes back as the exchange the
+ * conversation keeps (docs/line-mode.md): the command as typed, and `<agent> answered:` followed by
+ * the answer as the model would read it.
  */
-async function askCommand(tools: AnyTool[], args: string, ctx: ToolContext): Promise<string> {
+async function askCommand(
+  tools: AnyTool[],
+  args: string,
+  ctx: ToolContext,
+  show: (line: string) => void,
+): Promise<[string, string] | undefined> {
   const tool = tools.find((t) => t.name === "ask_agent");
-  if (!tool) return "/ask: the agent file names no agents (mmConfigs)";
   const agent = args.trim().split(/\s+/)[0] ?? "";
-  if (!agent) return "/ask <agent> <prompt>: name an agent of mmConfigs, then the task";
+  if (!tool || !agent) {
+    show(
+      !tool
+        ? "/ask: the agent file names no agents (mmConfigs)"
+        : "/ask <agent> <prompt>: name an agent of mmConfigs, then the task",
+    );
+    return undefined;
+  }
   const prompt = args.trim().slice(agent.length).trim();
   const input = { agent, prompt };
-  const head = toolLine("🗣", "ask", tool.summary(input));
+  show(toolLine("🗣", "ask", tool.summary(input)));
   if (!ctx.config.yolo) {
     const answer = await ctx.askPermission!("ask_agent", tool.summary(input), input);
-    if (answer.kind === "reject") return `${head}\n[ask_agent rejected by the user]`;
+    if (answer.kind === "reject") {
+      show("[ask_agent rejected by the user]");
+      return undefined;
+    }
   }
   const result = await tool.run(input, ctx);
-  return `${head}\n${result.output}`;
+  show(result.display ?? result.output);
+  if (result.stop) show(result.stop);
+  if (result.failed) return undefined;
+  return [`/ask ${agent} ${prompt}`, `${agent} answered:\n${result.output}`];
 }

@@ -3,6 +3,8 @@
 import type { AgentEvent } from "../../agent/events.ts";
 import { recapLine } from "../../agent/recap.ts";
 import { previewLines, toolLine } from "../display.ts";
+import { endsCall, indented, nestedToolLine } from "../nested.ts";
+import type { NestedEvent } from "../../tool.ts";
 import type { Spinner } from "./spinner.ts";
 
 /** Where the renderer writes, and how wide and colourful it may be. */
@@ -60,10 +62,7 @@ export class LineRenderer {
         this.#spinner.show("Thinking");
         break;
       case "thought":
-        this.#spinner.stop();
-        if (!this.#thought) this.#thoughtStart = Date.now();
-        this.#thought += e.text;
-        this.#drawThought();
+        this.#think(e.text);
         break;
       case "text":
         this.#spinner.stop();
@@ -84,13 +83,20 @@ export class LineRenderer {
         break;
       case "tool_result":
         this.#spinner.stop();
-        for (const l of e.preview === false ? [] : previewLines(e.output, this.#previewLines)) {
-          this.write(this.dim(this.#fit(l)) + "\n");
-        }
+        this.#closeThought();
+        this.newline();
+        this.#preview(e.preview === false ? undefined : e.display ?? e.output);
         this.#spinner.show("Thinking");
+        break;
+      case "nested":
+        this.nested(e.event);
         break;
       case "warning":
         this.line(e.message);
+        break;
+      case "notice":
+        this.line(this.dim(e.message));
+        this.#spinner.show("Thinking");
         break;
       case "recap": {
         this.#spinner.stop();
@@ -110,11 +116,48 @@ export class LineRenderer {
     }
   }
 
+  /**
+   * Renders a step of an asked agent (ask_agent, `/ask`): its text indented, its thinking folded,
+   * its calls as `<emoji> <agent> · <title>` lines with their output's preview.
+   */
+  nested(e: NestedEvent): void {
+    if (e.type === "thought") {
+      this.#think(e.text);
+      return;
+    }
+    this.#spinner.stop();
+    this.#closeThought();
+    if (e.type === "text") this.write(indented(e.text, this.#atLineStart));
+    else if (e.type === "tool_call") {
+      this.newline();
+      this.write(nestedToolLine(e) + "\n");
+    } else if (endsCall(e)) {
+      this.newline();
+      this.#preview(e.output);
+    }
+  }
+
   /** Ends the turn's drawing: no spinner, no open thought, the cursor at a line start. */
   finish(): void {
     this.#spinner.stop();
     this.#closeThought();
     this.newline();
+  }
+
+  /** Up to `previewLines` lines of `output`, dimmed and cut to the width; nothing when undefined. */
+  #preview(output: string | undefined): void {
+    if (output === undefined) return;
+    for (const l of previewLines(output, this.#previewLines)) {
+      this.write(this.dim(this.#fit(l)) + "\n");
+    }
+  }
+
+  /** A piece of thinking, added to the folded line. */
+  #think(text: string): void {
+    this.#spinner.stop();
+    if (!this.#thought) this.#thoughtStart = Date.now();
+    this.#thought += text;
+    this.#drawThought();
   }
 
   /** The thinking so far, folded on one dimmed line that is redrawn in place. */

@@ -1,0 +1,37 @@
+/**
+ * How an asked agent's steps look in the terminal (tools.md, `ask_agent`, Display): its text
+ * indented under the `🗣 ask_agent` line, its tool calls as tool lines titled `<agent> · <title>`.
+ */
+
+import type { NestedEvent } from "../tool.ts";
+import { toolLine } from "./display.ts";
+
+/** The indentation of an asked agent's text, the same as a tool's output preview. */
+export const NESTED_INDENT = "   ";
+
+/** The display line of an asked agent's call: `🛠️  helper · bash: echo hi`, first line only. */
+export function nestedToolLine(e: Extract<NestedEvent, { type: "tool_call" }>): string {
+  const at = e.title.indexOf(": ");
+  if (at >= 0) return toolLine(e.emoji, e.title.slice(0, at), e.title.slice(at + 2));
+  return toolLine(e.emoji, e.title, "").replace(/: $/, "");
+}
+
+/** Whether a step ends one of the asked agent's calls (its output is then known). */
+export function endsCall(e: NestedEvent): e is Extract<NestedEvent, { type: "tool_update" }> {
+  return e.type === "tool_update" && (e.status === "completed" || e.status === "failed");
+}
+
+/**
+ * `text` with every line that starts in it indented; `atLineStart` says whether the cursor was at
+ * the start of a line before it.
+ */
+export function indented(text: string, atLineStart: boolean): string {
+  let out = "";
+  let start = atLineStart;
+  for (const ch of text) {
+    if (start && ch !== "\n") out += NESTED_INDENT;
+    out += ch;
+    start = ch === "\n";
+  }
+  return out;
+}
