@@ -105,12 +105,16 @@ await Deno.writeTextFile(
 );
 await Deno.writeTextFile(`${dir}/mm.yaml`, `url: ${server.url}\nmodel: bench\n`);
 
-// Request arrival times, keyed by model: the server records a request once its body is read.
+// Chat request arrival times, keyed by model: the server records a request once its body is read.
+// Side requests (the context-window discovery's `/api/show`) do not count.
 const arrivals = new Map<string, number>();
 const record = server.requests.push.bind(server.requests);
 server.requests.push = (...items: Recorded[]) => {
   for (const r of items) {
-    if (r.body?.model && !arrivals.has(r.body.model)) arrivals.set(r.body.model, performance.now());
+    const chat = r.path.endsWith("/chat/completions") || r.path === "/api/chat";
+    if (chat && r.body?.model && !arrivals.has(r.body.model)) {
+      arrivals.set(r.body.model, performance.now());
+    }
   }
   return record(...items);
 };

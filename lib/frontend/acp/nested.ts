@@ -5,6 +5,7 @@
 
 import type { SessionUpdate, ToolCallContent } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { NestedEvent } from "../../tool.ts";
+import { diffContent } from "./updates.ts";
 
 /** The `tool_call` that shows an asked agent's call under `toolCallId`. */
 export function nestedCallStart(
@@ -26,15 +27,7 @@ export function nestedCallUpdate(
   e: Extract<NestedEvent, { type: "tool_update" }>,
   toolCallId: string,
 ): SessionUpdate {
-  const content: ToolCallContent[] = [];
-  if (e.diff) {
-    content.push({
-      type: "diff",
-      path: e.diff.path,
-      ...(e.diff.oldText !== undefined ? { oldText: e.diff.oldText } : {}),
-      newText: e.diff.newText,
-    });
-  }
+  const content: ToolCallContent[] = e.diff ? [diffContent(e.diff)] : [];
   if (e.output !== undefined) {
     content.push({ type: "content", content: { type: "text", text: e.output } });
   }

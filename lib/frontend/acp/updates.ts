@@ -16,13 +16,23 @@ import type { AgentEvent } from "../../agent/events.ts";
 import { coerceInput, parseToolArguments } from "../../agent/arguments.ts";
 import { HOOK_CONTEXT_MARKER } from "../../hooks/run.ts";
 import type { Message } from "../../provider/chat.ts";
-import type { AnyTool, ToolKind } from "../../tool.ts";
+import type { AnyTool, FileDiff, ToolKind } from "../../tool.ts";
 
 /** The core's `tool_call` event. */
 export type ToolCallEvent = Extract<AgentEvent, { type: "tool_call" }>;
 
 /** The core's `tool_result` event. */
 export type ToolResultEvent = Extract<AgentEvent, { type: "tool_result" }>;
+
+/** A file's change as ACP diff content. */
+export function diffContent(diff: FileDiff): ToolCallContent {
+  return {
+    type: "diff",
+    path: diff.path,
+    ...(diff.oldText !== undefined ? { oldText: diff.oldText } : {}),
+    newText: diff.newText,
+  };
+}
 
 /**
  * The title of a tool call in the editor: `<name>: <summary>`, the terminal's display line without
@@ -70,15 +80,7 @@ export function toolCallEnd(
   title: string,
   locations: string[] = [],
 ): SessionUpdate {
-  const content: ToolCallContent[] = [];
-  if (e.diff) {
-    content.push({
-      type: "diff",
-      path: e.diff.path,
-      ...(e.diff.oldText !== undefined ? { oldText: e.diff.oldText } : {}),
-      newText: e.diff.newText,
-    });
-  }
+  const content: ToolCallContent[] = e.diff ? [diffContent(e.diff)] : [];
   if (e.preview !== false || e.failed) {
     content.push({ type: "content", content: { type: "text", text: e.output } });
   }
