@@ -122,8 +122,6 @@ export class Agent {
   #promptAt = 0;
   /** The server's last count of a prompt, against our estimate of it. */
   #calibration: Calibration | undefined;
-  /** The raw estimate of the last request sent. */
-  #lastRaw = 0;
 
   /** Starts a conversation with the options' system prompt, after `earlier` messages if resumed. */
   constructor(opts: AgentOptions, earlier: { message: Message; turn: number }[] = []) {
@@ -280,9 +278,10 @@ export class Agent {
     } catch (e) {
       if (!(e instanceof ProviderError) || e.kind !== "overflow" || signal.aborted) throw e;
       this.recordError("generation", e.message);
-      const budget = this.#budget();
-      // The estimate said it fits and the server says not: count that prompt as the whole window.
-      if (budget) this.#calibration = { raw: this.#lastRaw, real: budget.window };
+      // No calibration from the refusal: the server's window may be smaller than the one mm was
+      // told (a `contextSize` above what the server runs), and scaling every estimate by it would
+      // make even the prompt alone look too big. Cutting every read output and compacting is the
+      // answer; a second overflow is the server's sentence.
       await this.#fit(signal, e);
       return await this.#callModel(signal);
     }
@@ -382,7 +381,6 @@ export class Agent {
     const shown = new TextCallFilter(tools);
     const schemas = withTools ? this.#schemas() : [];
     const raw = rawPromptTokens(messages, schemas);
-    this.#lastRaw = raw;
     try {
       const result = await chat.stream({
         messages,

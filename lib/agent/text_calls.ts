@@ -112,8 +112,12 @@ function markedCalls(text: string, known: Declared): Found {
     if (inRanges(code, at)) continue;
     const kind = m[0].toLowerCase();
     let call: { calls: TextCall[]; end: number } | undefined;
-    if (kind === "[tool_calls]") call = mistralCalls(text, at + m[0].length, known);
-    else if (!atLineStart(text, at) && !afterCall(text, found.spans, at)) continue;
+    if (kind === "[tool_calls]") {
+      call = mistralCalls(text, at + m[0].length, known);
+      // Mid-sentence, the token is prose unless its calls end the message, as Mistral's do.
+      const ends = call !== undefined && text.slice(call.end).trim() === "";
+      if (!ends && !atLineStart(text, at) && !afterCall(text, found.spans, at)) continue;
+    } else if (!atLineStart(text, at) && !afterCall(text, found.spans, at)) continue;
     else if (kind === "<function=") call = qwenCalls(text, at, text.length, known);
     else call = hermesCalls(text, at, known);
     if (!call) continue;

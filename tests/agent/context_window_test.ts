@@ -232,6 +232,26 @@ Deno.test("the context window", async (t) => {
     assertEquals(agent.errors.map((e) => e.message), [overflowError().message]);
   });
 
+  await t.step(
+    "an overflow under a known window the server does not really have: compacted too",
+    async () => {
+      // contextSize says 16384, the server runs less: its refusal must not make the prompt
+      // alone look too big.
+      const { chat, requests } = fakeChat(16384, [
+        calls(2400),
+        overflowError(),
+        says("Printed 2,400 characters."),
+        says("done"),
+      ]);
+      const events: AgentEvent[] = [];
+      const outcome = await run(agentWith(chat, events));
+      assertEquals(outcome.status === "answered" && outcome.answer, "done");
+      assertEquals(requests.length, 4);
+      assertEquals(requests[2].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
+      assertEquals(events.filter((e) => e.type === "notice").length, 1);
+    },
+  );
+
   await t.step("a second overflow ends the turn with the server's sentence", async () => {
     const { chat, requests } = fakeChat(4096, [
       calls(2400),
@@ -264,12 +284,8 @@ Deno.test("the context window", async (t) => {
       assertEquals(outputs(requests[2].messages).map(([, cut]) => cut), [true, true, true, false]);
       assertEquals(outputs(requests[3].messages).map(([, cut]) => cut), [true, true, true, true]);
       assertEquals(requests[3].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
-      // The refused request counts as the whole window from then on.
-      const raw = rawPromptTokens(requests[2].messages, []);
-      assertEquals(
-        requests[3].promptTokens,
-        calibrated(rawPromptTokens(requests[3].messages, []), { raw, real: window }),
-      );
+      // The refusal is not taken for a measure of the window: the estimate stays as it was.
+      assertEquals(requests[3].promptTokens, rawPromptTokens(requests[3].messages, []));
       assertEquals(events.filter((e) => e.type === "notice"), [
         { type: "notice", message: compactingNotice(window) },
         { type: "notice", message: OVERFLOW_NOTICE },

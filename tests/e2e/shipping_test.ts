@@ -258,6 +258,33 @@ Deno.test("mm doctor", async (t) => {
           ].join("\n"),
         );
       },
+    "a call written as text, a name in other case: ✔, saying what mm forgives": async () => {
+      const forgiving = ScriptedServer.start();
+      forgiving.models = ["doc-text", "doc-case"];
+      forgiving.script("doc-text", [{
+        text: '<tool_call>\n{"name": "Add", "arguments": {"a": 2, "b": 3}}\n</tool_call>',
+      }]);
+      forgiving.script("doc-case", [{
+        toolCalls: [{ name: "ADD", arguments: { a: 2, b: 3 } }],
+      }]);
+      const line = async (model: string) => {
+        const dir = await workdir(`url: ${forgiving.url}\nmodel: ${model}\n`);
+        const run = await runMM(["doctor"], { cwd: dir });
+        return run.stdout.split("\n").find((l) => l.includes("tool calling"));
+      };
+      try {
+        assertEquals(
+          await line("doc-text"),
+          '✔ tool calling: doc-text called the test tool (add {"a":2,"b":3}), written as text, which mm recognises',
+        );
+        assertEquals(
+          await line("doc-case"),
+          '✔ tool calling: doc-case called the test tool (add {"a":2,"b":3}), named "ADD", which mm takes for "add"',
+        );
+      } finally {
+        await forgiving.close();
+      }
+    },
     "a model that is not on the server: what is there, and how to get it": async () => {
       const several = ScriptedServer.start();
       several.models = ["qwen3:8b", "llama3.1:8b"];
