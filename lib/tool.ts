@@ -100,6 +100,8 @@ export interface ToolContext {
   emit?(event: NestedEvent): void;
   /** Records a failure of a hook the tool runs itself (preAsk, postAsk) and shows it as a warning. */
   hookFailure?(message: string): void;
+  /** The session file's id when sessions are on: the `session` of the hooks a tool runs itself. */
+  sessionId?: string;
 }
 
 /**
@@ -130,6 +132,8 @@ export type NestedEvent =
     /** The call's output, once it has one. */
     output?: string;
     diff?: FileDiff;
+    /** Absolute paths the call touched, once it ended. */
+    locations?: string[];
   };
 
 /** One question as ask_user cleaned it. */

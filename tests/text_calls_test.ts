@@ -5,7 +5,14 @@ import type { AgentEvent } from "../lib/agent/events.ts";
 import { TextCallFilter, textToolCalls } from "../lib/agent/text_calls.ts";
 import { matchToolName } from "../lib/agent/tool_name.ts";
 import { defaultConfig } from "../lib/config/config.ts";
-import { createChatClient, loadOpenAI } from "../lib/provider/chat.ts";
+import { runawayText } from "../lib/agent/loop_detector.ts";
+import {
+  type ChatClient,
+  createChatClient,
+  loadOpenAI,
+  StreamAborted,
+} from "../lib/provider/chat.ts";
+import { dropped } from "../lib/provider/errors.ts";
 import type { Tool } from "../lib/tool.ts";
 import { BUILTIN_TOOLS } from "../tools/mod.ts";
 import { ANSWERS } from "./fixtures/text_calls/answers.ts";
@@ -172,6 +179,30 @@ Deno.test("the stream filter", async (t) => {
     assertEquals(streamed(text, 5, false), text);
   });
 
+  await t.step("heldRunaway: a held call repeating itself, not shown text or a short hold", () => {
+    const f = new TextCallFilter(TOOLS);
+    assertEquals(f.push("Running it.\n"), "Running it.\n");
+    assertEquals(f.push('<tool_call>{"name": "bash", "arguments": {"command": "'), "");
+    for (let i = 0; i < 40; i++) assertEquals(f.push("ab"), "");
+    assertEquals(f.heldRunaway(), undefined, "80 characters are not yet a runaway");
+    for (let i = 0; i < 100; i++) f.push("ab");
+    const held = f.heldRunaway();
+    assertEquals(held?.startsWith('<tool_call>{"name": "bash"'), true, held);
+    assertEquals(held?.endsWith("abab"), true);
+    // The same repetition shown as prose is the model's answer, not a held call.
+    const prose = new TextCallFilter(TOOLS);
+    prose.push("Lines: ");
+    for (let i = 0; i < 300; i++) prose.push("= ");
+    assertEquals(prose.heldRunaway(), undefined);
+    // A held opening JSON value that never ends.
+    const bare = new TextCallFilter(TOOLS);
+    bare.push('{"name": "bash", "arguments": {"command": "echo ');
+    for (let i = 0; i < 100; i++) bare.push("yes ");
+    assertEquals(bare.heldRunaway()?.startsWith('{"name"'), true);
+    assertEquals(bare.finish().endsWith("yes "), true, "an unfinished call is shown as text");
+    assertEquals(bare.heldRunaway(), undefined, "nothing is held once finished");
+  });
+
   await t.step("prose after a call is set apart by a blank line", () => {
     const text =
       'Let me look.\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>\nThen I report.';
@@ -207,6 +238,39 @@ Deno.test("tool names small models get wrong", async (t) => {
     assertEquals(matchToolName("Read-File", ["read_file", "readfile"]), undefined);
   });
 });
+
+/**
+ * A chat client that streams `pieces` as text deltas, then `end`: "answer" (the pieces are the
+ * answer), "fail" (the connection drops), "cancel" (the turn is cancelled through `cancel`) or
+ * "forever" (repeats the last piece until its request is stopped). `sent` counts the pieces.
+ */
+function streamingChat(
+  pieces: string[],
+  end: "answer" | "fail" | "cancel" | "forever",
+  cancel?: AbortController,
+) {
+  const target = { provider: "openai" as const, url: "http://fake/v1", model: "fake" };
+  const state = { sent: 0 };
+  const chat: ChatClient = {
+    target,
+    async stream(request) {
+      const send = (text: string) => {
+        state.sent++;
+        request.onDelta({ type: "text", text });
+      };
+      for (const piece of pieces) send(piece);
+      if (end === "answer") return { text: pieces.join(""), thought: "", toolCalls: [] };
+      if (end === "fail") throw dropped(target, "the connection was reset");
+      if (end === "cancel") cancel!.abort();
+      while (!request.signal.aborted && state.sent < 1_000_000) {
+        send(pieces.at(-1)!);
+        await Promise.resolve();
+      }
+      throw new StreamAborted();
+    },
+  };
+  return { chat, state };
+}
 
 /** A tool that records its inputs and answers with a fixed text. */
 function notesTool(seen: unknown[]): Tool<{ topic: string }> {
@@ -340,4 +404,66 @@ Deno.test("the agent core runs text-form calls", async (t) => {
   });
 
   await server.close();
+});
+
+Deno.test("the agent core: held text on cancel and failure, a runaway held call", async (t) => {
+  const run = async (chat: ChatClient, cancel = new AbortController()) => {
+    const events: AgentEvent[] = [];
+    const agent = new Agent({
+      config: { ...defaultConfig(), url: "http://fake/v1", model: "fake", provider: "openai" },
+      chat,
+      tools: [notesTool([])],
+      systemPrompt: "test",
+      context: (signal) => fakeContext({ signal }),
+      askPermission: () => Promise.resolve({ kind: "reject" }),
+      emit: (e) => events.push(e),
+    });
+    const outcome = await agent.runTurn("go", cancel.signal);
+    const text = events.filter((e) => e.type === "text").map((e) => e.text).join("");
+    return { outcome, text, events };
+  };
+  const partial = 'Let me look.\n<tool_call>\n{"name": "read_notes", "arguments": {"topic": "te';
+
+  await t.step("cancelled mid-call: the held text is shown, not lost", async () => {
+    const cancel = new AbortController();
+    const { chat } = streamingChat(partial.match(/.{1,5}/gs)!, "cancel", cancel);
+    const { outcome, text } = await run(chat, cancel);
+    assertEquals(outcome.status, "cancelled");
+    assertEquals(text, partial);
+  });
+
+  await t.step("a dropped stream: the held text is shown before the error", async () => {
+    const { chat } = streamingChat(["Here:\n", "```json\n", '{"a": 1'], "fail");
+    const { outcome, text, events } = await run(chat);
+    assertEquals(outcome.status, "failed");
+    assertEquals(text, 'Here:\n```json\n{"a": 1');
+    const last = events.findLastIndex((e) => e.type === "text");
+    assertEquals(last < events.findIndex((e) => e.type === "error"), true);
+  });
+
+  await t.step("cancelled after a complete call: the call's text stays hidden", async () => {
+    const cancel = new AbortController();
+    const whole =
+      'Let me look.\n<tool_call>\n{"name": "read_notes", "arguments": {"topic": "x"}}\n' +
+      "</tool_call>\nAnd th";
+    const { chat } = streamingChat([whole], "cancel", cancel);
+    const { outcome, text } = await run(chat, cancel);
+    assertEquals(outcome.status, "cancelled");
+    assertEquals(text, "Let me look.\n\nAnd th");
+  });
+
+  await t.step("a text-form call repeating itself is stopped as a runaway", async () => {
+    const opening = 'I will write it.\n<tool_call>{"name": "read_notes", "arguments": {"topic": "';
+    const { chat, state } = streamingChat([opening, "aaaa"], "forever");
+    const { outcome, text, events } = await run(chat);
+    assertEquals(outcome.status, "failed");
+    const error = outcome.status === "failed" ? outcome.error : "";
+    const held = opening.slice("I will write it.\n".length) + "aaaa".repeat(state.sent - 1);
+    assertEquals(error, runawayText(held));
+    assertEquals(error.includes("its arguments repeat the same pattern"), true, error);
+    assertEquals(state.sent < 100, true, `${state.sent} pieces sent`);
+    // The prose before the call shows; the runaway text does not.
+    assertEquals(text, "I will write it.\n");
+    assertEquals(events.filter((e) => e.type === "tool_call"), []);
+  });
 });

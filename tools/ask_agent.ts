@@ -8,7 +8,6 @@ import { truncateMiddle as truncate } from "../lib/text.ts";
 import type { Conversation, Tool, ToolContext, ToolResult } from "../lib/tool.ts";
 import {
   agentFilePath,
-  type AskQuestion,
   type AskResult,
   childAgent,
   type Decide,
@@ -92,12 +91,15 @@ export function stoppedText(agent: string, reason: string): string {
 }
 
 /**
- * The conversation sent before the prompt with `with_context`: questions, answers, one line per
- * tool call, never tool outputs; the newest lines kept within `max` characters.
+ * The conversation sent before the prompt with `with_context`: the history the turn started from,
+ * up to and including the turn's question (nothing the turn did after it, so never this call), as
+ * questions, answers and one line per tool call, never tool outputs. Whole lines are kept, newest
+ * first, within `max` characters; a newest line longer than that keeps its end, after `…`.
  */
 export function contextText(history: readonly Message[], max: number): string {
+  const question = history.findLastIndex((m) => m.role === "user");
   const lines: string[] = [];
-  for (const m of history) {
+  for (const m of history.slice(0, question + 1)) {
     if (m.role === "user") lines.push(`User: ${m.content}`);
     else if (m.role === "assistant") {
       if (m.content?.trim()) lines.push(`Assistant: ${m.content.trim()}`);
@@ -109,13 +111,16 @@ export function contextText(history: readonly Message[], max: number): string {
   const kept: string[] = [];
   let size = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i];
-    if (size + line.length + 1 > max) {
-      if (kept.length === 0) kept.unshift(line.slice(line.length - max));
+    const chars = [...lines[i]];
+    const cost = chars.length + (kept.length ? 1 : 0);
+    if (size + cost > max) {
+      if (kept.length === 0 && max > 1) {
+        kept.push(`…${chars.slice(chars.length - max + 1).join("")}`);
+      }
       break;
     }
-    kept.unshift(line);
-    size += line.length + 1;
+    kept.unshift(lines[i]);
+    size += cost;
   }
   return kept.join("\n");
 }
@@ -153,18 +158,6 @@ export function decider(yolo: boolean, agent: string, ctx: ToolContext): Decide 
   };
 }
 
-/** Puts a child's question to the asking agent's user, prefixed `<agent> asks: `. */
-export function questioner(agent: string, ctx: ToolContext): AskQuestion {
-  return async (title, options, signal) => {
-    if (!ctx.ask || options.length < 2) return undefined;
-    const outcome = await ctx.ask(
-      [{ question: `${agent} asks: ${title}`, type: "choice", options }],
-      signal,
-    );
-    return outcome.kind === "answered" ? outcome.answers[0] : undefined;
-  };
-}
-
 /** The call's own output in the front ends once the answer has streamed (tools.md, Result, Hooks). */
 export function answeredText(agent: string, answer: string, replaced = false): string {
   const n = [...answer].length;
@@ -194,6 +187,16 @@ export function resultText(agent: string, result: AskResult, max: number): ToolR
   return { output: truncate(result.answer, max), display: answeredText(agent, result.answer) };
 }
 
+/**
+ * The refusal of a call that cannot ask anyone (an unknown agent, an empty prompt), checked before
+ * permission is asked; undefined for a call that may go on.
+ */
+export function askRefusal(input: AskAgentInput, names: string[]): string | undefined {
+  if (!names.includes(input.agent)) return unknownAgentText(input.agent, names);
+  if (!input.prompt?.trim()) return emptyPromptText(input.agent);
+  return undefined;
+}
+
 /** The ask_agent tool of `config`'s agents (built at start-up: it reads their files). */
 export function askAgentTool(config: Config): Tool<AskAgentInput> {
   const infos = agentInfos(config);
@@ -202,7 +205,8 @@ export function askAgentTool(config: Config): Tool<AskAgentInput> {
     name: "ask_agent",
     kind: "other",
     emoji: "🗣",
-    asks: true,
+    // Gated like bash, but a call that will be refused anyway asks nothing first.
+    asks: (input) => askRefusal(input, names) === undefined,
     declared: (c) => Object.keys(c.mmConfigs).length > 0,
     description: askAgentDescription(infos),
     parameters: {
@@ -222,19 +226,21 @@ export function askAgentTool(config: Config): Tool<AskAgentInput> {
     summary: (input) =>
       askSummary(infos.find((a) => a.name === input.agent), input.agent, input.prompt),
     async run(input, ctx) {
-      const info = infos.find((a) => a.name === input.agent);
-      if (!info) return { output: unknownAgentText(input.agent, names), failed: true };
+      const refusal = askRefusal(input, names);
+      if (refusal !== undefined) return { output: refusal, failed: true };
+      const info = infos.find((a) => a.name === input.agent)!;
       const agent = info.name;
-      if (!input.prompt?.trim()) return { output: emptyPromptText(agent), failed: true };
       const depth = depthRefusal();
       if (depth) return { output: failedText(agent, depth), failed: true };
       const hooks = ctx.config.hooks;
       const timeout = ctx.config.bashTimeout;
+      const session = ctx.sessionId ? { session: ctx.sessionId } : {};
       const pre = await runHooks(hooks.preAsk, {
         event: "preAsk",
         agent,
         prompt: input.prompt,
         cwd: ctx.cwd,
+        ...session,
       }, timeout);
       for (const f of pre.failures) ctx.hookFailure?.(f);
       if (pre.denied !== undefined) {
@@ -251,7 +257,7 @@ export function askAgentTool(config: Config): Tool<AskAgentInput> {
         cwd: ctx.cwd,
         signal: ctx.signal,
         decide: decider(child.yolo, agent, ctx),
-        question: questioner(agent, ctx),
+        ...(ctx.ask ? { ask: ctx.ask } : {}),
         onUpdate: (update) => {
           const event = nestedEvent(agent, update);
           if (event) ctx.emit?.(event);
@@ -266,6 +272,7 @@ export function askAgentTool(config: Config): Tool<AskAgentInput> {
         prompt: input.prompt,
         answer: out.output,
         cwd: ctx.cwd,
+        ...session,
       }, timeout);
       for (const f of post.failures) ctx.hookFailure?.(f);
       if (post.replace === undefined) {

@@ -53,6 +53,8 @@ export interface AgentOptions {
   emit(event: AgentEvent): void;
   /** Called after every step (a message added to the history, an error recorded). */
   onStep?: () => Promise<void>;
+  /** The session file's id when sessions are on: the hooks' `session` field. */
+  sessionId?: () => string | undefined;
 }
 
 /** How a turn ended. */
@@ -379,6 +381,7 @@ export class Agent {
     };
     const composing = new Set<number>();
     const shown = new TextCallFilter(tools);
+    let heldRanAway = false;
     const schemas = withTools ? this.#schemas() : [];
     const raw = rawPromptTokens(messages, schemas);
     try {
@@ -394,6 +397,12 @@ export class Agent {
           if (d.type === "text") {
             const text = shown.push(d.text);
             if (text) emit({ type: "text", text });
+            // A model repeating itself inside what may be a text-form call runs away as well.
+            const held = shown.heldRunaway();
+            if (held !== undefined) {
+              heldRanAway = true;
+              stop(runawayText(held));
+            }
           } else if (d.type === "thought") emit({ type: "thought", text: d.text });
           else {
             if (!composing.has(d.index)) {
@@ -410,6 +419,10 @@ export class Agent {
       if (rest) emit({ type: "text", text: rest });
       return result;
     } catch (e) {
+      // Cancelled or failed mid-answer: the text held as a possible call is shown after all,
+      // without a call it completed (a runaway's is not: its error shows its end).
+      const rest = withTools && !heldRanAway ? shown.finish(composing.size === 0) : "";
+      if (rest) emit({ type: "text", text: rest });
       if (stopReason && !turnSignal.aborted) throw new Stop(stopReason);
       throw e;
     } finally {
@@ -484,10 +497,12 @@ export class Agent {
     signal: AbortSignal,
     callId: string,
   ): Promise<ToolResult> {
+    const sessionId = this.#opts.sessionId?.();
     const ctx: ToolContext = {
       askPermission: this.#opts.askPermission,
       ...this.#opts.context(signal),
       conversation: this.#conversation(),
+      ...(sessionId ? { sessionId } : {}),
       emit: (event) => this.#opts.emit({ type: "nested", call: callId, event }),
       hookFailure: (message) => this.#hookFailure(message),
     };
@@ -522,7 +537,12 @@ export class Agent {
   async #hooks(event: HookEvent, payload: HookPayload): Promise<HookVerdict> {
     const hooks = this.#opts.config.hooks[event];
     if (!hooks?.length) return { context: [], failures: [] };
-    const verdict = await runHooks(hooks, payload, this.#opts.config.bashTimeout);
+    const session = this.#opts.sessionId?.();
+    const verdict = await runHooks(
+      hooks,
+      session ? { ...payload, session } : payload,
+      this.#opts.config.bashTimeout,
+    );
     for (const f of verdict.failures) this.#hookFailure(f);
     return verdict;
   }

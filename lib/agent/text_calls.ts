@@ -7,6 +7,7 @@
  */
 
 import { parseToolArguments } from "./arguments.ts";
+import { isRunaway, RUNAWAY_MAX_BYTES } from "./loop_detector.ts";
 import { matchToolName } from "./tool_name.ts";
 
 /** What the recogniser knows of a declared tool: its name, and its parameters' types when known. */
@@ -527,6 +528,30 @@ export class TextCallFilter {
     if (!rest || !all.slice(0, shown).trim()) return rest;
     const before = all.slice(0, shown).replace(/[ \t]+$/, "");
     return (before.endsWith("\n\n") ? "" : before.endsWith("\n") ? "\n" : "\n\n") + rest;
+  }
+
+  /**
+   * The held text when it ran away as a structured call's arguments do (`isRunaway`: its end is one
+   * short pattern repeated, or it passed 256 KB): a model repeating itself inside what may be a
+   * call. Undefined otherwise; cheap while it is not (only the end is looked at).
+   */
+  heldRunaway(): string | undefined {
+    if (this.#mode === "done") return undefined;
+    const held = this.#length - this.#shown;
+    if (held <= RUNAWAY_MAX_BYTES && !isRunaway(this.#tail(Math.min(held, 1024)))) {
+      return undefined;
+    }
+    return this.#all().slice(this.#shown);
+  }
+
+  /** The last `n` characters received, without joining every piece. */
+  #tail(n: number): string {
+    let out = "";
+    for (let i = this.#pieces.length - 1; i >= 0 && out.length < n; i--) {
+      const piece = this.#pieces[i];
+      out = piece.slice(Math.max(0, piece.length - (n - out.length))) + out;
+    }
+    return out;
   }
 
   #all(): string {

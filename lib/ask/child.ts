@@ -1,20 +1,27 @@
 /**
  * An agent of `mmConfigs` run as a child `mm -acp` (tools.md, `ask_agent`): started on its first
- * question and reused, a fresh ACP session per question, stopped when mm exits. The child's
- * `agent_message_chunk` text is the answer; its permission requests are decided by `decide`.
+ * question and reused, a fresh ACP session per question, stopped when mm exits. The child's own
+ * `agent_message_chunk` text after its last tool call is the answer; its permission requests are
+ * decided by `decide`, its forms put to the asking agent's user (docs/acp.md, "Agents that ask
+ * agents").
  */
 
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type {
   ClientContext,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
   RequestPermissionRequest,
   RequestPermissionResponse,
   SessionUpdate,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { AgentRef, Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
+import type { AskOutcome, AskUser } from "../tool.ts";
 import { VERSION } from "../version.ts";
+import { formQuestions, formResponse } from "./forms.ts";
+import { QuestionState, Watchdog } from "./question.ts";
 
 type AcpModule = typeof import("npm:@agentclientprotocol/sdk@2.4.0");
 let acpModule: Promise<AcpModule> | undefined;
@@ -63,16 +70,6 @@ export function mmCommand(): { program: string; args: string[] } {
 /** What a child's permission request for its call `id` is answered with: allowed or not. */
 export type Decide = (title: string, signal: AbortSignal, id: string) => Promise<boolean>;
 
-/**
- * A question of the child's ask_user put as a dialog (options other than the permission buttons):
- * the option chosen, or undefined to decline.
- */
-export type AskQuestion = (
-  title: string,
-  options: string[],
-  signal: AbortSignal,
-) => Promise<string | undefined>;
-
 /** The option ids of mm's own permission dialog (lib/frontend/acp/permission.ts). */
 const PERMISSION_IDS = new Set(["allow_once", "allow_always", "reject_once"]);
 
@@ -91,14 +88,17 @@ export interface AskOptions {
   signal: AbortSignal;
   /** Answers the child's permission requests. */
   decide: Decide;
-  /** Answers the child's questions; absent: they are declined. */
-  question?: AskQuestion;
+  /**
+   * Puts the child's ask_user questions (its forms, each prefixed `<agent> asks: `) to the asking
+   * agent's user; absent: nobody can be asked, and the child is told so at `session/new`.
+   */
+  ask?: AskUser;
   /** Every `session/update` of the question's session, as it comes. */
   onUpdate?: (update: SessionUpdate) => void;
   /**
    * Milliseconds the child may stay silent (no update, no request) once the prompt is sent before
    * the question is cancelled: the asking agent's `watchdogTimeout`. Waiting for the user's answer
-   * to a request of the child does not count.
+   * to a request of the child, and the child's own tool calls while they run, do not count.
    */
   watchdog?: number;
 }
@@ -114,15 +114,21 @@ export function silenceText(agent: string, ms: number): string {
   return `[error: ${agent} sent nothing for ${d} — turn stopped by the watchdog (watchdogTimeout: ${d}); its model may still be loading or its server overloaded: try again, or raise watchdogTimeout]`;
 }
 
-/** The state of one question's session, for the notification and request handlers. */
-interface SessionState {
-  text: string;
-  opts: AskOptions;
-  /** A sign of life: the watchdog starts again. */
-  beat(): void;
-  /** The user is being asked: the watchdog waits until `resume`. */
-  pause(): void;
-  resume(): void;
+/**
+ * The reason of a failed turn from the sentence `mm -acp` put in its `session/prompt` response
+ * (`_meta.mm.error`), without the brackets of `[error: …]`.
+ */
+export function turnFailure(
+  response: { _meta?: { [key: string]: unknown } | null },
+): string | undefined {
+  const error = (response._meta?.mm as { error?: unknown } | undefined)?.error;
+  if (typeof error !== "string" || !error.trim()) return undefined;
+  return error.trim().replace(/^\[(?:error|mm): ([\s\S]*)\]$/, "$1");
+}
+
+/** Whether `e` is a JSON-RPC error the child answered (its process is still there). */
+function isRequestError(e: unknown): boolean {
+  return e instanceof Error && typeof (e as { code?: unknown }).code === "number";
 }
 
 /** One asked agent's child process and connection. */
@@ -134,9 +140,10 @@ export class ChildAgent {
   #agent?: ClientContext;
   #starting?: Promise<void>;
   #stderr = "";
+  #stderrDone: Promise<void> = Promise.resolve();
   #exited = false;
   /** The open questions, by ACP session id. */
-  #sessions = new Map<string, SessionState>();
+  #sessions = new Map<string, QuestionState>();
 
   /** An agent of `config.mmConfigs`, not started yet. */
   constructor(name: string, ref: AgentRef, config: Config) {
@@ -150,7 +157,7 @@ export class ChildAgent {
     try {
       await this.#start();
     } catch (e) {
-      return { kind: "failed", reason: this.#reason(e) };
+      return { kind: "failed", reason: await this.#reason(e) };
     }
     const agent = this.#agent!;
     const { methods } = await loadAcp();
@@ -159,9 +166,11 @@ export class ChildAgent {
       sessionId = (await agent.request(methods.agent.session.new, {
         cwd: opts.cwd,
         mcpServers: [],
+        // Nobody to ask: the child's ask_user says so at once (docs/acp.md).
+        _meta: { mm: { askUser: opts.ask !== undefined } },
       })).sessionId;
     } catch (e) {
-      return { kind: "failed", reason: this.#reason(e) };
+      return { kind: "failed", reason: await this.#reason(e) };
     }
     const cancel = () => {
       agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => {});
@@ -170,25 +179,7 @@ export class ChildAgent {
     const silence = new Promise<{ silent: number }>((resolve) => {
       silent = (ms) => resolve({ silent: ms });
     });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let waiting = 0;
-    const ms = opts.watchdog;
-    const state: SessionState = {
-      text: "",
-      opts,
-      beat: () => {
-        clearTimeout(timer);
-        if (ms && waiting === 0) timer = setTimeout(() => silent(ms), ms);
-      },
-      pause: () => {
-        waiting++;
-        clearTimeout(timer);
-      },
-      resume: () => {
-        waiting--;
-        state.beat();
-      },
-    };
+    const state = new QuestionState(opts, new Watchdog(opts.watchdog, (ms) => silent(ms)));
     this.#sessions.set(sessionId, state);
     opts.signal.addEventListener("abort", cancel);
     try {
@@ -197,21 +188,26 @@ export class ChildAgent {
         prompt: [{ type: "text", text: prompt }],
       });
       request.catch(() => {});
-      state.beat();
+      state.watchdog.beat();
       const r = await Promise.race([request, silence]);
       const answer = state.text.trim();
       if ("silent" in r) {
         cancel();
         return { kind: "silent", answer, ms: r.silent };
       }
-      if (r.stopReason === "end_turn") return { kind: "answered", answer };
+      const failure = turnFailure(r);
+      if (r.stopReason === "end_turn") {
+        return failure !== undefined
+          ? { kind: "failed", reason: failure }
+          : { kind: "answered", answer };
+      }
       const reason = r.stopReason === "cancelled" ? "cancelled" : `stopped (${r.stopReason})`;
       return { kind: "stopped", answer, reason };
     } catch (e) {
-      const reason = opts.signal.aborted ? "cancelled" : this.#reason(e);
+      const reason = opts.signal.aborted ? "cancelled" : await this.#reason(e);
       return { kind: "stopped", answer: state.text.trim(), reason };
     } finally {
-      clearTimeout(timer);
+      state.watchdog.stop();
       opts.signal.removeEventListener("abort", cancel);
       this.#sessions.delete(sessionId);
     }
@@ -243,7 +239,20 @@ export class ChildAgent {
     }
   }
 
-  #reason(e: unknown): string {
+  /**
+   * Why a request failed. Unless the child answered it with an error, the connection broke: the
+   * process's end and the rest of its stderr are awaited (2 s at most), so that a child that could
+   * not start says why (`its process ended: <last line of its stderr>`).
+   */
+  async #reason(e: unknown): Promise<string> {
+    if (!isRequestError(e) && this.#child) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.all([this.#child.status, this.#stderrDone]),
+        new Promise((resolve) => timer = setTimeout(resolve, 2_000)),
+      ]);
+      clearTimeout(timer);
+    }
     if (this.#exited) {
       const last = this.#stderr.trim().split("\n").filter(Boolean).at(-1);
       return `its process ended${last ? `: ${last}` : ""}`;
@@ -255,6 +264,8 @@ export class ChildAgent {
     if (this.#exited) {
       this.#exited = false;
       this.#starting = undefined;
+      this.#child = undefined;
+      this.#stderr = "";
     }
     this.#starting ??= this.#spawn();
     return this.#starting;
@@ -273,7 +284,7 @@ export class ChildAgent {
     child.status.then(() => {
       this.#exited = true;
     });
-    (async () => {
+    this.#stderrDone = (async () => {
       const decoder = new TextDecoder();
       for await (const chunk of child.stderr) {
         this.#stderr = (this.#stderr + decoder.decode(chunk, { stream: true })).slice(-4_000);
@@ -284,62 +295,71 @@ export class ChildAgent {
       .onNotification(methods.client.session.update, ({ params }) => {
         const s = this.#sessions.get(params.sessionId);
         if (!s) return;
-        s.beat();
-        const u = params.update;
-        if (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text") {
-          s.text += u.content.text;
-        }
-        s.opts.onUpdate?.(u);
+        s.take(params.update);
+        s.opts.onUpdate?.(params.update);
       })
       .onRequest(methods.client.session.requestPermission, async ({ params }) => {
         return await this.#permission(params);
+      })
+      .onRequest(methods.client.elicitation.create, async ({ params }) => {
+        return await this.#form(params);
       });
     this.#agent = app.connect(ndJsonStream(child.stdin, child.stdout)).agent;
     await this.#agent.request(methods.agent.initialize, {
       protocolVersion: 1,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientCapabilities: {
+        fs: { readTextFile: false, writeTextFile: false },
+        terminal: false,
+        // ask_user's forms, put to this agent's user; warnings as notices, never in the answer.
+        elicitation: { form: {} },
+        session: { notices: {} },
+      },
       clientInfo: { name: "mm", version: VERSION },
     });
   }
 
-  /** A request of the child: the watchdog waits while the user is asked. */
+  /** A permission request of the child: the watchdog waits while the user is asked. */
   async #permission(req: RequestPermissionRequest): Promise<RequestPermissionResponse> {
     const s = this.#sessions.get(req.sessionId);
-    s?.pause();
+    // mm's children ask their questions as forms: a dialog of other buttons is not theirs.
+    if (!s || req.options.some((o) => !PERMISSION_IDS.has(o.optionId))) {
+      return { outcome: { outcome: "cancelled" } };
+    }
+    s.watchdog.hold();
     try {
-      return await this.#answer(req, s);
+      const title = req.toolCall.title ?? "a tool call";
+      const allowed = await s.opts.decide(title, s.opts.signal, req.toolCall.toolCallId)
+        .catch(() => false);
+      const option = req.options.find((o) =>
+        allowed ? o.kind === "allow_once" : o.kind === "reject_once"
+      ) ??
+        req.options.find((o) => o.kind.startsWith(allowed ? "allow" : "reject"));
+      if (!option) return { outcome: { outcome: "cancelled" } };
+      return { outcome: { outcome: "selected", optionId: option.optionId } };
     } finally {
-      s?.resume();
+      s.watchdog.release();
     }
   }
 
-  async #answer(
-    req: RequestPermissionRequest,
-    s: SessionState | undefined,
-  ): Promise<RequestPermissionResponse> {
-    const title = req.toolCall.title ?? "a tool call";
-    if (req.options.some((o) => !PERMISSION_IDS.has(o.optionId))) {
-      // A question of the child's ask_user, as buttons: the asking agent's user answers it.
-      const choices = req.options.filter((o) =>
-        o.kind !== "reject_once" && o.kind !== "reject_always"
-      );
-      const ask = s?.opts.question;
-      const chosen = ask
-        ? await ask(title, choices.map((o) => o.name), s.opts.signal).catch(() => undefined)
-        : undefined;
-      const option = choices.find((o) => o.name === chosen) ??
-        req.options.find((o) => o.kind.startsWith("reject"));
-      if (!option) return { outcome: { outcome: "cancelled" } };
-      return { outcome: { outcome: "selected", optionId: option.optionId } };
+  /**
+   * A form of the child's ask_user: its questions, prefixed `<agent> asks: `, put to this agent's
+   * user; the watchdog waits meanwhile. Nobody to ask answers so (`_meta.mm.nobody`).
+   */
+  async #form(req: CreateElicitationRequest): Promise<CreateElicitationResponse> {
+    const sessionId = (req as { sessionId?: string }).sessionId;
+    const s = sessionId !== undefined ? this.#sessions.get(sessionId) : undefined;
+    const form = formQuestions(req, `${this.name} asks: `);
+    if (!form) return { action: "decline" };
+    const ask = s?.opts.ask;
+    if (!s || !ask) return formResponse(form.names, form.questions, { kind: "nobody" });
+    s.watchdog.hold();
+    try {
+      const outcome = await ask(form.questions, s.opts.signal)
+        .catch((): AskOutcome => ({ kind: "nobody" }));
+      return formResponse(form.names, form.questions, outcome);
+    } finally {
+      s.watchdog.release();
     }
-    const allowed = s
-      ? await s.opts.decide(title, s.opts.signal, req.toolCall.toolCallId).catch(() => false)
-      : false;
-    const option =
-      req.options.find((o) => allowed ? o.kind === "allow_once" : o.kind === "reject_once") ??
-        req.options.find((o) => o.kind.startsWith(allowed ? "allow" : "reject"));
-    if (!option) return { outcome: { outcome: "cancelled" } };
-    return { outcome: { outcome: "selected", optionId: option.optionId } };
   }
 }
 

@@ -6,6 +6,16 @@
 import type { SessionUpdate, ToolCallContent } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { FileDiff, NestedEvent, ToolKind } from "../tool.ts";
 
+/**
+ * The asked agent an update of an asked mm comes from when that mm forwards the work of an agent it
+ * asked in turn (`_meta.mm.nested`, lib/frontend/acp/nested.ts); undefined for its own work.
+ */
+export function nestedAgent(update: SessionUpdate): string | undefined {
+  const meta = (update as { _meta?: { mm?: { nested?: unknown } } | null })._meta;
+  const agent = meta?.mm?.nested;
+  return typeof agent === "string" ? agent : undefined;
+}
+
 /** mm's kind and the terminal's emoji for each ACP tool kind (the child's calls carry no emoji). */
 const KINDS: Record<string, { kind: ToolKind; emoji: string }> = {
   read: { kind: "read", emoji: "📝" },
@@ -46,6 +56,7 @@ export function nestedEvent(agent: string, u: SessionUpdate): NestedEvent | unde
     case "tool_call_update": {
       const output = contentText(u.content);
       const diff = contentDiff(u.content);
+      const locations = (u.locations ?? []).map((l) => l.path);
       return {
         agent,
         type: "tool_update",
@@ -54,6 +65,7 @@ export function nestedEvent(agent: string, u: SessionUpdate): NestedEvent | unde
         ...(u.title ? { title: `${agent} · ${u.title}` } : {}),
         ...(output !== undefined ? { output } : {}),
         ...(diff ? { diff } : {}),
+        ...(locations.length ? { locations } : {}),
       };
     }
     default:

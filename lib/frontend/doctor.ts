@@ -282,7 +282,10 @@ function toolHint(config: Config): string {
   }
 }
 
-/** The context window, when the server tells it: Ollama's `/api/show`, llama.cpp's `/props`. */
+/**
+ * The context window, when the server tells it: Ollama's `/api/show`, llama.cpp's `/props` (and
+ * `/v1/models`' `n_ctx_train`), Docker Model Runner's `context_size` (and the GGUF maximum).
+ */
 function contextCheck(
   config: Config,
   model: string,
@@ -309,26 +312,43 @@ function contextCheck(
     }
     return { ok: true, text: `context window: ${model} holds up to ${max} tokens (/api/show)` };
   }
-  if (config.provider === "llamacpp") {
-    const n = info.serverSource === "props" ? info.serverWindow : undefined;
+  if (config.provider === "llamacpp" || config.provider === "dmr") {
+    const llama = config.provider === "llamacpp";
+    const n = info.serverSource === (llama ? "props" : "dmr") ? info.serverWindow : undefined;
     if (n === undefined) return undefined;
+    const server = llama ? "llama-server" : "Docker Model Runner";
+    const max = info.modelMax;
+    const trained = max ? ` (trained for ${max})` : "";
+    const restart = (size: number) =>
+      llama
+        ? `restart llama-server with -c ${size}`
+        : `run \`docker model configure --context-size ${size} ${model}\``;
     if (n < MIN_CONTEXT) {
+      // Twice the least, or all the model holds when that is less.
+      const wanted = Math.min(MIN_CONTEXT * 2, max ?? Infinity);
       return {
         ok: false,
         text:
-          `context window: llama-server runs ${model} with ${n} tokens, too few for mm's prompt, tools and a task`,
-        fix: `restart llama-server with -c ${MIN_CONTEXT * 2} (or more)`,
+          `context window: ${server} runs ${model} with ${n} tokens${trained}, too few for mm's prompt, tools and a task`,
+        fix: wanted < MIN_CONTEXT
+          ? `use a model with a context of ${MIN_CONTEXT} tokens or more`
+          : `${restart(wanted)}${wanted === MIN_CONTEXT * 2 ? " (or more)" : ""}`,
       };
     }
     if (config.contextSize && config.contextSize > n) {
       return {
         ok: false,
         text:
-          `context window: contextSize ${config.contextSize} is more than llama-server's ${n} tokens`,
-        fix: `restart llama-server with -c ${config.contextSize}, or lower contextSize to ${n}`,
+          `context window: contextSize ${config.contextSize} is more than ${server}'s ${n} tokens`,
+        fix: `${restart(config.contextSize)}, or lower contextSize to ${n}`,
       };
     }
-    return { ok: true, text: `context window: ${n} tokens (llama-server's /props)` };
+    return {
+      ok: true,
+      text: `context window: ${n} tokens (${
+        llama ? "llama-server's /props" : "the model's context_size"
+      })${max ? `; the model was trained for ${max}` : ""}`,
+    };
   }
   return undefined;
 }

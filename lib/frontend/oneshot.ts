@@ -77,6 +77,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       askPermission: () => Promise.resolve({ kind: "reject" }),
       emit,
       onStep: recorder ? onStep : undefined,
+      sessionId: () => recorder?.session.id,
     }, recorder?.earlier());
     const outcome = await agent.runTurn(opts.prompt, controller.signal);
     if (outcome.status === "cancelled") {

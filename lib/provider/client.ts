@@ -4,7 +4,7 @@
  * conversation outgrows Ollama's default window (docs/small-models.md, "The context window").
  */
 
-import type { Config } from "../config/config.ts";
+import type { Config, ProviderName } from "../config/config.ts";
 import {
   type ChatClient,
   type ChatRequest,
@@ -17,6 +17,7 @@ import {
   discoverContextWindow,
   ollamaLoadedContext,
 } from "./context_window.ts";
+import { chatBaseURL } from "./endpoints.ts";
 import type { Target } from "./errors.ts";
 import { createOllamaChat, loadOllama, type OllamaChat } from "./ollama_native.ts";
 
@@ -211,22 +212,30 @@ class RaisingClient implements Client {
   }
 }
 
-/** The banner's line: the window and the path. */
-export function contextLine(plan: ContextPlan): string {
-  const native = "num_ctx through Ollama's native API";
+/**
+ * The banner's line: the window, where it comes from, and the chat path (`· chat: …`, in the words
+ * of {@linkcode chatAPIText}). `provider` names the OpenAI-compatible path (DMR's is under
+ * `/engines`).
+ */
+export function contextLine(plan: ContextPlan, provider: ProviderName): string {
+  const openai = `OpenAI-compatible ${chatBaseURL(provider, "")}/chat/completions`;
   switch (plan.api) {
     case "ollama":
-      return `context: ${plan.window} tokens (contextSize, as ${native})`;
+      return `context: ${plan.window} tokens (contextSize) · chat: Ollama's native /api/chat with num_ctx ${plan.numCtx}`;
     case "auto":
-      return `context: ${plan.startWindow} tokens, raised up to ${plan.window} when needed (${native})`;
-    case "openai":
+      return `context: ${plan.startWindow} tokens (${
+        windowOrigin(plan)
+      }), raised up to ${plan.window} when needed · chat: ${openai}, then Ollama's native /api/chat with num_ctx`;
+    case "openai": {
       if (plan.window === undefined) {
         const max = plan.info.modelMax;
-        return `context: unknown${max ? ` (the model holds up to ${max} tokens)` : ""}`;
+        return `context: unknown${
+          max ? ` (the model holds up to ${max} tokens)` : ""
+        } · chat: ${openai}`;
       }
-      return `context: ${plan.window} tokens (${
-        plan.source === "contextSize" ? "contextSize" : "server"
-      })`;
+      const origin = plan.source === "contextSize" ? "contextSize" : windowOrigin(plan);
+      return `context: ${plan.window} tokens (${origin}) · chat: ${openai}`;
+    }
   }
 }
 

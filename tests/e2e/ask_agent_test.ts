@@ -7,6 +7,7 @@ import {
   stoppedText,
   unknownAgentText,
 } from "../../tools/ask_agent.ts";
+import { NOBODY_TEXT } from "../../tools/ask_user.ts";
 import { silenceReason, silenceText } from "../../lib/ask/child.ts";
 import { chunks, Editor, select } from "../helpers/acp.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
@@ -103,11 +104,11 @@ Deno.test("ask_agent", async (t) => {
       const dir = await dirFor("main-c", "child-c");
       const run = await runMM(["-p", "the question"], { cwd: dir });
       assertEquals(run.code, 0, run.stderr);
-      const sent = server.chats("child-c")[0].body.messages.at(-1).content;
-      assertStringIncludes(sent, "User: the question\n");
-      assertStringIncludes(sent, "Assistant: Let me ask.\n");
-      assertStringIncludes(sent, "Tool call: ask_agent ");
-      assertStringIncludes(sent, "Your task:\nAnswer it.");
+      // Up to the turn's question: not what the turn did after it, never this call.
+      assertEquals(
+        server.chats("child-c")[0].body.messages.at(-1).content,
+        "The conversation so far, for context:\nUser: the question\n\nYour task:\nAnswer it.",
+      );
     },
     "unknown agent, empty prompt, no answer": async () => {
       server.script("main-e", [
@@ -295,7 +296,7 @@ Deno.test("ask_agent", async (t) => {
         where: "generation",
       });
     },
-    "preAsk denies; a preAsk hook that crashes is a warning and an error of the session":
+    "preAsk gets the session; it denies; a preAsk hook that crashes is a warning and an error":
       async () => {
         server.script("main-h", [
           { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "x" } }] },
@@ -303,6 +304,7 @@ Deno.test("ask_agent", async (t) => {
         ]);
         const dir = await dirFor("main-h", "child-h", {
           extra: "sessions:\n  enabled: true\nhooks:\n  preAsk:\n" +
+            `    - command: ["bash", "-c", "cat > preask.json"]\n` +
             `    - command: ["bash", "-c", "exit 3"]\n` +
             `    - command: ${hookSays({ deny: true, reason: "no asking today" })}\n`,
         });
@@ -315,6 +317,13 @@ Deno.test("ask_agent", async (t) => {
         const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
         assertEquals(session.errors.map((e: Any) => e.where), ["hook"]);
         assertStringIncludes(session.errors[0].message, 'preAsk hook "bash -c exit 3"');
+        assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/preask.json`)), {
+          event: "preAsk",
+          agent: "helper",
+          prompt: "x",
+          cwd: dir,
+          session: session.id,
+        });
       },
     "postAsk replaces the answer and adds context; bad JSON is a warning": async () => {
       server.script("main-r", [
@@ -339,30 +348,47 @@ Deno.test("ask_agent", async (t) => {
     "line mode: /ask streams, asks `helper asks: …`, and joins the conversation": async () => {
       server.script("child-l", [
         { toolCalls: [{ name: "bash", arguments: { command: "echo child-ran" } }] },
+        { toolCalls: [{ name: "ask_user", arguments: { question: "Which file?", type: "text" } }] },
         { text: "The number is 7." },
       ]);
       server.script("main-l", [{ text: "It said 7." }]);
-      const dir = await dirFor("main-l", "child-l", { entry: "    yolo: false\n" });
+      const dir = await dirFor("main-l", "child-l", { extra: "yolo: false\n" });
       const term = await Terminal.start(
         [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN],
         { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR } },
       );
       try {
         await term.waitFor("Ctrl-D quits.");
+        // An unknown agent is reported before any permission is asked.
+        await term.type("/ask nobody hi");
+        await term.keys("Enter");
+        await term.waitFor('[ask_agent: unknown agent "nobody" — agents: helper]');
         await term.type("/ask helper say the number");
+        await term.keys("Enter");
+        await term.waitFor("🔐 ask_agent: helper (ollama/child-l) — say the number");
+        await term.type("y");
         await term.keys("Enter");
         await term.waitFor("🔐 helper asks: bash: echo child-ran");
         await term.type("y");
         await term.keys("Enter");
+        // Its text question comes to this user, prefixed.
+        await term.waitFor("❓ helper asks: Which file?");
+        await term.type("main.ts");
+        await term.keys("Enter");
         const screen = await term.waitFor("helper answered (16 characters)");
         assertStringIncludes(
           screen,
-          "› /ask helper say the number\n🗣 ask: helper (ollama/child-l) — say the number\n" +
-            "🛠️  helper · bash: echo child-ran\n🔐 helper asks: bash: echo child-ran\n",
+          "› /ask nobody hi\n🗣 ask: nobody — hi\n" +
+            '[ask_agent: unknown agent "nobody" — agents: helper]\n',
         );
         assertStringIncludes(
           screen,
-          "   child-ran\n   The number is 7.\nhelper answered (16 characters)\n",
+          "🛠️  helper · bash: echo child-ran\n🔐 helper asks: bash: echo child-ran\n",
+        );
+        assertStringIncludes(screen, "   The number is 7.\nhelper answered (16 characters)\n");
+        assertEquals(
+          toolOutputs("child-l", 2).at(-1),
+          "The user answered:\n- Which file? → main.ts",
         );
         await term.type("what did helper say?");
         await term.keys("Enter");
@@ -377,6 +403,151 @@ Deno.test("ask_agent", async (t) => {
         await term.kill();
       }
     },
+    "a failed turn of the asked agent is a failure, never an answer": async () => {
+      server.script("main-f", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "x" } }] },
+        { text: "ok" },
+      ]);
+      // Model child-f has no script: the server answers 404, the child's turn fails.
+      const dir = await dirFor("main-f", "child-f");
+      const run = await runMM(["-p", "go", "--json"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      const [output] = toolOutputs("main-f", 1);
+      const failed =
+        '[ask_agent: helper failed: the model "child-f" is not available on the ollama';
+      assertStringIncludes(output, failed);
+      const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const result = events.find((e: Any) => e.type === "tool_result");
+      assertEquals([result.failed, result.display], [true, undefined]);
+      const once = await runMM(["--ask", "helper", "x"], { cwd: dir });
+      assertEquals([once.code, once.stdout], [1, ""]);
+      assertStringIncludes(once.stderr, failed);
+    },
+    "two levels: the answer is the asked agent's final message, not the deeper agent's text":
+      async () => {
+        server.script("main-2", [
+          { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "q" } }] },
+          { text: "done" },
+        ]);
+        server.script("mid-2", [
+          {
+            text: "Before.",
+            toolCalls: [{ name: "ask_agent", arguments: { agent: "deep", prompt: "dig" } }],
+          },
+          { text: "The answer is 42." },
+        ]);
+        server.script("deep-2", [{ text: "deep text" }]);
+        const dir = await dirFor("main-2", "mid-2", {
+          childExtra: "mmConfigs:\n  deep:\n    file: deep.yaml\n",
+        });
+        await Deno.writeTextFile(`${dir}/agents/deep.yaml`, `url: ${server.url}\nmodel: deep-2\n`);
+        const run = await runMM(["-p", "go", "--json"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(toolOutputs("mid-2", 1), ["deep text"]);
+        assertEquals(toolOutputs("main-2", 1), ["The answer is 42."]);
+        // Everything streamed for display, the deeper agent's work included.
+        const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+        const steps = events.filter((e: Any) => e.type === "nested").map((e: Any) => e.event);
+        assertEquals(
+          steps.filter((s: Any) => s.type === "text").map((s: Any) => s.text).join(""),
+          "Before.deep textThe answer is 42.",
+        );
+        assertEquals(
+          steps.find((s: Any) => s.type === "tool_call").title,
+          "helper · ask_agent: deep (ollama/deep-2) — dig",
+        );
+      },
+    "the asked agent's running tool is not silence for the watchdog": async () => {
+      server.script("main-t", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "wait" } }] },
+        { text: "ok" },
+      ]);
+      server.script("child-t", [
+        { toolCalls: [{ name: "bash", arguments: { command: "sleep 3; echo done" } }] },
+        { text: "slept" },
+      ]);
+      const dir = await dirFor("main-t", "child-t", {
+        extra: "watchdogTimeout: 2s\n",
+        childExtra: "watchdogTimeout: 2s\n",
+      });
+      const run = await runMM(["-p", "go"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(toolOutputs("main-t", 1), ["slept"]);
+    },
+    "-p and mm --ask: the asked agent's questions find nobody to ask": async () => {
+      const ask = (question: Record<string, unknown>) => ({
+        toolCalls: [{ name: "ask_user", arguments: question }],
+      });
+      server.script("main-n", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "x" } }] },
+        { text: "ok" },
+      ]);
+      // Choice and confirm questions could be buttons: nobody is asked all the same.
+      server.script("child-n", [
+        ask({ question: "Which colour?", type: "choice", options: ["red", "blue"] }),
+        { text: "assumed" },
+        ask({ question: "Go on?", type: "confirm" }),
+        { text: "assumed again" },
+      ]);
+      const dir = await dirFor("main-n", "child-n");
+      const run = await runMM(["-p", "go"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(toolOutputs("child-n", 1), [NOBODY_TEXT]);
+      assertEquals(toolOutputs("main-n", 1), ["assumed"]);
+      const once = await runMM(["--ask", "helper", "x"], { cwd: dir });
+      assertEquals([once.code, once.stdout], [0, "assumed again\n"], once.stderr);
+      assertEquals(toolOutputs("child-n", 3), [NOBODY_TEXT]);
+    },
+    "in the editor with forms: a text question of the asked agent is answered; locations":
+      async () => {
+        server.script("main-q", [
+          { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "go" } }] },
+          { text: "fine" },
+        ]);
+        server.script("child-q", [
+          { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] },
+          {
+            toolCalls: [{
+              name: "ask_user",
+              arguments: { question: "Favourite colour?", type: "text" },
+            }],
+          },
+          { text: "noted teal" },
+        ]);
+        const dir = await dirFor("main-q", "child-q");
+        await Deno.writeTextFile(`${dir}/notes.txt`, "a note\n");
+        const editor = await Editor.start({
+          cwd: dir,
+          elicit: () => ({ action: "accept", content: { q1: "teal" } }),
+        });
+        try {
+          const id = await editor.newSession(dir);
+          assertEquals(await editor.prompt(id, "go"), "end_turn");
+          assertEquals(editor.forms.map((f: Any) => [f.message, f.requestedSchema.properties]), [
+            ["helper asks: Favourite colour?", {
+              q1: { type: "string", title: "helper asks: Favourite colour?" },
+            }],
+          ]);
+          assertEquals(
+            toolOutputs("child-q", 2).at(-1),
+            "The user answered:\n- Favourite colour? → teal",
+          );
+          assertEquals(toolOutputs("main-q", 1), ["noted teal"]);
+          const updates = editor.updatesOf(id);
+          const read = updates.find((u: Any) =>
+            u.sessionUpdate === "tool_call_update" && u.toolCallId === "call_0/call_0" &&
+            u.status === "completed"
+          ) as Any;
+          assertEquals(read.locations, [{ path: `${dir}/notes.txt` }]);
+          // The asked agent's work is marked as its own.
+          const chunk = updates.find((u: Any) =>
+            u.sessionUpdate === "agent_message_chunk" && u.content.text === "noted teal"
+          ) as Any;
+          assertEquals(chunk._meta, { mm: { nested: "helper" } });
+        } finally {
+          await editor.close();
+        }
+      },
     "depth: beyond two levels the call fails": async () => {
       server.script("main-d", [
         { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "x" } }] },
@@ -410,7 +581,29 @@ Deno.test("mm --ask", async (t) => {
       const run = await runMM(["--ask", "nobody", "hi"], { cwd: dir });
       assertEquals(run.code, 2);
       assertEquals(run.stdout, "");
-      assertStringIncludes(run.stderr, 'unknown agent "nobody" — agents: helper');
+      assertEquals(
+        run.stderr,
+        'mm: --ask: unknown agent "nobody" — agents: helper — run mm --help for the flags\n',
+      );
+    },
+    "an agent that cannot start says why, every time": async () => {
+      const dir = await workdir(
+        `url: ${server.url}\nmodel: main-s\nmmConfigs:\n  missing:\n    file: nothere.yaml\n` +
+          "  broken:\n    file: b.yaml\n",
+      );
+      await Deno.writeTextFile(`${dir}/b.yaml`, "model: [x\nurl: y\n");
+      const runs = await Promise.all(
+        ["missing", "broken", "missing", "broken", "missing", "broken"].map((name) =>
+          runMM(["--ask", name, "x"], { cwd: dir }).then((run) => ({ name, ...run }))
+        ),
+      );
+      for (const run of runs) {
+        assertEquals([run.code, run.stdout], [1, ""], run.stderr);
+        assertStringIncludes(run.stderr, `[ask_agent: ${run.name} failed: its process ended: mm: `);
+      }
+      for (const run of runs.filter((r) => r.name === "broken")) {
+        assertStringIncludes(run.stderr, `${dir}/b.yaml:2:`);
+      }
     },
   });
 });

@@ -123,12 +123,28 @@ Deno.test("context window", async (t) => {
         const screen = await term.waitFor("Ctrl-D quits.");
         assertStringIncludes(
           screen,
-          "context: 8192 tokens (contextSize, as num_ctx through Ollama's native API)\n",
+          "context: 8192 tokens (contextSize) · chat: Ollama's native /api/chat with num_ctx 8192\n",
         );
         await term.type("hello");
         await term.keys("Enter");
         await term.waitFor("line answer");
         assertEquals(server.nativeChats("cw-line")[0].body.options.num_ctx, 8192);
+      } finally {
+        await term.kill();
+      }
+    },
+    "line mode: the banner names the OpenAI-compatible path": async () => {
+      const dir = await workdir(`provider: llamacpp\nurl: ${llama.url}\n`);
+      const term = await Terminal.start(
+        [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN],
+        { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR } },
+      );
+      try {
+        const screen = await term.waitFor("Ctrl-D quits.");
+        assertStringIncludes(
+          screen,
+          "context: 16384 tokens (llama-server's /props) · chat: OpenAI-compatible /v1/chat/completions\n",
+        );
       } finally {
         await term.kill();
       }

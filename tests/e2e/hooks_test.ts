@@ -105,6 +105,7 @@ Deno.test("hooks", async (t) => {
     - command: ["bash", "-c", "sleep 10"]
       timeout: 300ms
     - command: ["bash", "-c", "echo 'I am not JSON'"]
+    - command: ["bash", "-c", "cat > payload.json"]
 `,
           "sessions:\n  enabled: true\n",
         );
@@ -127,6 +128,9 @@ Deno.test("hooks", async (t) => {
           "hook",
           "hook",
         ]);
+        // With sessions on, every hook is told the session's id.
+        const payload = JSON.parse(await Deno.readTextFile(`${dir}/payload.json`));
+        assertEquals([payload.event, payload.session], ["preToolCall", session.id]);
       },
   });
   await server.close();

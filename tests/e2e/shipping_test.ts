@@ -27,6 +27,10 @@ doctorOllama.show = { "doc-ok": { model_info: { "qwen2.context_length": 32768 } 
 const doctorLlama = ScriptedServer.start();
 doctorLlama.models = ["lc"];
 doctorLlama.props = { default_generation_settings: { n_ctx: 4096 } };
+doctorLlama.sideReplies["/v1/models"] = {
+  status: 200,
+  body: { object: "list", data: [{ id: "lc", object: "model", meta: { n_ctx_train: 32768 } }] },
+};
 /** For mm init: a llama-server with two models, found by the probe. */
 const initLlama = ScriptedServer.start();
 initLlama.models = ["qwen-a", "qwen-b"];
@@ -251,12 +255,45 @@ Deno.test("mm doctor", async (t) => {
             `✔ server: llamacpp at ${doctorLlama.url} answers (1 model(s))`,
             "✔ model: none set, so the server's only model is used: lc",
             "✘ tool calling: lc answered in text instead of calling the test tool — start llama-server with --jinja (its chat template handles tools), or use a model trained for tool calls (Qwen2.5-Coder, Qwen3, Llama 3.1 and later)",
-            "✘ context window: llama-server runs lc with 4096 tokens, too few for mm's prompt, tools and a task — restart llama-server with -c 16384 (or more)",
+            "✘ context window: llama-server runs lc with 4096 tokens (trained for 32768), too few for mm's prompt, tools and a task — restart llama-server with -c 16384 (or more)",
             "✔ chat API: OpenAI-compatible, context 4096 tokens (llama-server's /props)",
             "✘ LSP server py: no-such-lsp-xyz is not on the PATH — install it, or fix lsp.servers[0].command in the agent file",
             "",
           ].join("\n"),
         );
+      },
+    "dmr: the model's context_size and its maximum, too small: ✘ with the docker command":
+      async () => {
+        const dmr = ScriptedServer.start();
+        dmr.models = ["ai/doc-dmr"];
+        dmr.script("ai/doc-dmr", [{ toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }] }]);
+        const gguf = { "general.architecture": "qwen3", "qwen3.context_length": "40960" };
+        dmr.sideReplies["/models/ai/doc-dmr"] = {
+          status: 200,
+          body: { id: "sha256:1", tags: ["ai/doc-dmr"], config: { context_size: 4096, gguf } },
+        };
+        try {
+          const dir = await workdir(`provider: dmr\nurl: ${dmr.url}\nmodel: ai/doc-dmr\n`);
+          const run = await runMM(["doctor"], { cwd: dir });
+          assertEquals(run.code, 1, run.stderr);
+          assertEquals(run.stdout.split("\n").slice(3, 6), [
+            '✔ tool calling: ai/doc-dmr called the test tool (add {"a":2,"b":3})',
+            "✘ context window: Docker Model Runner runs ai/doc-dmr with 4096 tokens (trained for 40960), too few for mm's prompt, tools and a task — run `docker model configure --context-size 16384 ai/doc-dmr` (or more)",
+            "✔ chat API: OpenAI-compatible, context 4096 tokens (the model's context_size)",
+          ]);
+          dmr.sideReplies["/models/ai/doc-dmr"].body = {
+            config: { context_size: 16384, gguf },
+          };
+          dmr.script("ai/doc-dmr", [{ toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }] }]);
+          const ok = await runMM(["doctor"], { cwd: dir });
+          assertEquals(ok.code, 0, ok.stdout);
+          assertEquals(
+            ok.stdout.split("\n")[4],
+            "✔ context window: 16384 tokens (the model's context_size); the model was trained for 40960",
+          );
+        } finally {
+          await dmr.close();
+        }
       },
     "a call written as text, a name in other case: ✔, saying what mm forgives": async () => {
       const forgiving = ScriptedServer.start();

@@ -94,26 +94,42 @@ Deno.test("planContext: which API and which window", async (t) => {
   await t.step("the banner's line, doctor's line and --json's fields", () => {
     const p = (provider: ProviderName, info: ContextWindowInfo, changes: Partial<Config> = {}) =>
       planContext(config(provider, url, changes), info);
+    const line = (
+      provider: ProviderName,
+      info: ContextWindowInfo,
+      changes: Partial<Config> = {},
+    ) => contextLine(p(provider, info, changes), provider);
     assertEquals(
-      contextLine(p("ollama", defaultWindow, { contextSize: 8192 })),
-      "context: 8192 tokens (contextSize, as num_ctx through Ollama's native API)",
+      line("ollama", defaultWindow, { contextSize: 8192 }),
+      "context: 8192 tokens (contextSize) · chat: Ollama's native /api/chat with num_ctx 8192",
     );
     assertEquals(
-      contextLine(p("ollama", defaultWindow)),
-      "context: 4096 tokens, raised up to 32768 when needed (num_ctx through Ollama's native API)",
+      line("ollama", defaultWindow),
+      "context: 4096 tokens (Ollama's default), raised up to 32768 when needed · chat: OpenAI-compatible /v1/chat/completions, then Ollama's native /api/chat with num_ctx",
     );
     assertEquals(
-      contextLine(p("llamacpp", { serverWindow: 8192, serverSource: "props" })),
-      "context: 8192 tokens (server)",
+      line("llamacpp", { serverWindow: 8192, serverSource: "props" }),
+      "context: 8192 tokens (llama-server's /props) · chat: OpenAI-compatible /v1/chat/completions",
     );
     assertEquals(
-      contextLine(p("openai", {}, { contextSize: 128000 })),
-      "context: 128000 tokens (contextSize)",
+      line("ollama", { modelMax: 32768, serverWindow: 32768, serverSource: "modelfile" }),
+      "context: 32768 tokens (the Modelfile's num_ctx) · chat: OpenAI-compatible /v1/chat/completions",
     );
-    assertEquals(contextLine(p("openai", {})), "context: unknown");
     assertEquals(
-      contextLine(p("dmr", { modelMax: 40960 })),
-      "context: unknown (the model holds up to 40960 tokens)",
+      line("openai", {}, { contextSize: 128000 }),
+      "context: 128000 tokens (contextSize) · chat: OpenAI-compatible /chat/completions",
+    );
+    assertEquals(
+      line("openai", {}),
+      "context: unknown · chat: OpenAI-compatible /chat/completions",
+    );
+    assertEquals(
+      line("dmr", { modelMax: 40960 }),
+      "context: unknown (the model holds up to 40960 tokens) · chat: OpenAI-compatible /engines/v1/chat/completions",
+    );
+    assertEquals(
+      line("dmr", { modelMax: 40960, serverWindow: 16384, serverSource: "dmr" }),
+      "context: 16384 tokens (the model's context_size) · chat: OpenAI-compatible /engines/v1/chat/completions",
     );
     assertEquals(
       chatAPIText(p("ollama", defaultWindow)),

@@ -9,27 +9,38 @@ import {
 import { depthRefusal } from "../../lib/ask/child.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
-Deno.test("with_context: questions, answers, one line per call, no outputs, newest kept", () => {
+Deno.test("with_context: up to the turn's question, one line per call, no outputs, whole lines", () => {
+  const call = (id: string, name: string, args: string) => ({
+    id,
+    type: "function" as const,
+    function: { name, arguments: args },
+  });
   const history = [
     { role: "system" as const, content: "sys" },
     { role: "user" as const, content: "first question" },
     {
       role: "assistant" as const,
       content: "looking",
-      tool_calls: [{
-        id: "1",
-        type: "function" as const,
-        function: { name: "bash", arguments: '{\n "command": "ls"}' },
-      }],
+      tool_calls: [call("1", "bash", '{\n "command": "ls"}')],
     },
     { role: "tool" as const, tool_call_id: "1", content: "SECRET OUTPUT" },
     { role: "assistant" as const, content: "an answer" },
+    { role: "user" as const, content: "second question" },
+    // The current turn, after its question: never sent (nor this very ask_agent call).
+    {
+      role: "assistant" as const,
+      content: "Let me ask.",
+      tool_calls: [call("2", "ask_agent", '{"agent": "helper", "prompt": "x"}')],
+    },
   ];
-  assertEquals(
-    contextText(history, 1000),
-    'User: first question\nAssistant: looking\nTool call: bash { "command": "ls"}\nAssistant: an answer',
-  );
-  assertEquals(contextText(history, 20), "Assistant: an answer");
+  const all = 'User: first question\nAssistant: looking\nTool call: bash { "command": "ls"}\n' +
+    "Assistant: an answer\nUser: second question";
+  assertEquals(contextText(history, 1000), all);
+  // Whole lines, the newest kept: 42 characters hold the last two lines and their newline.
+  assertEquals(contextText(history, 41), "User: second question");
+  assertEquals(contextText(history, 42), "Assistant: an answer\nUser: second question");
+  // A newest line longer than the cap keeps its end, after `…`.
+  assertEquals(contextText(history, 10), "… question");
 });
 
 Deno.test("the description and the display line", () => {

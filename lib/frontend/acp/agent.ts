@@ -154,6 +154,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     cwd: string,
     client: AgentContext,
     recorder: SessionRecorder | undefined,
+    askUser = true,
   ): Promise<AcpSession> => {
     const name = await modelName();
     const [tools, prompt] = await Promise.all([
@@ -173,6 +174,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
       peer: peerOf(client),
       forms,
       notices,
+      askUser,
       log,
     }, recorder?.earlier());
   };
@@ -192,7 +194,9 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
         }
         const recorder = await openSession({ config, cwd }, await modelName());
         const id = recorder?.session.id ?? newSessionId();
-        sessions.set(id, await startSession(id, cwd, client, recorder));
+        // An asking mm with nobody to ask says so (docs/acp.md, "Agents that ask agents").
+        const askUser = (params._meta?.mm as { askUser?: unknown } | undefined)?.askUser !== false;
+        sessions.set(id, await startSession(id, cwd, client, recorder, askUser));
         return { sessionId: id };
       } catch (e) {
         throw userError(e);
@@ -207,7 +211,9 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
           "a turn is already running in this session — cancel it first",
         );
       }
-      return { stopReason: await session.prompt(params.prompt) };
+      const { stopReason, error } = await session.prompt(params.prompt);
+      // A failed turn is told to an asking mm (lib/ask/child.ts); an editor ignores `_meta`.
+      return { stopReason, ...(error ? { _meta: { mm: { error } } } : {}) };
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();

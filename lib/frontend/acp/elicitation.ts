@@ -94,11 +94,16 @@ function fieldAnswer(q: Question, value: ElicitationContentValue | undefined): s
   }
 }
 
-/** How a form ended, as ask_user reports it. */
+/**
+ * How a form ended, as ask_user reports it. A refusal marked `_meta.mm.nobody` is an asking mm
+ * that found nobody to ask (docs/acp.md, "Agents that ask agents").
+ */
 export function formOutcome(
   questions: Question[],
   response: CreateElicitationResponse,
 ): AskOutcome {
+  const meta = (response as { _meta?: { mm?: { nobody?: unknown } } | null })._meta;
+  if (meta?.mm?.nobody === true) return { kind: "nobody" };
   if (response.action === "accept") {
     const content = (response as { content?: Record<string, ElicitationContentValue> | null })
       .content;

@@ -1,11 +1,28 @@
 /**
- * An asked agent's tool calls in the editor (tools.md, `ask_agent`, Display): tool calls of their
- * own in the asking session, with ids of this session and the title `<agent> · <title>`.
+ * An asked agent's work in the editor (tools.md, `ask_agent`, Display): its text and thinking as
+ * chunks of the asking session, its tool calls as tool calls of their own, with ids of this session
+ * and the title `<agent> · <title>`. Every one of these updates carries `_meta.mm.nested` (the asked
+ * agent's name): an editor ignores it, an mm that asked this one shows them but never takes them for
+ * this agent's own answer (docs/acp.md, "Agents that ask agents").
  */
 
 import type { SessionUpdate, ToolCallContent } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { NestedEvent } from "../../tool.ts";
 import { diffContent } from "./updates.ts";
+
+/** The `_meta` that marks an update as the work of asked agent `agent`. */
+export function nestedMeta(agent: string): { mm: { nested: string } } {
+  return { mm: { nested: agent } };
+}
+
+/** An asked agent's text or thinking as a chunk of this session, marked as its. */
+export function nestedChunk(e: Extract<NestedEvent, { type: "text" | "thought" }>): SessionUpdate {
+  return {
+    sessionUpdate: e.type === "text" ? "agent_message_chunk" : "agent_thought_chunk",
+    content: { type: "text", text: e.text },
+    _meta: nestedMeta(e.agent),
+  };
+}
 
 /** The `tool_call` that shows an asked agent's call under `toolCallId`. */
 export function nestedCallStart(
@@ -19,10 +36,11 @@ export function nestedCallStart(
     kind: e.kind,
     status: "pending",
     ...(e.input !== undefined ? { rawInput: e.input } : {}),
+    _meta: nestedMeta(e.agent),
   };
 }
 
-/** The `tool_call_update` that passes on an asked agent's update of that call. */
+/** The `tool_call_update` that passes on an asked agent's update of that call, its locations too. */
 export function nestedCallUpdate(
   e: Extract<NestedEvent, { type: "tool_update" }>,
   toolCallId: string,
@@ -37,5 +55,7 @@ export function nestedCallUpdate(
     ...(e.status ? { status: e.status } : {}),
     ...(e.title ? { title: e.title } : {}),
     ...(content.length ? { content } : {}),
+    ...(e.locations?.length ? { locations: e.locations.map((path) => ({ path })) } : {}),
+    _meta: nestedMeta(e.agent),
   };
 }

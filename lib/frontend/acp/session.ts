@@ -22,7 +22,7 @@ import type { ChatClient, Message } from "../../provider/chat.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import type { AnyTool, NestedEvent, ToolKind } from "../../tool.ts";
 import { editorAsk } from "./elicitation.ts";
-import { nestedCallStart, nestedCallUpdate } from "./nested.ts";
+import { nestedCallStart, nestedCallUpdate, nestedChunk } from "./nested.ts";
 import { permissionAnswer, permissionOptions, untilAborted } from "./permission.ts";
 import {
   promptText,
@@ -64,6 +64,8 @@ export interface SessionOptions {
   forms: boolean;
   /** The client advertised `session.notices`. */
   notices: boolean;
+  /** False when the client said nobody can be asked (`_meta.mm.askUser` of `session/new`). */
+  askUser?: boolean;
   /** A line for stderr. */
   log(line: string): void;
 }
@@ -119,7 +121,10 @@ export class AcpSession {
       chat: opts.chat,
       tools: opts.tools.map((t) => this.#tracked(t)),
       systemPrompt: opts.systemPrompt,
-      context: (signal) => ({ ...realContext(config, opts.cwd, signal, opts.lsp), ask }),
+      context: (signal) => ({
+        ...realContext(config, opts.cwd, signal, opts.lsp),
+        ...(opts.askUser === false ? {} : { ask }),
+      }),
       askPermission: (tool, summary, _input, askedBy) =>
         this.#askPermission(tool, askedBy && { ...askedBy, question: summary }),
       emit: (e) => this.#onEvent(e),
@@ -129,6 +134,7 @@ export class AcpSession {
           if (warning) this.#warn(warning);
         }
         : undefined,
+      sessionId: recorder ? () => opts.id : undefined,
     }, earlier);
   }
 
@@ -140,11 +146,12 @@ export class AcpSession {
   /**
    * Runs one turn for an ACP prompt and says how it stopped: `end_turn` when it answered or failed
    * (the failure was sent as an agent message first), `max_turn_requests` at `maxTurns`, `cancelled`
-   * after `session/cancel`. Every update of the turn is sent before this returns.
+   * after `session/cancel`; `error` is the sentence of a failed turn (for the response's `_meta`).
+   * Every update of the turn is sent before this returns.
    */
-  async prompt(blocks: ContentBlock[]): Promise<StopReason> {
+  async prompt(blocks: ContentBlock[]): Promise<{ stopReason: StopReason; error?: string }> {
     const text = promptText(blocks, this.cwd).trim();
-    if (text === "") return "end_turn";
+    if (text === "") return { stopReason: "end_turn" };
     const controller = new AbortController();
     const turn = { controller, done: Promise.resolve() as Promise<unknown> };
     this.#turn = turn;
@@ -153,13 +160,13 @@ export class AcpSession {
     try {
       const outcome = await run;
       await this.flush();
-      if (controller.signal.aborted || outcome.status === "cancelled") return "cancelled";
-      if (
-        outcome.status === "failed" && outcome.error === maxTurnsText(this.#opts.config.maxTurns)
-      ) {
-        return "max_turn_requests";
+      if (controller.signal.aborted || outcome.status === "cancelled") {
+        return { stopReason: "cancelled" };
       }
-      return "end_turn";
+      if (outcome.status !== "failed") return { stopReason: "end_turn" };
+      const { error } = outcome;
+      const max = error === maxTurnsText(this.#opts.config.maxTurns);
+      return { stopReason: max ? "max_turn_requests" : "end_turn", error };
     } finally {
       this.#turn = undefined;
     }
@@ -276,11 +283,10 @@ export class AcpSession {
    * calls as tool calls of their own (`<ask_agent call id>/<its id>`, made unique).
    */
   #nested(call: CurrentCall, e: NestedEvent): void {
-    if (e.type === "text") {
-      this.#wroteText = true;
-      this.#send(textChunk("agent_message_chunk", e.text));
-    } else if (e.type === "thought") this.#send(textChunk("agent_thought_chunk", e.text));
-    else if (e.type === "tool_call") {
+    if (e.type === "text" || e.type === "thought") {
+      if (e.type === "text") this.#wroteText = true;
+      this.#send(nestedChunk(e));
+    } else if (e.type === "tool_call") {
       const acpId = this.#freshId(`${call.acpId}/${e.id}`);
       (call.nested ??= new Map()).set(e.id, acpId);
       this.#send(nestedCallStart(e, acpId));

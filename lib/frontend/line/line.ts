@@ -135,6 +135,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
         const warning = await recorder?.save(agent, model);
         if (warning) render.line(warning);
       },
+      sessionId: () => recorder?.session.id,
     }, earlier);
     return agent;
   };
@@ -187,6 +188,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
               ask,
               askPermission,
               emit: (e) => render.nested(e),
+              ...(recorder ? { sessionId: recorder.session.id } : {}),
               hookFailure: (message) => {
                 agent.recordError("hook", message);
                 render.line(`[warning: ${message}]`);
@@ -259,7 +261,7 @@ export function banner(
 ): string {
   const lines = [
     `mm ${VERSION} · ${model} @ ${config.provider} (${config.url})`,
-    ...(context ? [contextLine(context)] : []),
+    ...(context ? [contextLine(context, config.provider)] : []),
     `tools: ${tools.join(", ") || "none"} · yolo: ${config.yolo ? "on" : "off (calls ask first)"}${
       recorder ? ` · session ${recorder.session.id}` : ""
     }`,
@@ -324,7 +326,9 @@ async function askCommand(
   const prompt = args.trim().slice(agent.length).trim();
   const input = { agent, prompt };
   show(toolLine("🗣", "ask", tool.summary(input)));
-  if (!ctx.config.yolo) {
+  // The tool says whether the call asks: an unknown agent is reported without asking first.
+  const asks = typeof tool.asks === "function" ? tool.asks(input) : tool.asks;
+  if (!ctx.config.yolo && asks) {
     const answer = await ctx.askPermission!("ask_agent", tool.summary(input), input);
     if (answer.kind === "reject") {
       show("[ask_agent rejected by the user]");

@@ -1,0 +1,94 @@
+/**
+ * One question to an asked agent while it runs (lib/ask/child.ts): its answer so far (the child's
+ * own text after its own last tool call) and the watchdog that waits for its signs of life.
+ */
+
+import type { SessionUpdate } from "npm:@agentclientprotocol/sdk@2.4.0";
+import type { AskOptions } from "./child.ts";
+import { nestedAgent } from "./updates.ts";
+
+/**
+ * The watchdog of one question: fires after `ms` without a beat, unless held (the user is being
+ * asked, or one of the child's calls runs).
+ */
+export class Watchdog {
+  #timer?: ReturnType<typeof setTimeout>;
+  #holds = 0;
+  #ms: number | undefined;
+  #fire: (ms: number) => void;
+
+  /** A watchdog that calls `fire` after `ms` of silence (never when `ms` is undefined or 0). */
+  constructor(ms: number | undefined, fire: (ms: number) => void) {
+    this.#ms = ms;
+    this.#fire = fire;
+  }
+
+  /** A sign of life: the silence starts again. */
+  beat(): void {
+    clearTimeout(this.#timer);
+    const ms = this.#ms;
+    if (ms && this.#holds === 0) this.#timer = setTimeout(() => this.#fire(ms), ms);
+  }
+
+  /** Something that is not silence begins: the watchdog waits until `release`. */
+  hold(): void {
+    this.#holds++;
+    clearTimeout(this.#timer);
+  }
+
+  /** What `hold` began has ended: the silence starts again. */
+  release(): void {
+    this.#holds--;
+    this.beat();
+  }
+
+  /** The question is over. */
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
+}
+
+/** The state of one question's session, for the notification and request handlers. */
+export class QuestionState {
+  /** The child's own text since its last tool call: its answer so far. */
+  text = "";
+  readonly opts: AskOptions;
+  readonly watchdog: Watchdog;
+  /** The child's own calls that are pending or running. */
+  #open = new Set<string>();
+
+  /** The state of a question asked with `opts`, watched by `watchdog`. */
+  constructor(opts: AskOptions, watchdog: Watchdog) {
+    this.opts = opts;
+    this.watchdog = watchdog;
+  }
+
+  /**
+   * One update of the child. Only its own work counts for the answer: the updates of an agent it
+   * asked in turn are marked `_meta.mm.nested` and only shown.
+   */
+  take(u: SessionUpdate): void {
+    this.watchdog.beat();
+    if (nestedAgent(u) !== undefined) return;
+    if (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text") {
+      this.text += u.content.text;
+    } else if (u.sessionUpdate === "tool_call") {
+      // Text written before a call is not the answer: the answer is the final message.
+      this.text = "";
+      if (u.status !== "completed" && u.status !== "failed") this.#opened(u.toolCallId);
+    } else if (u.sessionUpdate === "tool_call_update") {
+      if (u.status === "completed" || u.status === "failed") this.#closed(u.toolCallId);
+    }
+  }
+
+  #opened(id: string): void {
+    if (this.#open.has(id)) return;
+    this.#open.add(id);
+    this.watchdog.hold();
+  }
+
+  #closed(id: string): void {
+    if (!this.#open.delete(id)) return;
+    this.watchdog.release();
+  }
+}
