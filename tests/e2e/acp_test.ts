@@ -12,7 +12,7 @@ import {
   assertStringIncludes,
 } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { workdir } from "../helpers/mm.ts";
+import { tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server.ts";
 
 const server = ScriptedServer.start();
@@ -127,7 +127,7 @@ Deno.test("editor mode (ACP)", async (t) => {
         { text: "in B" },
       ]);
       const a = await dirFor("two-cwd");
-      const b = await Deno.makeTempDir({ prefix: "mm-e2e-b-" });
+      const b = await tempDir("mm-e2e-b-");
       await Deno.writeTextFile(`${a}/AGENTS.md`, "Rule A: be brief.\n");
       await Deno.writeTextFile(`${b}/AGENTS.md`, "Rule B: be thorough.\n");
       await withEditor({ cwd: a }, async (editor) => {

@@ -7,7 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { DENO_DIR, MAIN, type MMRun, runMM, workdir } from "../helpers/mm.ts";
+import { DENO_DIR, MAIN, type MMRun, runMM, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { PERMISSIONS } from "../../scripts/compile.ts";
@@ -36,23 +36,8 @@ const initLlama = ScriptedServer.start();
 initLlama.models = ["qwen-a", "qwen-b"];
 initLlama.props = { default_generation_settings: { n_ctx: 32768 } };
 
-const made: string[] = [];
-globalThis.addEventListener("unload", () => {
-  for (const dir of made) {
-    try {
-      Deno.removeSync(dir, { recursive: true });
-    } catch {
-      // Already gone.
-    }
-  }
-});
-
 /** An empty temporary directory (no agent file), removed at exit. */
-async function emptyDir(prefix = "mm-e2e-"): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix });
-  made.push(dir);
-  return dir;
-}
+const emptyDir = tempDir;
 
 /** Loopback ports nothing listens on. */
 function closedURL(): string {

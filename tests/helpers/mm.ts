@@ -67,10 +67,16 @@ globalThis.addEventListener("unload", () => {
   }
 });
 
+/** An empty temporary directory; removed at exit. */
+export async function tempDir(prefix = "mm-e2e-"): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix });
+  made.push(dir);
+  return dir;
+}
+
 /** A temporary working directory holding an agent file `mm.yaml` with `yaml`; removed at exit. */
 export async function workdir(yaml: string): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "mm-e2e-" });
-  made.push(dir);
+  const dir = await tempDir();
   await Deno.writeTextFile(`${dir}/mm.yaml`, yaml);
   return dir;
 }
