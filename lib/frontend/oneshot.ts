@@ -1,18 +1,11 @@
 /** One-shot mode (`mm -p`): one turn, the answer alone on stdout, progress on stderr or `--json`. */
 
-import { Agent } from "../agent/agent.ts";
 import type { AgentEvent } from "../agent/events.ts";
-import { systemPrompt } from "../agent/prompt.ts";
 import { recapLine } from "../agent/recap.ts";
 import type { Config } from "../config/config.ts";
-import { realContext } from "../context.ts";
 import { contextReport, createClient, preloadChat } from "../provider/client.ts";
-import { ProviderError } from "../provider/errors.ts";
-import { resolveModel } from "../provider/models.ts";
-import { openSession } from "./setup.ts";
-import { startupTools } from "../../tools/mod.ts";
+import { frontEndAgent, lspPool, modelOrFail, openSession, startPieces } from "./setup.ts";
 import { availableLspServers } from "../../tools/lsp.ts";
-import { LspPool } from "../lsp/pool.ts";
 import { previewLines, toolLine } from "./display.ts";
 import { endsCall, indented, nestedToolLine } from "./nested.ts";
 import { Output } from "./output.ts";
@@ -43,42 +36,33 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   preloadChat(opts.config);
   const recorder = await openSession(opts, opts.config.model ?? "");
   for (const warning of recorder?.warnings ?? []) emit({ type: "warning", message: warning });
-  let model: string;
-  try {
-    model = await resolveModel(opts.config);
-  } catch (e) {
-    if (!(e instanceof ProviderError)) throw e;
-    emit({ type: "error", message: e.message, where: "generation" });
-    return 1;
-  }
-  const client = createClient(opts.config, model);
-  client.catch(() => {}); // awaited below
+  const model = await modelOrFail(
+    opts.config,
+    (message) => emit({ type: "error", message, where: "generation" }),
+  );
+  if (model === undefined) return 1;
+  const pieces = startPieces(opts.config, opts.cwd, createClient(opts.config, model));
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   Deno.addSignalListener("SIGINT", onInterrupt);
   // Language servers start on first use, live for the process, and are stopped before mm exits.
-  const lsp = lspServers.servers.length ? new LspPool(lspServers.servers, opts.cwd) : undefined;
+  const lsp = lspPool(lspServers, opts.cwd);
   try {
-    const onStep = async () => {
-      const warning = await recorder?.save(agent, model);
-      if (warning) emit({ type: "warning", message: warning });
-    };
-    const tools = await startupTools(opts.config, opts.cwd);
-    const prompt = await systemPrompt(opts.config, opts.cwd);
-    const chat = await client;
-    started = contextReport(chat.plan);
-    const agent: Agent = new Agent({
+    const ready = await pieces;
+    started = contextReport(ready.chat.plan);
+    const agent = frontEndAgent({
+      ...ready,
       config: opts.config,
-      chat,
-      tools,
-      systemPrompt: prompt,
-      context: (signal) => realContext(opts.config, opts.cwd, signal, lsp),
+      cwd: opts.cwd,
+      model,
+      lsp,
+      recorder,
+    }, {
       // Nobody can be asked in one-shot mode: a call that would ask is rejected.
       askPermission: () => Promise.resolve({ kind: "reject" }),
       emit,
-      onStep: recorder ? onStep : undefined,
-      sessionId: () => recorder?.session.id,
-    }, recorder?.earlier());
+      warn: (message) => emit({ type: "warning", message }),
+    });
     const outcome = await agent.runTurn(opts.prompt, controller.signal);
     if (outcome.status === "cancelled") {
       emit({ type: "error", message: "[error: interrupted]", where: "generation" });

@@ -15,18 +15,16 @@ import {
   PROTOCOL_VERSION,
   RequestError,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
-import { systemPrompt } from "../../agent/prompt.ts";
 import type { Config } from "../../config/config.ts";
 import { LspPool } from "../../lsp/pool.ts";
 import { type Client, createClient, preloadChat } from "../../provider/client.ts";
 import { resolveModel } from "../../provider/models.ts";
-import { SessionRecorder } from "../../session/recorder.ts";
+import type { SessionRecorder } from "../../session/recorder.ts";
 import { newSessionId } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
 import { availableLspServers } from "../../../tools/lsp.ts";
-import { startupTools } from "../../../tools/mod.ts";
 import { writeAll } from "../output.ts";
-import { openSession } from "../setup.ts";
+import { openSession, startPieces } from "../setup.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
 
 /** What editor mode needs. */
@@ -157,18 +155,15 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     askUser = true,
   ): Promise<AcpSession> => {
     const name = await modelName();
-    const [tools, prompt] = await Promise.all([
-      startupTools(config, cwd),
-      systemPrompt(config, cwd),
-    ]);
+    const { chat, tools, systemPrompt } = await startPieces(config, cwd, chatFor(name));
     return new AcpSession({
       id,
       cwd,
       config,
       model: name,
-      chat: await chatFor(name),
+      chat,
       tools,
-      systemPrompt: prompt,
+      systemPrompt,
       recorder,
       lsp: poolFor(cwd),
       peer: peerOf(client),
@@ -230,13 +225,10 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     app.onRequest(methods.agent.session.load, async ({ params, client }) => {
       try {
         const cwd = await sessionCwd(params.cwd);
-        const recorder = await SessionRecorder.open({
-          dir: config.sessions.dir,
-          cwd,
-          provider: config.provider,
-          model: await modelName(),
-          id: params.sessionId,
-        });
+        const recorder = await openSession(
+          { config, cwd, sessionId: params.sessionId },
+          await modelName(),
+        );
         const earlier = sessions.get(params.sessionId);
         if (earlier) {
           sessions.delete(params.sessionId);

@@ -12,15 +12,15 @@ import type {
   SessionUpdate,
   StopReason,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
-import { Agent, maxTurnsText } from "../../agent/agent.ts";
+import { type Agent, maxTurnsText } from "../../agent/agent.ts";
 import type { AgentEvent } from "../../agent/events.ts";
 import type { Config } from "../../config/config.ts";
-import { realContext } from "../../context.ts";
 import type { LspPool } from "../../lsp/pool.ts";
 import type { AskedBy, PermissionAnswer } from "../../permission.ts";
 import type { ChatClient, Message } from "../../provider/chat.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import type { AnyTool, NestedEvent, ToolKind } from "../../tool.ts";
+import { frontEndAgent } from "../setup.ts";
 import { editorAsk } from "./elicitation.ts";
 import { nestedCallStart, nestedCallUpdate, nestedChunk } from "./nested.ts";
 import { permissionAnswer, permissionOptions, untilAborted } from "./permission.ts";
@@ -101,7 +101,6 @@ export class AcpSession {
     this.#opts = opts;
     this.id = opts.id;
     this.cwd = opts.cwd;
-    const { config, recorder } = opts;
     const ask = editorAsk({
       sessionId: opts.id,
       toolCallId: () => this.#current?.acpId,
@@ -116,25 +115,16 @@ export class AcpSession {
       },
       onError: (e) => this.#requestFailed(e),
     });
-    this.agent = new Agent({
-      config,
-      chat: opts.chat,
+    this.agent = frontEndAgent({
+      ...opts,
       tools: opts.tools.map((t) => this.#tracked(t)),
-      systemPrompt: opts.systemPrompt,
-      context: (signal) => ({
-        ...realContext(config, opts.cwd, signal, opts.lsp),
-        ...(opts.askUser === false ? {} : { ask }),
-      }),
+      sessionId: opts.id,
+    }, {
       askPermission: (tool, summary, _input, askedBy) =>
         this.#askPermission(tool, askedBy && { ...askedBy, question: summary }),
       emit: (e) => this.#onEvent(e),
-      onStep: recorder
-        ? async () => {
-          const warning = await recorder.save(this.agent, opts.model);
-          if (warning) this.#warn(warning);
-        }
-        : undefined,
-      sessionId: recorder ? () => opts.id : undefined,
+      warn: (message) => this.#warn(message),
+      ask: opts.askUser === false ? undefined : ask,
     }, earlier);
   }
 

@@ -1,24 +1,21 @@
 /** Line mode (`mm` in a terminal): a conversation, one turn after another, until the user quits. */
 
-import { Agent, CompactError } from "../../agent/agent.ts";
+import { type Agent, CompactError } from "../../agent/agent.ts";
 import { lineAsker } from "../../ask/line_answers.ts";
-import { systemPrompt } from "../../agent/prompt.ts";
 import type { Config } from "../../config/config.ts";
 import { realContext } from "../../context.ts";
 import type { AskedBy, PermissionAnswer } from "../../permission.ts";
 import type { AnyTool, ToolContext } from "../../tool.ts";
 import { toolLine } from "../display.ts";
+import type { Message } from "../../provider/chat.ts";
 import { contextLine, type ContextPlan, createClient, preloadChat } from "../../provider/client.ts";
 import { ProviderError } from "../../provider/errors.ts";
-import { resolveModel } from "../../provider/models.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { sessionsDir } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
 import { availableLspServers, lspBannerLine } from "../../../tools/lsp.ts";
-import { startupTools } from "../../../tools/mod.ts";
-import { LspPool } from "../../lsp/pool.ts";
 import { writeAll } from "../output.ts";
-import { openSession } from "../setup.ts";
+import { frontEndAgent, lspPool, modelOrFail, openSession, startPieces } from "../setup.ts";
 import { helpLines, isCommand, parseCommand, unknownCommandText } from "./commands.ts";
 import { History, LineEditor } from "./editor.ts";
 import { type Key, KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
@@ -56,23 +53,14 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   const spinner = new Spinner(Deno.stderr.isTerminal());
   const render = new LineRenderer(screen, spinner, config.previewLines);
   preloadChat(config);
-  let model: string;
-  try {
-    model = await resolveModel(config);
-  } catch (e) {
-    if (!(e instanceof ProviderError)) throw e;
-    render.line(`mm: ${e.message}`);
-    return 1;
-  }
-  const client = createClient(config, model);
-  client.catch(() => {}); // awaited below
+  const model = await modelOrFail(config, (message) => render.line(`mm: ${message}`));
+  if (model === undefined) return 1;
+  const pieces = startPieces(config, cwd, createClient(config, model));
   let recorder = await openSession(opts, model);
-  const tools = await startupTools(config, cwd);
-  const prompt = await systemPrompt(config, cwd);
-  const chat = await client;
+  const { chat, tools, systemPrompt } = await pieces;
 
   const lspFound = availableLspServers(config);
-  const lsp = lspFound.servers.length ? new LspPool(lspFound.servers, cwd) : undefined;
+  const lsp = lspPool(lspFound, cwd);
 
   const keys = opts.keys ?? terminalKeys();
   const router = new KeyRouter();
@@ -122,23 +110,12 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
     },
   });
 
-  const newAgent = (earlier = recorder?.earlier() ?? []): Agent => {
-    const agent: Agent = new Agent({
-      config,
-      chat,
-      tools,
-      systemPrompt: prompt,
-      context: (signal) => ({ ...realContext(config, cwd, signal, lsp), ask }),
-      askPermission,
-      emit: (e) => render.handle(e),
-      onStep: async () => {
-        const warning = await recorder?.save(agent, model);
-        if (warning) render.line(warning);
-      },
-      sessionId: () => recorder?.session.id,
-    }, earlier);
-    return agent;
-  };
+  const newAgent = (earlier?: { message: Message; turn: number }[]): Agent =>
+    frontEndAgent(
+      { config, cwd, model, chat, tools, systemPrompt, lsp, recorder },
+      { askPermission, emit: (e) => render.handle(e), warn: (w) => render.line(w), ask },
+      earlier,
+    );
   let agent = newAgent();
 
   render.write(banner(config, model, tools.map((t) => t.name), recorder, chat.plan));
