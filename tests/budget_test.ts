@@ -13,10 +13,15 @@ import {
   MESSAGE_OVERHEAD,
   messageTokens,
   planCuts,
+  planUnreadCuts,
   PROMPT_OVERHEAD,
+  promptLimit,
   promptTokens,
+  rawLimit,
   rawPromptTokens,
+  READ_IN_PARTS,
   shortenOutput,
+  shortenTo,
   summaryRequest,
   textTokens,
   tooBigText,
@@ -140,6 +145,35 @@ Deno.test("shortening a tool output", async (t) => {
     assertEquals(shortenOutput("x".repeat(KEPT_HEAD + 100)), undefined);
     assertEquals(shortenOutput(shortenOutput(lines(50))!), undefined);
   });
+  await t.step("an output the model has not read says how to read the rest", () => {
+    assertEquals(
+      cutMarker(1600, true),
+      "[mm: 1600 more characters of this output were cut to fit the context window — read it in parts (read_file with start and end, or head, tail or grep in bash)]",
+    );
+    const text = lines(50);
+    const short = shortenTo(text, 800, true)!;
+    assertEquals(short, `${lines(20)}${cutMarker(text.length - 800, true)}`);
+    assert(isShortened(short));
+    assert(short.endsWith(`${READ_IN_PARTS}]`));
+  });
+  await t.step("shortened again: the counts add up, the advice stays", () => {
+    const text = lines(50);
+    const again = shortenTo(shortenTo(text, 800, true)!, 400)!;
+    assertEquals(again, `${lines(10)}${cutMarker(text.length - 400, true)}`);
+    assertEquals(shortenTo(again, 400), undefined, "nothing more to cut");
+    assertEquals(shortenTo(text, 0), cutMarker(text.length), "no head at all");
+  });
+});
+
+Deno.test("the raw limit is the calibrated limit's inverse", () => {
+  for (const calibration of [undefined, { raw: 100, real: 300 }, { raw: 1000, real: 700 }]) {
+    for (const window of [1000, 4096, 7777]) {
+      const b: Budget = { window, reserve: 512, calibration };
+      const raw = rawLimit(b);
+      assert(calibrated(raw, calibration) <= promptLimit(b), `${window} ${raw}`);
+      assert(calibrated(raw + 1, calibration) > promptLimit(b), `${window} ${raw + 1}`);
+    }
+  }
 });
 
 Deno.test("fitting a history", async (t) => {
@@ -204,6 +238,58 @@ Deno.test("fitting a history", async (t) => {
   });
 });
 
+Deno.test("fitting the outputs of the last step", async (t) => {
+  const huge = lines(400); // 16,000 characters: 5,334 tokens
+  const step: Message[] = [system, user("read it"), call("a"), output("a", huge)];
+  const base = rawPromptTokens(step.slice(0, 3), []);
+  const budget = (free: number): Budget => ({
+    window: base + 6 + free + 512,
+    reserve: 512,
+  });
+
+  await t.step("cut to the longest head that fits, with the advice to read in parts", () => {
+    const plan = planUnreadCuts(step, [], budget(1000), 3);
+    assert(plan.fits);
+    assertEquals(plan.cuts.map((c) => c.index), [3]);
+    const content = plan.cuts[0].content;
+    assert(content.endsWith(`${READ_IN_PARTS}]`));
+    assert(content.startsWith(huge.slice(0, 2000)), "about 2,800 characters kept, not 400");
+    assert(plan.tokens <= promptLimit(budget(1000)));
+    assert(plan.kept > 2500, `${plan.kept}`);
+    assert(
+      planUnreadCuts(step, [], budget(1020), 3).kept > plan.kept,
+      "the head is the longest that fits",
+    );
+  });
+  await t.step("the largest first: a small output is left whole", () => {
+    const small = lines(20);
+    const two = [...step.slice(0, 2), call("a"), output("a", huge), output("b", small)];
+    const plan = planUnreadCuts(two, [], budget(1000 + textTokens(small) + 6), 3);
+    assertEquals(plan.cuts.map((c) => c.index), [3]);
+    assert(plan.fits);
+  });
+  await t.step("it fits: nothing to cut", () => {
+    const plan = planUnreadCuts(step, [], budget(6000), 3);
+    assertEquals(plan.cuts, []);
+    assert(plan.fits);
+  });
+  await t.step("even the markers do not fit: says so", () => {
+    const plan = planUnreadCuts(step, [], budget(5), 3);
+    assert(!plan.fits);
+  });
+  await t.step("the calibration counts", () => {
+    const plain = planUnreadCuts(step, [], budget(1000), 3);
+    const scaled = planUnreadCuts(
+      step,
+      [],
+      { ...budget(1000), calibration: { raw: 10, real: 11 } },
+      3,
+    );
+    assert(scaled.kept < plain.kept);
+    assert(scaled.tokens <= promptLimit(budget(1000)));
+  });
+});
+
 Deno.test("a summary request", async (t) => {
   const big = lines(60);
   const history: Message[] = [
@@ -249,6 +335,20 @@ Deno.test("a summary request", async (t) => {
     const expected = [system, user(LEFT_OUT_NOTE), call("b"), cutB, ask];
     const request = summaryRequest(history, "Summarise.", limitFor(expected))!;
     assertEquals(request, expected);
+  });
+  await t.step("the last output shortened keeps as much as fits, not just its head", () => {
+    const huge = lines(400);
+    const one = [system, user("read it"), call("a"), output("a", huge)];
+    const free = 1000;
+    const budget: Budget = {
+      window: rawPromptTokens([...one.slice(0, 3), ask], []) + 6 + free + 512,
+      reserve: 512,
+    };
+    const request = summaryRequest(one, "Summarise.", budget)!;
+    const kept = request[3].content as string;
+    assert(isShortened(kept));
+    assert(kept.length > 2500, `${kept.length} characters kept`);
+    assert(rawPromptTokens(request, []) <= promptLimit(budget));
   });
   await t.step("nothing fits: undefined", () => {
     assertEquals(summaryRequest(history, "Summarise.", limitFor([system])), undefined);

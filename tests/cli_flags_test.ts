@@ -72,6 +72,10 @@ Deno.test("parseFlags refuses bad command lines in one line", async (t) => {
     [["-c"], "-c needs a value (FILE) — run mm --help for the flags"],
     [["--url", "--json"], "--url needs a value (URL) — run mm --help for the flags"],
     [["--yolo=maybe"], '--yolo takes true or false, not "maybe" — run mm --help for the flags'],
+    [
+      ["--ask", "helper", "hi", "-p", "x"],
+      "--ask helper takes its prompt after the name, not with -p — run mm --help for the flags",
+    ],
   ];
   for (const [args, message] of cases) {
     await t.step(args.join(" "), () => {

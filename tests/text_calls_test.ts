@@ -2,9 +2,9 @@
 
 import { Agent, unknownToolText } from "../lib/agent/agent.ts";
 import type { AgentEvent } from "../lib/agent/events.ts";
-import { TextCallFilter, textToolCalls } from "../lib/agent/text_calls.ts";
+import { TextCallFilter, type TextCallOptions, textToolCalls } from "../lib/agent/text_calls.ts";
 import { matchToolName } from "../lib/agent/tool_name.ts";
-import { defaultConfig } from "../lib/config/config.ts";
+import { type Config, defaultConfig } from "../lib/config/config.ts";
 import { runawayText } from "../lib/agent/loop_detector.ts";
 import {
   type ChatClient,
@@ -15,7 +15,7 @@ import {
 import { dropped } from "../lib/provider/errors.ts";
 import type { Tool } from "../lib/tool.ts";
 import { BUILTIN_TOOLS } from "../tools/mod.ts";
-import { ANSWERS } from "./fixtures/text_calls/answers.ts";
+import { ANSWERS, FILES, MATRIX, ZEROS } from "./fixtures/text_calls/answers.ts";
 import { CALLS, CALLS_BY_SYNTAX } from "./fixtures/text_calls/calls.ts";
 import { assertEquals } from "./helpers/assert.ts";
 import { fakeContext } from "./helpers/fake_context.ts";
@@ -38,6 +38,14 @@ function streamed(text: string, size: number, recognise = true): string {
   let out = "";
   for (let i = 0; i < text.length; i += size) out += filter.push(text.slice(i, i + size));
   return out + filter.finish(recognise);
+}
+
+/** The same with filter options. */
+function streamedWith(text: string, size: number, options: TextCallOptions): string {
+  const filter = new TextCallFilter(TOOLS, options);
+  let out = "";
+  for (let i = 0; i < text.length; i += size) out += filter.push(text.slice(i, i + size));
+  return out + filter.finish();
 }
 
 const blanks = (s: string) => s.replace(/\s+/g, " ").trim();
@@ -155,12 +163,61 @@ Deno.test("the stream filter", async (t) => {
     assertEquals(f.finish(), "");
   });
 
-  await t.step("a message opening with JSON that is no call shows once the value is whole", () => {
+  await t.step("JSON opening a message shows once its first key is no call's", () => {
     const f = new TextCallFilter(TOOLS);
-    assertEquals(f.push('{"answer": '), "");
-    assertEquals(f.push("42}\nThat is"), '{"answer": 42}\nThat is');
-    assertEquals(f.push(" all."), " all.");
+    assertEquals(f.push('{"answ'), "");
+    assertEquals(f.push('er": 4'), '{"answer": 4');
+    assertEquals(f.push("2}\nThat is"), "2}\nThat is");
     assertEquals(f.finish(), "");
+  });
+
+  await t.step("JSON of call keys shows once a value or a later key rules a call out", () => {
+    const cases: [string, string][] = [
+      ['{"name": "get_weather"', ", "], // no declared tool
+      ['{"name": "bash", "type": "object"', "}"], // a type other than function
+      ['{"name": "bash", "arguments": 1', "}"], // arguments that are no object
+      ['{"name": "bash", "arguments": {"command": "ls"}, "items"', ": [0]}"],
+      ['[{"name": "bash", "arguments": {}}, 7', "]"], // an element that is no object
+      ['{"name": "bash"}', "\nThat is the name."], // whole, and no arguments
+      ['{"name": "bash", "arguments": {}}\nT', "hat is a call."], // text after the JSON
+    ];
+    for (const [decisive, rest] of cases) {
+      const f = new TextCallFilter(TOOLS);
+      assertEquals(f.push(decisive.slice(0, -1)), "", decisive);
+      assertEquals(f.push(decisive.slice(-1)), decisive, decisive);
+      assertEquals(f.push(rest) + f.finish(), rest, decisive);
+    }
+  });
+
+  await t.step("a long JSON answer is shown from its first key, not at its end", () => {
+    const f = new TextCallFilter(TOOLS);
+    const head = FILES.slice(0, FILES.indexOf('"files"') + 7);
+    assertEquals(f.push(head), head);
+    assertEquals(f.push(FILES.slice(head.length)), FILES.slice(head.length));
+    assertEquals(f.finish(), "");
+  });
+
+  await t.step("an array of numbers, fenced or not, shows from its first element", () => {
+    for (const text of [ZEROS, "```json\n" + ZEROS + "\n```"]) {
+      const f = new TextCallFilter(TOOLS);
+      const cut = text.indexOf("0") + 1;
+      assertEquals(f.push(text.slice(0, cut)), text.slice(0, cut));
+      assertEquals(f.push(text.slice(cut)) + f.finish(), text.slice(cut));
+    }
+  });
+
+  await t.step("a marker followed by what cannot be a call shows at once", () => {
+    const f = new TextCallFilter(TOOLS);
+    assertEquals(f.push("<tool_call> t"), "<tool_call> t");
+    assertEquals(f.push("ags wrap calls."), "ags wrap calls.");
+    const g = new TextCallFilter(TOOLS);
+    assertEquals(f.finish() + g.push("<function=get_weath"), "");
+    assertEquals(g.push("er>\n<para"), "<function=get_weather>\n<para");
+    assertEquals(g.push("meter=city>"), "meter=city>");
+    // Still possibly a call: held.
+    const h = new TextCallFilter(TOOLS);
+    assertEquals(h.push("<tool_call>\n<func"), "");
+    assertEquals(h.push("tion=bash>\n"), "");
   });
 
   await t.step("a fenced answer shows once its first character is no call", () => {
@@ -202,6 +259,56 @@ Deno.test("the stream filter", async (t) => {
     assertEquals(bare.finish().endsWith("yes "), true, "an unfinished call is shown as text");
     assertEquals(bare.heldRunaway(), undefined, "nothing is held once finished");
   });
+
+  await t.step("heldRunaway: JSON data repeating itself is no runaway; call arguments are", () => {
+    const grid = `{"grid": [${Array(300).fill(0).join(",")}]}`;
+    for (const text of [ZEROS, "```json\n" + ZEROS + "\n```", MATRIX, grid]) {
+      const f = new TextCallFilter(TOOLS);
+      for (let i = 0; i < text.length; i += 4) {
+        f.push(text.slice(i, i + 4));
+        assertEquals(f.heldRunaway(), undefined, text.slice(0, i + 4));
+      }
+      assertEquals(f.finish(), "");
+    }
+    // The same zeros as the arguments of a bare call, and as a fenced call's, run away.
+    for (
+      const open of [
+        '{"name": "bash", "arguments": {"command": "',
+        '```\n[{"name": "bash", "arguments": "',
+      ]
+    ) {
+      const f = new TextCallFilter(TOOLS);
+      f.push(open);
+      for (let i = 0; i < 200 && f.heldRunaway() === undefined; i++) f.push("0, ");
+      assertEquals(f.heldRunaway()?.startsWith(open), true, open);
+    }
+  });
+
+  await t.step(
+    "jsonAnswer (structuredOutput): bare JSON is the answer, markers still count",
+    () => {
+      const call = '{"name": "bash", "arguments": {"command": "ls"}}';
+      assertEquals(textToolCalls(call, TOOLS, { jsonAnswer: true }), undefined);
+      assertEquals(
+        textToolCalls("```json\n" + call + "\n```", TOOLS, { jsonAnswer: true }),
+        undefined,
+      );
+      const f = new TextCallFilter(TOOLS, { jsonAnswer: true });
+      assertEquals(f.push(call.slice(0, 3)), call.slice(0, 3));
+      assertEquals(f.push(call.slice(3)) + f.finish(), call.slice(3));
+      const grid = `{"grid":[${Array(300).fill(0).join(",")}]}`;
+      const g = new TextCallFilter(TOOLS, { jsonAnswer: true });
+      let shown = "";
+      for (let i = 0; i < grid.length; i += 3) {
+        shown += g.push(grid.slice(i, i + 3));
+        assertEquals(g.heldRunaway(), undefined);
+      }
+      assertEquals(shown + g.finish(), grid);
+      const tagged = `<tool_call>${call}</tool_call>`;
+      assertEquals(textToolCalls(tagged, TOOLS, { jsonAnswer: true })?.calls.length, 1);
+      assertEquals(streamedWith(tagged, 5, { jsonAnswer: true }), "");
+    },
+  );
 
   await t.step("prose after a call is set apart by a blank line", () => {
     const text =
@@ -293,10 +400,10 @@ function notesTool(seen: unknown[]): Tool<{ topic: string }> {
 Deno.test("the agent core runs text-form calls", async (t) => {
   const server = ScriptedServer.start();
   const openai = await loadOpenAI();
-  const turn = async (model: string, prompt = "go") => {
+  const turn = async (model: string, prompt = "go", more: Partial<Config> = {}) => {
     const seen: unknown[] = [];
     const events: AgentEvent[] = [];
-    const config = { ...defaultConfig(), url: server.url, model };
+    const config = { ...defaultConfig(), url: server.url, model, ...more };
     const agent = new Agent({
       config,
       chat: createChatClient(openai, config, model),
@@ -389,6 +496,53 @@ Deno.test("the agent core runs text-form calls", async (t) => {
     ]);
     const { seen } = await turn("names");
     assertEquals(seen, names.map((_, i) => ({ topic: String(i) })));
+  });
+
+  await t.step("tags inside a value or a JSON string stay in the value the tool gets", async () => {
+    const qwen = [
+      "<tool_call>",
+      "<function=read_notes>",
+      "<parameter=topic>",
+      "a </function> b <tool_call> c",
+      "</parameter>",
+      "</function>",
+      "</tool_call>",
+    ].join("\n");
+    const hermes =
+      '<tool_call>\n{"name": "read_notes", "arguments": {"topic": "say </tool_call> here"}}\n</tool_call>';
+    server.script("tags", [
+      { text: qwen, chunkSize: 3 },
+      { text: hermes, chunkSize: 3 },
+      { text: "done" },
+    ]);
+    const { outcome, seen, text } = await turn("tags");
+    assertEquals(outcome.status, "answered");
+    assertEquals(seen, [{ topic: "a </function> b <tool_call> c" }, {
+      topic: "say </tool_call> here",
+    }]);
+    assertEquals(text, "done");
+  });
+
+  await t.step("a JSON answer repeating itself is the answer, not a runaway", async () => {
+    for (const answer of [ZEROS, MATRIX]) {
+      server.script("zeros", [{ text: answer, chunkSize: 4 }]);
+      const { outcome, text } = await turn("zeros");
+      assertEquals(outcome.status === "answered" && outcome.answer, answer);
+      assertEquals(text, answer);
+    }
+  });
+
+  await t.step("structuredOutput: bare JSON, even call-shaped, is the answer", async () => {
+    const grid = `{"grid":[${Array(300).fill(0).join(",")}]}`;
+    const call = '{"name": "read_notes", "arguments": {"topic": "x"}}';
+    for (const answer of [grid, call]) {
+      server.script("structured", [{ text: answer, chunkSize: 4 }]);
+      const { outcome, text, seen } = await turn("structured", "go", {
+        structuredOutput: { type: "object" },
+      });
+      assertEquals(outcome.status === "answered" && outcome.answer, answer);
+      assertEquals([text, seen], [answer, []]);
+    }
   });
 
   await t.step("another unknown name gets the list of tools", async () => {

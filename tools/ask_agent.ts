@@ -136,8 +136,9 @@ export function childPrompt(prompt: string, conversation: Conversation | undefin
 /** The display's summary: `<agent> (<provider>/<model>) — <first line of the prompt>`. */
 export function askSummary(info: AgentInfo | undefined, agent: string, prompt: string): string {
   const target = info?.provider ? ` (${info.provider}${info.model ? `/${info.model}` : ""})` : "";
-  const first = prompt.trim().split("\n")[0] ?? "";
-  return `${agent}${target} — ${first}`;
+  const first = (prompt ?? "").trim().split("\n")[0] ?? "";
+  // No prompt: no empty tail; the call's error says what is missing.
+  return first ? `${agent}${target} — ${first}` : `${agent}${target}`;
 }
 
 /**
@@ -197,6 +198,11 @@ export function askRefusal(input: AskAgentInput, names: string[]): string | unde
   return undefined;
 }
 
+/** The input as the tool takes it: the agent's name without the spaces a model may add. */
+export function normalInput(input: AskAgentInput): AskAgentInput {
+  return { ...input, agent: String(input.agent ?? "").trim() };
+}
+
 /** The ask_agent tool of `config`'s agents (built at start-up: it reads their files). */
 export function askAgentTool(config: Config): Tool<AskAgentInput> {
   const infos = agentInfos(config);
@@ -206,7 +212,7 @@ export function askAgentTool(config: Config): Tool<AskAgentInput> {
     kind: "other",
     emoji: "🗣",
     // Gated like bash, but a call that will be refused anyway asks nothing first.
-    asks: (input) => askRefusal(input, names) === undefined,
+    asks: (input) => askRefusal(normalInput(input), names) === undefined,
     declared: (c) => Object.keys(c.mmConfigs).length > 0,
     description: askAgentDescription(infos),
     parameters: {
@@ -223,9 +229,12 @@ export function askAgentTool(config: Config): Tool<AskAgentInput> {
         optional: true,
       },
     },
-    summary: (input) =>
-      askSummary(infos.find((a) => a.name === input.agent), input.agent, input.prompt),
-    async run(input, ctx) {
+    summary: (raw) => {
+      const input = normalInput(raw);
+      return askSummary(infos.find((a) => a.name === input.agent), input.agent, input.prompt);
+    },
+    async run(raw, ctx) {
+      const input = normalInput(raw);
       const refusal = askRefusal(input, names);
       if (refusal !== undefined) return { output: refusal, failed: true };
       const info = infos.find((a) => a.name === input.agent)!;

@@ -30,15 +30,25 @@ import {
   type Calibration,
   compactFailedText,
   compactingNotice,
+  type Cut,
+  KEPT_HEAD,
+  OVERFLOW_CUT_NOTICE,
   OVERFLOW_NOTICE,
+  overflowAnsweredText,
   planCuts,
+  planUnreadCuts,
   promptLimit,
   promptTokens,
   rawPromptTokens,
+  shortenTo,
+  STEP_TOO_BIG,
   summaryRequest,
   tooBigText,
   unreadFrom,
 } from "./budget.ts";
+
+/** The least time between two `progress` events of one model call. */
+export const PROGRESS_MS = 250;
 
 /** What the core needs from the outside world. */
 export interface AgentOptions {
@@ -181,7 +191,7 @@ export class Agent {
         if (e instanceof Stop || e instanceof ProviderError) return await fail(e.message);
         throw e;
       }
-      const { calls, content } = withTextCalls(result, this.#opts.tools);
+      const { calls, content } = withTextCalls(result, this.#opts.tools, config);
       await this.#push({
         role: "assistant",
         content: content || (calls.length ? null : ""),
@@ -271,7 +281,7 @@ export class Agent {
 
   /**
    * The turn's next model call, the history fitted to the window first; an overflow the server
-   * reports is answered once by compacting.
+   * reports is answered once by compacting (or by cutting the last step's outputs short).
    */
   async #nextStep(signal: AbortSignal): Promise<ChatResult> {
     try {
@@ -279,7 +289,6 @@ export class Agent {
       return await this.#callModel(signal);
     } catch (e) {
       if (!(e instanceof ProviderError) || e.kind !== "overflow" || signal.aborted) throw e;
-      this.recordError("generation", e.message);
       // No calibration from the refusal: the server's window may be smaller than the one mm was
       // told (a `contextSize` above what the server runs), and scaling every estimate by it would
       // make even the prompt alone look too big. Cutting every read output and compacting is the
@@ -291,30 +300,58 @@ export class Agent {
 
   /**
    * Fits the history to the context window before a request (docs/sessions.md): the oldest tool
-   * outputs the model has read are shortened; if that is not enough, the conversation is compacted
-   * as `/compact` does and the turn's prompt put back after the summary. After an `overflow` the
-   * server reported, every read output is shortened and the conversation compacted. Throws Stop
-   * with one sentence when the prompt cannot fit.
+   * outputs the model has read are shortened; if that is not enough and the outputs of the step
+   * the model has not read are too big for the window by themselves (or there is nothing else to
+   * compact), they are cut to what fits; else the conversation is compacted as `/compact` does and
+   * the turn's prompt put back after the summary. After an `overflow` the server reported, every
+   * read output is shortened and the conversation compacted (or, with nothing to compact, the last
+   * step's outputs cut to their heads); the session's `errors` note it. Throws Stop with one
+   * sentence when the prompt cannot fit.
    */
   async #fit(signal: AbortSignal, overflow?: ProviderError): Promise<void> {
     const budget = this.#budget();
     if (!budget && !overflow) return;
     const tools = this.#schemas();
-    const plan = planCuts(
-      this.history,
-      tools,
-      budget,
-      unreadFrom(this.history, this.#promptAt),
-      overflow !== undefined,
-    );
-    for (const c of plan.cuts) {
-      this.history[c.index] = { ...this.history[c.index], content: c.content } as Message;
-    }
-    if (plan.cuts.length) await this.#opts.onStep?.();
+    const unread = unreadFrom(this.history, this.#promptAt);
+    const plan = planCuts(this.history, tools, budget, unread, overflow !== undefined);
+    await this.#applyCuts(plan.cuts);
     if (plan.fits && !overflow) return;
     const prompt = this.history[this.#promptAt];
     const alone = promptTokens([this.history[0], prompt], tools, budget?.calibration);
     if (budget && alone > promptLimit(budget)) throw new Stop(tooBigText(alone, budget));
+    // The step the model has not read yet: its calls and their outputs.
+    const step = unread > this.#promptAt ? unread : undefined;
+    const compactable = step === undefined || this.#compactable(step);
+    if (step !== undefined && overflow && !compactable) {
+      // Nothing to compact, and no window to trust: the outputs are cut to their heads.
+      const cuts = this.#unreadOutputs(step).flatMap((i) => {
+        const content = shortenTo(this.history[i].content as string, KEPT_HEAD, true);
+        return content === undefined ? [] : [{ index: i, content }];
+      });
+      if (!cuts.length) throw overflow;
+      this.#opts.emit({ type: "notice", message: OVERFLOW_CUT_NOTICE });
+      this.recordError("generation", overflowAnsweredText(overflowWords(overflow), false));
+      await this.#applyCuts(cuts);
+      return;
+    }
+    if (step !== undefined && budget && !overflow) {
+      const withStep = promptTokens(
+        [this.history[0], prompt, ...this.history.slice(step)],
+        tools,
+        budget.calibration,
+      );
+      // Compacting cannot make room for outputs too big for the window by themselves.
+      if (withStep > promptLimit(budget) || !compactable) {
+        const fit = planUnreadCuts(this.history, tools, budget, step + 1);
+        if (fit.fits && (fit.kept >= KEPT_HEAD || !compactable)) {
+          await this.#applyCuts(fit.cuts);
+          return;
+        }
+        if (!compactable) {
+          throw new Stop(compactFailedText(budget.window, STEP_TOO_BIG));
+        }
+      }
+    }
     // The prompt is put back after the summary: not summarised when the model has not seen it yet.
     const earlier = this.#promptAt === this.history.length - 1
       ? this.history.slice(0, -1)
@@ -331,12 +368,43 @@ export class Agent {
       if (e instanceof CompactError) throw new Stop(compactFailedText(budget?.window, e.message));
       throw e;
     }
+    if (overflow) {
+      this.recordError("generation", overflowAnsweredText(overflowWords(overflow), true));
+    }
     await this.#replaceBySummary(notes, [prompt]);
     this.#promptAt = this.history.length - 1;
     const after = this.#budget();
     if (after && promptTokens(this.history, tools, after.calibration) > promptLimit(after)) {
       throw new Stop(compactFailedText(after.window, "the summary is too long for the window"));
     }
+  }
+
+  /** Shortens tool outputs of the history as planned; the session file is saved. */
+  async #applyCuts(cuts: Cut[]): Promise<void> {
+    for (const c of cuts) {
+      this.history[c.index] = { ...this.history[c.index], content: c.content } as Message;
+    }
+    if (cuts.length) await this.#opts.onStep?.();
+  }
+
+  /** Where the outputs of the step whose calls are at `step` are in the history. */
+  #unreadOutputs(step: number): number[] {
+    const out: number[] = [];
+    for (let i = step + 1; i < this.history.length; i++) {
+      if (this.history[i].role === "tool") out.push(i);
+    }
+    return out;
+  }
+
+  /**
+   * Whether compacting could make room before the step at `step`: something comes before it other
+   * than the system prompt, the turn's prompt, and a summary with its acknowledgement.
+   */
+  #compactable(step: number): boolean {
+    const before = this.history.slice(1, step).filter((_, i) => i + 1 !== this.#promptAt);
+    const first = before[0];
+    const summary = first?.role === "user" && first.content.startsWith(COMPACT_WRAPPER);
+    return before.length > (summary ? 2 : 0);
   }
 
   /** The context window's budget, when the window is known. */
@@ -380,7 +448,16 @@ export class Agent {
       timer = setTimeout(() => stop(watchdogText(config.watchdogTimeout)), config.watchdogTimeout);
     };
     const composing = new Set<number>();
-    const shown = new TextCallFilter(tools);
+    // Deltas that show nothing (a call's arguments, text held as a possible call) still say the
+    // model is alive, at most every PROGRESS_MS: an asking mm's watchdog waits on it (docs/acp.md).
+    let progressAt = 0;
+    const progress = () => {
+      if (Date.now() - progressAt < PROGRESS_MS) return;
+      progressAt = Date.now();
+      emit({ type: "progress" });
+    };
+    // With structuredOutput the answer is JSON: a message of bare JSON is never a call.
+    const shown = new TextCallFilter(tools, { jsonAnswer: config.structuredOutput !== undefined });
     let heldRanAway = false;
     const schemas = withTools ? this.#schemas() : [];
     const raw = rawPromptTokens(messages, schemas);
@@ -397,6 +474,7 @@ export class Agent {
           if (d.type === "text") {
             const text = shown.push(d.text);
             if (text) emit({ type: "text", text });
+            else progress();
             // A model repeating itself inside what may be a text-form call runs away as well.
             const held = shown.heldRunaway();
             if (held !== undefined) {
@@ -408,7 +486,7 @@ export class Agent {
             if (!composing.has(d.index)) {
               composing.add(d.index);
               emit({ type: "composing", tool: d.name });
-            }
+            } else progress();
             if (isRunaway(d.arguments)) stop(runawayText(d.arguments));
           }
         },
@@ -578,6 +656,11 @@ export class Agent {
   }
 }
 
+/** The server's own words of an overflow, or its whole sentence. */
+function overflowWords(e: ProviderError): string {
+  return e.serverMessage ?? e.message;
+}
+
 /** The text of the last answer in `history`: an assistant message without tool calls. */
 function lastAnswer(history: readonly Message[]): string | undefined {
   const m = history.findLast((m) => m.role === "assistant" && !m.tool_calls?.length);
@@ -621,9 +704,11 @@ function findTool(tools: AnyTool[], name: string): AnyTool | undefined {
 function withTextCalls(
   result: ChatResult,
   tools: AnyTool[],
+  config: Config,
 ): { calls: ToolCall[]; content: string } {
   if (result.toolCalls.length) return { calls: result.toolCalls, content: result.text };
-  const found = textToolCalls(result.text, tools);
+  const jsonAnswer = config.structuredOutput !== undefined;
+  const found = textToolCalls(result.text, tools, { jsonAnswer });
   if (!found) return { calls: [], content: result.text };
   const calls = found.calls.map((c) => ({
     id: textCallId(),

@@ -188,8 +188,11 @@ export function invalidCallText(
   sent: string,
   params: Record<string, Parameter>,
 ): string {
+  // A description's own final period would double the separators that follow it (`.;`, `..`).
   const expected = Object.entries(params).map(([p, spec]) =>
-    `${p} (${spec.type}${spec.optional ? ", optional" : ""}): ${spec.description}`
+    `${p} (${spec.type}${spec.optional ? ", optional" : ""}): ${
+      spec.description.trim().replace(/\.+$/, "")
+    }`
   ).join("; ");
   return `[${name}: invalid call, nothing was run — ${faults.join("; ")}. You sent: ${sent}. ` +
     `Expected: ${expected}. Call ${name} again with each parameter as its own field.]`;

@@ -1,8 +1,9 @@
 /**
  * The context window's budget: how many tokens a prompt takes (estimated, calibrated by the
  * server's own counts), how many are kept for the answer, and how a history is made to fit —
- * the oldest tool outputs shortened first, then, for a summary request, the oldest exchanges left
- * out. Plain functions of plain data; the agent core applies the plans (docs/sessions.md).
+ * the oldest tool outputs shortened first, then the last step's outputs when they are too big by
+ * themselves, then, for a summary request, the oldest exchanges left out. Plain functions of plain
+ * data; the agent core applies the plans (docs/sessions.md).
  */
 
 import type { Message, ToolSchema } from "../provider/chat.ts";
@@ -48,12 +49,22 @@ export interface Fit {
   fits: boolean;
 }
 
-/** The marker that ends a shortened tool output. */
-export function cutMarker(n: number): string {
-  return `[mm: ${n} more characters of this output were cut to fit the context window]`;
+/** What the marker of an output the model had not read adds: how to read the rest. */
+export const READ_IN_PARTS =
+  " — read it in parts (read_file with start and end, or head, tail or grep in bash)";
+
+/**
+ * The marker that ends a shortened tool output; `unread`: the model has not seen the output whole,
+ * and is told how to read the rest.
+ */
+export function cutMarker(n: number, unread = false): string {
+  return `[mm: ${n} more characters of this output were cut to fit the context window${
+    unread ? READ_IN_PARTS : ""
+  }]`;
 }
 
-const MARKER = /\[mm: \d+ more characters of this output were cut to fit the context window\]$/;
+const MARKER =
+  /\[mm: (\d+) more characters of this output were cut to fit the context window( — read it in parts[^\]\n]*)?\]$/;
 
 /** The note a summary request starts with when its oldest exchanges were left out. */
 export const LEFT_OUT_NOTE =
@@ -68,12 +79,31 @@ export function compactingNotice(window: number): string {
 export const OVERFLOW_NOTICE =
   "[mm: the server says the conversation no longer fits its context window — compacting it as /compact does, then trying again]";
 
+/**
+ * The line shown when the server said the conversation overflowed and there is nothing to compact:
+ * the outputs of the step the model has not read are cut short instead.
+ */
+export const OVERFLOW_CUT_NOTICE =
+  "[mm: the server says the conversation no longer fits its context window — cutting the last tool outputs short, then trying again]";
+
+/**
+ * What the session's `errors` keep of an overflow mm answered (the server's words; `compacted`,
+ * or the last tool outputs cut short), whether or not the request sent again then succeeds.
+ */
+export function overflowAnsweredText(serverMessage: string, compacted: boolean): string {
+  const how = compacted ? "compacted the conversation" : "cut the last tool outputs short";
+  return `[mm: the server said the conversation no longer fits its context window (${serverMessage}) — mm ${how} and sent the request again]`;
+}
+
 /** The error of a prompt that cannot fit even alone with the system prompt and the tools. */
 export function tooBigText(tokens: number, b: Budget): string {
   return `[error: the system prompt, the tools and this prompt take about ${tokens} tokens, more than the ${
     b.window - b.reserve
   } the context window of ${b.window} tokens leaves once ${b.reserve} are kept for the answer — raise contextSize, declare fewer tools, or shorten the prompt]`;
 }
+
+/** Why the window cannot be fitted when only the last step is left to shorten. */
+export const STEP_TOO_BIG = "the last step's tool calls do not fit it even with their outputs cut";
 
 /** The error of a compaction that failed while the window was full. */
 export function compactFailedText(window: number | undefined, reason: string): string {
@@ -170,13 +200,35 @@ export function isShortened(content: string): boolean {
  */
 export function shortenOutput(content: string): string | undefined {
   if (content.length < KEPT_HEAD + MIN_CUT || isShortened(content)) return undefined;
-  let head = content.slice(0, KEPT_HEAD);
+  return shortenTo(content, KEPT_HEAD);
+}
+
+/**
+ * `content` with at most `keep` characters of its head kept (cut at a line end when one is in the
+ * second half, never halfway through a character), then the marker; an output shortened before is
+ * shortened further, its count added up. Undefined when nothing would be cut.
+ */
+export function shortenTo(content: string, keep: number, unread = false): string | undefined {
+  const marked = MARKER.exec(content);
+  const whole = marked ? content.slice(0, marked.index) : content;
+  const before = marked ? Number(marked[1]) : 0;
+  if (whole.length <= keep) return undefined;
+  let head = whole.slice(0, keep);
   const nl = head.lastIndexOf("\n");
-  if (nl >= KEPT_HEAD / 2) head = head.slice(0, nl + 1);
+  if (nl >= keep / 2) head = head.slice(0, nl + 1);
   const last = head.charCodeAt(head.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
-  const cut = content.length - head.length;
-  return `${head}${head.endsWith("\n") ? "" : "\n"}${cutMarker(cut)}`;
+  const cut = before + whole.length - head.length;
+  const gap = head === "" || head.endsWith("\n") ? "" : "\n";
+  return `${head}${gap}${cutMarker(cut, unread || marked?.[2] !== undefined)}`;
+}
+
+/** The most raw tokens a prompt may take: its calibrated estimate then fits the budget. */
+export function rawLimit(b: Budget): number {
+  const limit = promptLimit(b);
+  const c = b.calibration;
+  if (!c) return limit;
+  return Math.min(Math.floor(limit * c.raw / c.real), limit - c.real + c.raw);
 }
 
 /**
@@ -191,7 +243,9 @@ export function unreadFrom(history: readonly Message[], promptAt: number): numbe
 /**
  * The plan that fits `messages` in the budget by shortening the tool outputs before `end`, the
  * oldest first, only as many as needed — or every one with `all` (the server overflowed where
- * the estimate said it fits). `fits` is false when that is not enough.
+ * the estimate said it fits). Each keeps its first {@linkcode KEPT_HEAD} characters; with
+ * `asNeeded`, the last one shortened keeps as much as still fits. `fits` is false when that is
+ * not enough.
  */
 export function planCuts(
   messages: readonly Message[],
@@ -199,22 +253,101 @@ export function planCuts(
   budget: Budget | undefined,
   end: number,
   all = false,
+  asNeeded = false,
 ): Fit {
   let raw = rawPromptTokens(messages, tools);
-  const limit = budget ? promptLimit(budget) : Infinity;
-  const estimate = () => calibrated(raw, budget?.calibration);
+  const max = budget ? rawLimit(budget) : Infinity;
   const cuts: Cut[] = [];
   for (let i = 0; i < Math.min(end, messages.length); i++) {
-    if (!all && estimate() <= limit) break;
+    if (!all && raw <= max) break;
     const m = messages[i];
     if (m.role !== "tool") continue;
-    const content = shortenOutput(m.content);
+    let content = shortenOutput(m.content);
     if (content === undefined) continue;
+    if (asNeeded && !all) content = leastCut(m.content, raw - max) ?? content;
     raw -= textTokens(m.content) - textTokens(content);
     cuts.push({ index: i, content });
   }
-  const tokens = estimate();
-  return { cuts, tokens, fits: tokens <= limit };
+  const tokens = calibrated(raw, budget?.calibration);
+  return { cuts, tokens, fits: raw <= max };
+}
+
+/**
+ * `content` shortened by at least `need` tokens, keeping the longest head that does (never less
+ * than {@linkcode KEPT_HEAD} characters); undefined when that is not enough.
+ */
+function leastCut(content: string, need: number): string | undefined {
+  const tokens = textTokens(content);
+  const saves = (keep: number) => {
+    const cut = shortenTo(content, keep);
+    return cut !== undefined && tokens - textTokens(cut) >= need ? cut : undefined;
+  };
+  let lo = KEPT_HEAD; // saves enough, or nothing does
+  let hi = content.length; // saves nothing
+  if (saves(lo) === undefined) return undefined;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (saves(mid) !== undefined) lo = mid;
+    else hi = mid;
+  }
+  return saves(lo);
+}
+
+/** A plan for the last step's outputs, with the length of head each kept at most. */
+export interface UnreadFit extends Fit {
+  kept: number;
+}
+
+/**
+ * The plan that fits `messages` by shortening the tool outputs from `from` on (the last step's,
+ * which the model has not read), the largest first: every one longer than the longest head that
+ * lets the prompt fit is cut to that head, with the marker that says how to read the rest. `fits`
+ * is false when even their markers alone do not fit.
+ */
+export function planUnreadCuts(
+  messages: readonly Message[],
+  tools: readonly ToolSchema[],
+  budget: Budget,
+  from: number,
+): UnreadFit {
+  const raw = rawPromptTokens(messages, tools);
+  const max = rawLimit(budget);
+  const outputs: number[] = [];
+  for (let i = from; i < messages.length; i++) if (messages[i].role === "tool") outputs.push(i);
+  const at = (keep: number) => {
+    const cuts: Cut[] = [];
+    let tokens = raw;
+    for (const i of outputs) {
+      const content = shortenTo(messages[i].content as string, keep, true);
+      if (content === undefined) continue;
+      const saved = textTokens(messages[i].content as string) - textTokens(content);
+      if (saved <= 0) continue; // the marker would take more than it cuts
+      tokens -= saved;
+      cuts.push({ index: i, content });
+    }
+    return { cuts, tokens };
+  };
+  const longest = Math.max(0, ...outputs.map((i) => (messages[i].content as string).length));
+  let lo = 0;
+  let hi = longest;
+  let plan = at(lo);
+  if (raw <= max || plan.tokens > max) {
+    const fits = raw <= max;
+    if (fits) plan = { cuts: [], tokens: raw };
+    return {
+      ...plan,
+      tokens: calibrated(plan.tokens, budget.calibration),
+      fits,
+      kept: fits ? longest : 0,
+    };
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (at(mid).tokens <= max) lo = mid;
+    else hi = mid;
+  }
+  plan = at(lo);
+  return { ...plan, tokens: calibrated(plan.tokens, budget.calibration), fits: true, kept: lo };
 }
 
 /** `messages` with the cuts applied, in a new array; the other messages are the same objects. */
@@ -227,8 +360,8 @@ export function applyCuts(messages: readonly Message[], cuts: readonly Cut[]): M
 /**
  * The messages of a summary request: `messages` (the system prompt first) then the request,
  * without tools. Fitted to the budget when there is one: the tool outputs shortened, the oldest
- * first, then the oldest exchanges left out (a note says so); with `all`, every output is
- * shortened. Undefined when even the last exchange cannot fit.
+ * first, the last of them only as far as needed, then the oldest exchanges left out (a note says
+ * so); with `all`, every output is shortened. Undefined when even the last exchange cannot fit.
  */
 export function summaryRequest(
   messages: readonly Message[],
@@ -237,7 +370,7 @@ export function summaryRequest(
   all = false,
 ): Message[] | undefined {
   const ask: Message = { role: "user", content: request };
-  const plan = planCuts([...messages, ask], [], budget, messages.length, all);
+  const plan = planCuts([...messages, ask], [], budget, messages.length, all, true);
   const fitted = applyCuts(messages, plan.cuts);
   if (plan.fits) return [...fitted, ask];
   const limit = promptLimit(budget!);

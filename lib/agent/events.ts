@@ -9,6 +9,8 @@ export type AgentEvent =
   | { type: "text"; text: string }
   | { type: "thought"; text: string }
   | { type: "composing"; tool: string }
+  /** The model streams what shows nothing yet (a call's arguments); throttled, never in `--json`. */
+  | { type: "progress" }
   | {
     type: "tool_call";
     id: string;

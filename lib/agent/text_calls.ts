@@ -31,9 +31,22 @@ export interface TextCalls {
   text: string;
 }
 
+/** How the answer is read. */
+export interface TextCallOptions {
+  /**
+   * The answer must be JSON (`structuredOutput` is set): a message that is only JSON, bare or in
+   * one fence, is the answer and never a call. Calls after a marker still count.
+   */
+  jsonAnswer?: boolean;
+}
+
 /** The calls `text` holds as text, with the prose left around them, or undefined when none. */
-export function textToolCalls(text: string, tools: KnownTools): TextCalls | undefined {
-  const found = findTextCalls(text, tools);
+export function textToolCalls(
+  text: string,
+  tools: KnownTools,
+  options: TextCallOptions = {},
+): TextCalls | undefined {
+  const found = findTextCalls(text, declared(tools), !options.jsonAnswer);
   return found && { calls: found.calls, text: proseOutside(text, found.spans) };
 }
 
@@ -54,9 +67,9 @@ function declared(tools: KnownTools): Declared {
   return { names: list.map((t) => t.name), tools: new Map(list.map((t) => [t.name, t])) };
 }
 
-function findTextCalls(text: string, tools: KnownTools): Found | undefined {
-  const known = declared(tools);
-  const whole = wholeMessageCalls(text, known);
+/** The calls of `text`; `bare`: a message that is only JSON may be calls. */
+function findTextCalls(text: string, known: Declared, bare: boolean): Found | undefined {
+  const whole = wholeMessageCalls(text, known, bare);
   if (whole) return { calls: whole, spans: [[0, text.length]] };
   const found = markedCalls(text, known);
   return found.calls.length ? found : undefined;
@@ -68,19 +81,22 @@ function findTextCalls(text: string, tools: KnownTools): Found | undefined {
 /** Keys a bare JSON call may have; any other key (`version`, `description`…) makes it data. */
 const CALL_KEYS = new Set(["name", "arguments", "parameters", "type", "id"]);
 
-/** The calls of a message that is nothing but calls (JSON, or one fence around calls). */
-function wholeMessageCalls(text: string, known: Declared): TextCall[] | undefined {
+/**
+ * The calls of a message that is nothing but calls (JSON, or one fence around calls); `bare`:
+ * JSON without a marker may be calls (not when the answer must be JSON).
+ */
+function wholeMessageCalls(text: string, known: Declared, bare: boolean): TextCall[] | undefined {
   const t = text.trim();
   const fence = t.match(/^(`{3,}|~{3,})[\w+.-]*[ \t]*\n([\s\S]*?)\n?[ \t]*\1$/);
   if (fence) {
     const inner = fence[2];
-    const whole = wholeMessageCalls(inner, known);
+    const whole = wholeMessageCalls(inner, known, bare);
     if (whole) return whole;
     const marked = markedCalls(inner, known);
     if (marked.calls.length && proseOutside(inner, marked.spans) === "") return marked.calls;
     return undefined;
   }
-  if (!t.startsWith("{") && !t.startsWith("[")) return undefined;
+  if (!bare || (!t.startsWith("{") && !t.startsWith("["))) return undefined;
   return bareJsonCalls(t, known);
 }
 
@@ -119,7 +135,7 @@ function markedCalls(text: string, known: Declared): Found {
       const ends = call !== undefined && text.slice(call.end).trim() === "";
       if (!ends && !atLineStart(text, at) && !afterCall(text, found.spans, at)) continue;
     } else if (!atLineStart(text, at) && !afterCall(text, found.spans, at)) continue;
-    else if (kind === "<function=") call = qwenCalls(text, at, text.length, known);
+    else if (kind === "<function=") call = qwenCalls(text, at, known);
     else call = hermesCalls(text, at, known);
     if (!call) continue;
     found.calls.push(...call.calls);
@@ -144,8 +160,9 @@ function atLineStart(text: string, at: number): boolean {
 
 /**
  * `<tool_call>` then JSON (`{"name", "arguments"|"parameters"}`, several, or an array of them,
- * possibly fenced) or Qwen3-Coder `<function=…>` blocks, then `</tool_call>`. Without the closing
- * tag the call ends where its JSON ends (what follows is prose).
+ * possibly fenced) or Qwen3-Coder `<function=…>` blocks, then `</tool_call>`. The body ends where
+ * its JSON (or its last `</function>`) ends, so a tag written inside a JSON string or a value is
+ * part of it. Without the closing tag the call ends there too (what follows is prose).
  */
 function hermesCalls(
   text: string,
@@ -155,35 +172,27 @@ function hermesCalls(
   const open = /<tool_call\s*>/iy;
   open.lastIndex = at;
   if (!open.exec(text)) return undefined;
-  const bodyStart = open.lastIndex;
-  const close = /<\/tool_call\s*>/gi;
-  close.lastIndex = bodyStart;
-  const closed = close.exec(text);
-  const next = /<tool_call\s*>/gi;
-  next.lastIndex = bodyStart;
-  const nextOpen = next.exec(text);
-  const hasClose = closed !== null && (nextOpen === null || closed.index < nextOpen.index);
-  const bodyEnd = hasClose ? closed!.index : nextOpen?.index ?? text.length;
-  const after = hasClose ? close.lastIndex : undefined;
-  let s = skipSpace(text, bodyStart);
+  let s = skipSpace(text, open.lastIndex);
   if (text.slice(s, s + 10).toLowerCase() === "<function=") {
     const calls: TextCall[] = [];
+    let end = s;
     while (text.slice(s, s + 10).toLowerCase() === "<function=") {
-      const call = qwenCalls(text, s, bodyEnd, known);
+      const call = qwenCalls(text, s, known);
       if (!call) return undefined;
       calls.push(...call.calls);
-      s = skipSpace(text, call.end);
+      end = call.end;
+      s = skipSpace(text, end);
     }
-    if (s < bodyEnd) return undefined;
-    return { calls, end: after ?? s };
+    const after = closingTag(text, end, /^\s*$/);
+    return after < 0 ? undefined : { calls, end: after };
   }
   const fenced = text.startsWith("```", s);
   if (fenced) {
     const eol = text.indexOf("\n", s);
-    if (eol < 0 || eol >= bodyEnd) return undefined;
+    if (eol < 0) return undefined;
     s = eol + 1;
   }
-  const values = leadingJsonValues(text, s, bodyEnd);
+  const values = leadingJsonValues(text, s, text.length);
   if (!values.values.length) return undefined;
   let end = values.end;
   if (fenced) {
@@ -191,25 +200,44 @@ function hermesCalls(
     if (text.startsWith("```", f)) end = f + 3;
   }
   // A stray closing brace or comma before the tag is a slip, not prose.
-  if (after !== undefined && !/^[\s,}]*$/.test(text.slice(end, bodyEnd))) return undefined;
+  const after = closingTag(text, end, /^[\s,}]*$/);
+  if (after < 0) return undefined;
   const calls: TextCall[] = [];
   for (const [start, stop] of values.values) {
     const more = callsOfValue(parseLoose(text.slice(start, stop)), known, false);
     if (!more) return undefined;
     calls.push(...more);
   }
-  return { calls, end: after ?? end };
+  return { calls, end: after };
 }
 
 /**
- * Qwen3-Coder's `<function=name>` with `<parameter=p>value</parameter>` lines, up to
- * `</function>` (or `limit`, or the next function). A missing `</parameter>` ends at the next
- * parameter. One newline either side of a value is the format's, not the value's.
+ * Where a `<tool_call>` whose body ends at `end` ends: after its `</tool_call>`, or at `end` when
+ * the tag is missing (no `</tool_call>` before the next `<tool_call>`). -1 when text other than
+ * `slip` stands between the body and the tag: the body was not what the tags hold.
+ */
+function closingTag(text: string, end: number, slip: RegExp): number {
+  const close = /<\/tool_call\s*>/gi;
+  close.lastIndex = end;
+  const c = close.exec(text);
+  if (!c) return end;
+  const open = /<tool_call\s*>/gi;
+  open.lastIndex = end;
+  const o = open.exec(text);
+  if (o && o.index < c.index) return end;
+  return slip.test(text.slice(end, c.index)) ? close.lastIndex : -1;
+}
+
+/**
+ * Qwen3-Coder's `<function=name>` with `<parameter=p>value</parameter>` blocks, up to its
+ * `</function>` (see `qwenCallEnd`). A value ends at the `</parameter>` the structure puts there —
+ * the first one followed by nothing but blanks before the next parameter's tag or the end of the
+ * call — so a value may hold `</function>`, `<tool_call>` or even `</parameter>`. A missing
+ * `</parameter>` ends at the next parameter. One newline either side of a value is the format's.
  */
 function qwenCalls(
   text: string,
   at: number,
-  limit: number,
   known: Declared,
 ): { calls: TextCall[]; end: number } | undefined {
   const head = /<function=([^>\n]*)>/iy;
@@ -218,36 +246,85 @@ function qwenCalls(
   if (!h) return undefined;
   const name = matchToolName(h[1].trim(), known.names);
   if (!name) return undefined;
-  const bodyStart = head.lastIndex;
-  const stop = /<\/function\s*>|<function=|<\/tool_call\s*>/gi;
-  stop.lastIndex = bodyStart;
-  const s = stop.exec(text);
-  const bodyEnd = s && s.index < limit ? s.index : limit;
-  const end = s && s.index < limit && s[0].toLowerCase().startsWith("</function")
-    ? stop.lastIndex
-    : bodyEnd;
-  const body = text.slice(bodyStart, bodyEnd);
-  const types = known.tools.get(name)?.parameters ?? {};
+  const { bodyEnd, end } = qwenCallEnd(text, head.lastIndex);
+  const types = known.tools.get(name)?.parameters;
   const args: Record<string, unknown> = {};
-  const param = /<parameter=([^>\n]*)>/gi;
-  const tags: { key: string; from: number; valueFrom: number }[] = [];
-  let p: RegExpExecArray | null;
-  while ((p = param.exec(body))) {
-    tags.push({ key: p[1].trim(), from: p.index, valueFrom: param.lastIndex });
+  const tag = /<parameter=([^>\n]*)>/iy;
+  let i = skipSpace(text, head.lastIndex);
+  while (i < bodyEnd) {
+    tag.lastIndex = i;
+    const p = tag.exec(text);
+    // Text outside the parameters: this is no call.
+    if (!p || tag.lastIndex > bodyEnd) return undefined;
+    const key = p[1].trim();
+    args[key] = undefined;
+    // Another parameter's tag ends a value; one naming no other parameter of the tool is its text.
+    const opens = (k: string) => !(k in args) && (!types || k in types);
+    const value = qwenValue(text, tag.lastIndex, bodyEnd, opens);
+    const raw = text.slice(tag.lastIndex, value.end).replace(/^\r?\n/, "").replace(/\r?\n$/, "");
+    args[key] = decodeValue(raw, types?.[key]?.type);
+    i = skipSpace(text, value.next);
   }
-  let outside = body.slice(0, tags[0]?.from ?? body.length);
-  for (const [i, tag] of tags.entries()) {
-    const until = tags[i + 1]?.from ?? body.length;
-    const closeAt = body.slice(tag.valueFrom, until).search(/<\/parameter\s*>/i);
-    const valueEnd = closeAt < 0 ? until : tag.valueFrom + closeAt;
-    if (closeAt >= 0) {
-      outside += body.slice(valueEnd, until).replace(/^<\/parameter\s*>/i, "");
-    }
-    const raw = body.slice(tag.valueFrom, valueEnd).replace(/^\r?\n/, "").replace(/\r?\n$/, "");
-    args[tag.key] = decodeValue(raw, types[tag.key]?.type);
-  }
-  if (outside.trim() !== "") return undefined;
   return { calls: [{ name, arguments: JSON.stringify(args) }], end };
+}
+
+/**
+ * Where the call whose body starts at `bodyStart` ends: at the first `</function>` that is not
+ * inside a value — one is when the next tag after it is a `</parameter>`, which closes that value
+ * (an opening tag or a `<tool_call>` tag counts only at a line start or after another tag: `x =
+ * "<function=f>"` is text).
+ * A `</parameter>` followed by nothing, another call or a `<tool_call>` tag before that ends a
+ * call missing its `</function>`. Neither: the body runs to the next call or tag.
+ */
+function qwenCallEnd(text: string, bodyStart: number): { bodyEnd: number; end: number } {
+  const re =
+    /<\/function\s*>|<\/parameter\s*>(?=\s*(?:$|<function=|<tool_call\s*>|<\/tool_call\s*>))/gi;
+  re.lastIndex = bodyStart;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    if (m[0][2].toLowerCase() === "p") return { bodyEnd: re.lastIndex, end: re.lastIndex };
+    const next = /<\/parameter\s*>|(?<=^|>)[ \t]*(?:<parameter=|<function=|<\/?tool_call\s*>)/gim;
+    next.lastIndex = re.lastIndex;
+    const orphan = next.exec(text)?.[0].slice(0, 3).toLowerCase() === "</p";
+    if (!orphan) return { bodyEnd: m.index, end: re.lastIndex };
+  }
+  const stop = /<function=|<tool_call\s*>|<\/tool_call\s*>/gi;
+  stop.lastIndex = bodyStart;
+  const end = stop.exec(text)?.index ?? text.length;
+  return { bodyEnd: end, end };
+}
+
+/**
+ * The end of a value starting at `from` and where the call goes on: at the first `</parameter>`
+ * followed by blanks up to `bodyEnd` or a tag of a parameter that `opens`; without one, before
+ * such a tag starting a line (a missing `</parameter>`); else at the first `</parameter>` (what
+ * follows it is then text outside the parameters) or `bodyEnd`.
+ */
+function qwenValue(
+  text: string,
+  from: number,
+  bodyEnd: number,
+  opens: (key: string) => boolean,
+): { end: number; next: number } {
+  const re = /<\/parameter\s*>|<parameter=([^>\n]*)>/gi;
+  re.lastIndex = from;
+  let first: { end: number; next: number } | undefined;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) && re.lastIndex <= bodyEnd) {
+    if (m[1] !== undefined) {
+      if (atLineStart(text, m.index) && opens(m[1].trim())) {
+        return first ?? { end: m.index, next: m.index };
+      }
+      continue;
+    }
+    const after = skipSpace(text, re.lastIndex);
+    const tag = /<parameter=([^>\n]*)>/iy;
+    tag.lastIndex = after;
+    const t = after < bodyEnd ? tag.exec(text) : null;
+    if (after >= bodyEnd || (t && opens(t[1].trim()))) return { end: m.index, next: after };
+    first ??= { end: m.index, next: re.lastIndex };
+  }
+  return first ?? { end: bodyEnd, next: bodyEnd };
 }
 
 /** A `<parameter=…>` value: decoded from JSON when the parameter is not a string and it parses. */
@@ -472,32 +549,230 @@ function proseOutside(text: string, spans: [number, number][], from = 0): string
 const MARKER_WORDS = ["<tool_call", "<function=", "[tool_calls]"];
 const ANY_MARKER = /<tool_call|<function=|\[TOOL_CALLS\]/gi;
 
+/** Keys of a call object as the watch reads them (the OpenAI shape's `function` too). */
+const WATCHED_KEYS = new Set([...CALL_KEYS, "function"]);
+
+/** A JSON container the watch is in: the array of calls, a call object, or any other value. */
+interface Frame {
+  kind: "calls" | "call" | "value";
+  /** In a call object or the array of calls: what comes next. */
+  expect: "key" | "colon" | "value" | "comma";
+  /** In a call object: the key whose value is read or comes next. */
+  key: string;
+  /** Inside a call's `arguments` (or `parameters`). */
+  args: boolean;
+  /** In the array of calls: how many calls it opened. */
+  count: number;
+}
+
+/** What the watch saw: nothing decisive yet, a value cannot be a call, a value ended, other text. */
+type WatchEvent =
+  | { kind: "more" }
+  | { kind: "no" }
+  | { kind: "value"; start: number; end: number }
+  | { kind: "other"; at: number };
+
+/**
+ * Follows a message of bare JSON a character at a time and says as soon as it cannot be calls as
+ * `bareJsonCalls` reads them: a key other than `name`, `arguments`, `parameters`, `type`, `id`,
+ * `function`; a `name` that is no declared tool; a `type` other than `function`; arguments that
+ * are not an object or a string; an array whose elements are not objects. Each complete value is
+ * reported for the caller to check whole. Both quote kinds open a string, as the repair allows.
+ */
+class BareCallWatch {
+  #known: Declared;
+  #stack: Frame[] = [];
+  #quote = "";
+  #escaped = false;
+  /** The string read when it decides (a call's key, `name` or `type`), and whether it is plain. */
+  #str?: { role: "key" | "name" | "type"; text: string; plain: boolean };
+  #strInArgs = false;
+  /** Reading a number, `true`, `false` or `null`. */
+  #scalar = false;
+  #start = 0;
+
+  /** A watch knowing the declared tools. */
+  constructor(known: Declared) {
+    this.#known = known;
+  }
+
+  /** Whether the reading is inside a call's arguments, where a model may run away. */
+  get inArguments(): boolean {
+    return this.#quote ? this.#strInArgs : this.#stack.at(-1)?.args ?? false;
+  }
+
+  /** Reads `text` from `from` (`offset`: where `text` starts in the answer) up to an event. */
+  advance(text: string, from: number, offset: number): WatchEvent {
+    for (let i = from; i < text.length; i++) {
+      const c = text[i];
+      if (this.#quote) {
+        if (!this.#inString(c)) return { kind: "no" };
+        continue;
+      }
+      const top = this.#stack.at(-1);
+      if (!top) {
+        if (c === "{" || c === "[") {
+          this.#start = offset + i;
+          this.#push(c === "{" ? "call" : "calls", false);
+        } else if (!/[\s,]/.test(c)) return { kind: "other", at: offset + i };
+        continue;
+      }
+      if (top.kind === "value") {
+        if (c === '"' || c === "'") this.#openString(c, undefined, top.args);
+        else if (c === "{" || c === "[") this.#push("value", top.args);
+        else if (c === "}" || c === "]") {
+          if (this.#pop()) return { kind: "value", start: this.#start, end: offset + i + 1 };
+        }
+        continue;
+      }
+      if (this.#scalar) {
+        if (!/[\s,}\]]/.test(c)) continue;
+        this.#scalar = false;
+      }
+      if (/\s/.test(c)) continue;
+      const verdict = top.kind === "calls" ? this.#inCalls(top, c) : this.#inCall(top, c);
+      if (verdict === "no") return { kind: "no" };
+      if (verdict === "end") return { kind: "value", start: this.#start, end: offset + i + 1 };
+    }
+    return { kind: "more" };
+  }
+
+  /** A character of a string; false when the string just read rules out a call. */
+  #inString(c: string): boolean {
+    const str = this.#str;
+    if (this.#escaped) this.#escaped = false;
+    else if (c === "\\") {
+      this.#escaped = true;
+      if (str) str.plain = false;
+      return true;
+    } else if (c === this.#quote) {
+      this.#quote = "";
+      this.#str = undefined;
+      return !str || this.#stringRead(str);
+    }
+    if (str && str.text.length < 256) str.text += c;
+    return true;
+  }
+
+  /** Whether a call may hold the key, name or type just read. */
+  #stringRead(str: { role: string; text: string; plain: boolean }): boolean {
+    const top = this.#stack.at(-1)!;
+    if (str.role === "key") {
+      top.key = str.text;
+      top.expect = "colon";
+    }
+    if (!str.plain) return true;
+    if (str.role === "key") return WATCHED_KEYS.has(str.text);
+    if (str.role === "type") return str.text === "function";
+    return matchToolName(str.text.trim(), this.#known.names) !== undefined;
+  }
+
+  #openString(quote: string, role?: "key" | "name" | "type", inArgs = false): void {
+    this.#quote = quote;
+    this.#str = role && { role, text: "", plain: true };
+    this.#strInArgs = inArgs;
+  }
+
+  #push(kind: Frame["kind"], args: boolean): void {
+    this.#stack.push({ kind, expect: kind === "call" ? "key" : "value", key: "", args, count: 0 });
+  }
+
+  /** Closes the innermost container; true when it was the whole value. */
+  #pop(): boolean {
+    this.#stack.pop();
+    return this.#stack.length === 0;
+  }
+
+  /** A character between the elements of the array of calls. */
+  #inCalls(top: Frame, c: string): "ok" | "no" | "end" {
+    if (top.expect === "value") {
+      if (c === "{") {
+        top.count++;
+        top.expect = "comma";
+        this.#push("call", false);
+        return "ok";
+      }
+      // `[]` is no call; `[{…},]` is a trailing comma the repair takes.
+      if (c === "]" && top.count > 0) return this.#pop() ? "end" : "ok";
+      return "no";
+    }
+    if (c === ",") top.expect = "value";
+    else if (c === "]") return this.#pop() ? "end" : "ok";
+    else return "no";
+    return "ok";
+  }
+
+  /** A character of a call object outside its values' strings and containers. */
+  #inCall(top: Frame, c: string): "ok" | "no" | "end" {
+    const quote = c === '"' || c === "'";
+    switch (top.expect) {
+      case "key":
+        if (quote) this.#openString(c, "key");
+        else if (c === "}") return this.#pop() ? "end" : "ok";
+        else return "no";
+        return "ok";
+      case "colon":
+        if (c !== ":") return "no";
+        top.expect = "value";
+        return "ok";
+      case "comma":
+        if (c === ",") top.expect = "key";
+        else if (c === "}") return this.#pop() ? "end" : "ok";
+        else return "no";
+        return "ok";
+    }
+    top.expect = "comma";
+    const key = top.key;
+    if (key === "name" || key === "type") {
+      if (!quote) return "no";
+      this.#openString(c, key);
+    } else if (key === "arguments" || key === "parameters") {
+      if (c === "{") this.#push("value", true);
+      else if (quote) this.#openString(c, undefined, true);
+      else if (c !== "n") return "no";
+      else this.#scalar = true;
+    } else if (key === "function") {
+      if (c !== "{") return "no";
+      this.#push("call", false);
+    } else if (quote) this.#openString(c);
+    else if (c === "{" || c === "[") this.#push("value", false);
+    else this.#scalar = true;
+    return "ok";
+  }
+}
+
 /**
  * Holds back streamed text from where a text-form call could start until it is clear: `push`
  * returns what can be shown now, `finish` what is left to show once the answer is complete (the
  * held text, without the calls it turned out to hold). Held: from a marker (`<tool_call`,
- * `<function=` at a line start, `[TOOL_CALLS]`), and a message that opens with `{`, `[` or a code
- * fence, until its first JSON value (or the fence's first character) shows it is no call.
+ * `<function=` at a line start, `[TOOL_CALLS]`) until what follows it cannot be a call, and a
+ * message that opens with `{`, `[` or a code fence, until it cannot be a call (`BareCallWatch`:
+ * often its first key tells) or the fence's first character is neither JSON nor a marker.
  */
 export class TextCallFilter {
   #tools: KnownTools;
+  #known: Declared;
+  /** A message that is only JSON is the answer (`TextCallOptions.jsonAnswer`). */
+  #bare: boolean;
   /** Every piece received; joined only when needed, so a long answer is not copied per piece. */
   #pieces: string[] = [];
   #length = 0;
   /** How many characters were handed out. */
   #shown = 0;
-  /** The text after the shown part, while it is short-lived (start, fence and stream modes). */
+  /** The text after the shown part, while it is short-lived (start, fence, marker, stream). */
   #pending = "";
   /** Markers are looked for in `#pending` from here on. */
   #scanFrom = 0;
   /** Whether the shown text's last line is blank so far (a marker there starts a line). */
   #blankLine = true;
-  #mode: "start" | "json" | "fence" | "stream" | "hold" | "done" = "start";
-  #json?: { scan: JsonScan; start: number };
+  #mode: "start" | "json" | "fence" | "marker" | "stream" | "hold" | "done" = "start";
+  #json?: { watch: BareCallWatch; fenced: boolean };
 
   /** A filter for one model answer, knowing the declared tools. */
-  constructor(tools: KnownTools) {
+  constructor(tools: KnownTools, options: TextCallOptions = {}) {
     this.#tools = tools;
+    this.#known = declared(tools);
+    this.#bare = !options.jsonAnswer;
   }
 
   /** Takes a piece of the answer; returns the text that can be shown now ("" while held). */
@@ -520,7 +795,7 @@ export class TextCallFilter {
     if (this.#mode === "done") return "";
     this.#mode = "done";
     const all = this.#all();
-    const found = recognise ? findTextCalls(all, this.#tools) : undefined;
+    const found = recognise ? findTextCalls(all, this.#known, this.#bare) : undefined;
     const shown = this.#shown;
     this.#shown = all.length;
     if (!found) return all.slice(shown);
@@ -533,14 +808,17 @@ export class TextCallFilter {
   /**
    * The held text when it ran away as a structured call's arguments do (`isRunaway`: its end is one
    * short pattern repeated, or it passed 256 KB): a model repeating itself inside what may be a
-   * call. Undefined otherwise; cheap while it is not (only the end is looked at).
+   * call. Held bare JSON repeats itself only inside a call's arguments (elsewhere a repetition,
+   * `[0, 0, …]`, is data); its size counts everywhere. Undefined otherwise; cheap while it is not
+   * (only the end is looked at).
    */
   heldRunaway(): string | undefined {
     if (this.#mode === "done") return undefined;
     const held = this.#length - this.#shown;
-    if (held <= RUNAWAY_MAX_BYTES && !isRunaway(this.#tail(Math.min(held, 1024)))) {
-      return undefined;
-    }
+    const repeats = this.#mode !== "json" || this.#json!.watch.inArguments;
+    if (
+      held <= RUNAWAY_MAX_BYTES && !(repeats && isRunaway(this.#tail(Math.min(held, 1024))))
+    ) return undefined;
     return this.#all().slice(this.#shown);
   }
 
@@ -570,60 +848,79 @@ export class TextCallFilter {
       if (text[i] === "[" && MARKER_WORDS[2].startsWith(head)) {
         if (head.length < 12) return "";
         this.#mode = "stream";
-      } else if (text[i] === "{" || text[i] === "[") {
-        this.#mode = "json";
-        this.#json = { scan: new JsonScan(), start: i };
-        this.#pending = "";
-        return this.#jsonPiece(text, 0, i);
+      } else if ((text[i] === "{" || text[i] === "[") && this.#bare) {
+        return this.#watchJson(i, false);
       } else if (text[i] === "`" || text[i] === "~") this.#mode = "fence";
       else this.#mode = "stream";
     }
-    if (this.#mode === "fence" && !this.#fenceDecided()) return "";
+    if (this.#mode === "fence") {
+      const json = this.#fenceDecided();
+      if (json !== undefined) return this.#watchJson(json, true);
+    }
+    if (this.#mode === "marker") return this.#markerPiece();
     if (this.#mode !== "stream") return "";
     return this.#stream();
   }
 
-  /** Follows the opening JSON value; once whole, a call holds the rest, anything else shows. */
-  #jsonPiece(piece: string, offset: number, from = 0): string {
-    const { scan, start } = this.#json!;
-    const end = scan.advance(piece, from);
-    if (end < 0) return "";
-    const all = this.#all();
-    const value = all.slice(start, offset + end);
-    const parsed = parseLoose(value);
-    const mayBeCall = parsed === undefined
-      ? /["']name["']\s*:/.test(value)
-      : callsOfValue(parsed, declared(this.#tools), true) !== undefined;
-    if (mayBeCall) {
-      this.#mode = "hold";
-      return "";
-    }
-    this.#mode = "stream";
-    this.#pending = all.slice(this.#shown);
-    this.#scanFrom = offset + end - this.#shown;
-    return this.#stream();
+  /** Starts watching the JSON at `i` of the pending text (all of the answer: none is shown). */
+  #watchJson(i: number, fenced: boolean): string {
+    const text = this.#pending;
+    this.#mode = "json";
+    this.#json = { watch: new BareCallWatch(this.#known), fenced };
+    this.#pending = "";
+    return this.#jsonPiece(text, 0, i);
   }
 
-  /** Whether the opening fence told what follows (the mode is then set); false to wait. */
-  #fenceDecided(): boolean {
+  /**
+   * Follows the JSON values the message opens with: held while they may be calls; shown, with
+   * what follows, from the first sign they are not (`BareCallWatch`, or a whole value that is no
+   * call, or text after them). A fence closing after calls holds the rest.
+   */
+  #jsonPiece(piece: string, offset: number, from = 0): string {
+    const { watch, fenced } = this.#json!;
+    let i = from;
+    for (;;) {
+      const event = watch.advance(piece, i, offset);
+      if (event.kind === "more") return "";
+      if (event.kind === "value") {
+        const value = this.#all().slice(event.start, event.end);
+        if (callsOfValue(parseLoose(value), this.#known, true)) {
+          i = event.end - offset;
+          continue;
+        }
+      } else if (event.kind === "other" && fenced && /[`~]/.test(piece[event.at - offset])) {
+        this.#mode = "hold";
+        return "";
+      }
+      this.#mode = "stream";
+      this.#json = undefined;
+      this.#pending = this.#all().slice(this.#shown);
+      this.#scanFrom = 0;
+      return this.#stream();
+    }
+  }
+
+  /**
+   * Whether the opening fence told what follows: the index of JSON that may be calls, else
+   * undefined with the mode set (hold for a marker, stream for anything else) or left (wait).
+   */
+  #fenceDecided(): number | undefined {
     const text = this.#pending;
     const fence = text.match(/^\s*(`{1,3}|~{1,3})/);
     if (!fence || (fence[1].length < 3 && text.trimStart().length > fence[1].length)) {
       this.#mode = "stream";
-      return true;
+      return undefined;
     }
     const eol = text.indexOf("\n", fence.index! + fence[0].length);
-    if (eol < 0) return false;
+    if (eol < 0) return undefined;
     const i = skipSpace(text, eol + 1);
     const head = text.slice(i, i + 12).toLowerCase();
-    if (head === "") return false;
-    if (head[0] === "{" || head[0] === "[" || MARKER_WORDS.some((w) => head.startsWith(w))) {
-      this.#mode = "hold";
-      return true;
-    }
-    if (head[0] === "<" && MARKER_WORDS.some((w) => w.startsWith(head))) return false;
-    this.#mode = "stream";
-    return true;
+    if (head === "") return undefined;
+    if (MARKER_WORDS.some((w) => head.startsWith(w))) this.#mode = "hold";
+    else if (head.length < 12 && MARKER_WORDS.some((w) => w.startsWith(head))) return undefined;
+    else if ((head[0] === "{" || head[0] === "[") && this.#bare) return i;
+    else this.#mode = "stream";
+    return undefined;
   }
 
   /** Hands out the text up to the next marker (or a marker's possible beginning at the end). */
@@ -634,7 +931,8 @@ export class TextCallFilter {
     while ((m = ANY_MARKER.exec(text))) {
       const lineStart = atLineStart((this.#blankLine ? "\n" : "x") + text, m.index + 1);
       if (m[0][0] === "<" && !lineStart) continue;
-      return this.#handOut(m.index, "hold");
+      const out = this.#handOut(m.index, "marker");
+      return out + this.#markerPiece();
     }
     let keep = 0;
     const tail = text.slice(-11).toLowerCase();
@@ -647,8 +945,40 @@ export class TextCallFilter {
     return this.#handOut(text.length - keep, "stream");
   }
 
+  /**
+   * The pending text opens with a marker: held for good once what follows may be a call, shown
+   * (and streaming goes on after the marker) once it cannot: `<tool_call>` not followed by JSON, a
+   * fence or `<function=`; `<function=…>` naming no declared tool.
+   */
+  #markerPiece(): string {
+    const text = this.#pending;
+    const head = text.slice(0, 10).toLowerCase();
+    let call: boolean | undefined = true;
+    if (head.startsWith("<tool_call")) {
+      const m = text.match(/^<tool_call(\s*)(>?)(\s*)/i)!;
+      const next = text.slice(m[0].length, m[0].length + 10).toLowerCase();
+      if (m[0].length === text.length) call = undefined;
+      else if (!m[2]) call = false;
+      else if (/^[{[`]/.test(next)) call = true;
+      else if (next.startsWith("<function=")) call = true;
+      else call = "<function=".startsWith(next) && next.length < 10 ? undefined : false;
+    } else if (head.startsWith("<function=")) {
+      const m = text.match(/^<function=([^>\n]*)(>?)/i)!;
+      if (m[2]) call = matchToolName(m[1].trim(), this.#known.names) !== undefined;
+      else call = m[0].length === text.length ? undefined : false;
+    }
+    if (call === undefined) return "";
+    if (call) {
+      this.#mode = "hold";
+      return "";
+    }
+    this.#mode = "stream";
+    this.#scanFrom = 1;
+    return this.#stream();
+  }
+
   /** Hands out `#pending` up to `upTo`; the rest stays pending. */
-  #handOut(upTo: number, mode: "hold" | "stream"): string {
+  #handOut(upTo: number, mode: "marker" | "stream"): string {
     const out = this.#pending.slice(0, upTo);
     this.#pending = this.#pending.slice(upTo);
     this.#shown += out.length;

@@ -22,6 +22,7 @@ import type { AskOutcome, AskUser } from "../tool.ts";
 import { VERSION } from "../version.ts";
 import { formQuestions, formResponse } from "./forms.ts";
 import { QuestionState, Watchdog } from "./question.ts";
+import { ALIVE_METHOD } from "./updates.ts";
 
 type AcpModule = typeof import("npm:@agentclientprotocol/sdk@2.4.0");
 let acpModule: Promise<AcpModule> | undefined;
@@ -195,12 +196,12 @@ export class ChildAgent {
         cancel();
         return { kind: "silent", answer, ms: r.silent };
       }
+      // A failed turn says why, whatever its stop reason (`max_turn_requests` at maxTurns).
       const failure = turnFailure(r);
-      if (r.stopReason === "end_turn") {
-        return failure !== undefined
-          ? { kind: "failed", reason: failure }
-          : { kind: "answered", answer };
+      if (failure !== undefined && r.stopReason !== "cancelled") {
+        return { kind: "failed", reason: failure };
       }
+      if (r.stopReason === "end_turn") return { kind: "answered", answer };
       const reason = r.stopReason === "cancelled" ? "cancelled" : `stopped (${r.stopReason})`;
       return { kind: "stopped", answer, reason };
     } catch (e) {
@@ -297,6 +298,11 @@ export class ChildAgent {
         if (!s) return;
         s.take(params.update);
         s.opts.onUpdate?.(params.update);
+      })
+      .onNotification(ALIVE_METHOD, (p) => p as { sessionId?: unknown }, ({ params }) => {
+        if (typeof params?.sessionId === "string") {
+          this.#sessions.get(params.sessionId)?.watchdog.beat();
+        }
       })
       .onRequest(methods.client.session.requestPermission, async ({ params }) => {
         return await this.#permission(params);

@@ -70,7 +70,8 @@ export async function runAskOnce(opts: AskOnceOptions): Promise<number> {
       cwd: opts.cwd,
     }, bashTimeout);
     for (const f of post.failures) writeAll(Deno.stderr, `[warning: ${f}]\n`);
-    const answer = withHookContext(post.replace ?? out.output, post.context);
+    // A hook's context is for a model: stdout is the answer alone (docs/tools.md).
+    const answer = post.replace ?? out.output;
     writeAll(Deno.stdout, answer.endsWith("\n") ? answer : `${answer}\n`);
     return 0;
   } finally {

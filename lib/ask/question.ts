@@ -5,7 +5,7 @@
 
 import type { SessionUpdate } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { AskOptions } from "./child.ts";
-import { nestedAgent } from "./updates.ts";
+import { isErrorChunk, nestedAgent } from "./updates.ts";
 
 /**
  * The watchdog of one question: fires after `ms` without a beat, unless held (the user is being
@@ -69,7 +69,8 @@ export class QuestionState {
    */
   take(u: SessionUpdate): void {
     this.watchdog.beat();
-    if (nestedAgent(u) !== undefined) return;
+    // The sentence of a failed turn is its failure, never part of its answer.
+    if (nestedAgent(u) !== undefined || isErrorChunk(u)) return;
     if (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text") {
       this.text += u.content.text;
     } else if (u.sessionUpdate === "tool_call") {

@@ -6,6 +6,15 @@
 import type { SessionUpdate, ToolCallContent } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { FileDiff, NestedEvent, ToolKind } from "../tool.ts";
 
+/** The extension notification (`{sessionId}`) of an `mm -acp` whose model streams what shows nothing yet. */
+export const ALIVE_METHOD = "_mm/alive";
+
+/** Whether an update is the sentence of a failed turn (`_meta.mm.error`): shown in the result only. */
+export function isErrorChunk(update: SessionUpdate): boolean {
+  const meta = (update as { _meta?: { mm?: { error?: unknown } } | null })._meta;
+  return meta?.mm?.error === true;
+}
+
 /**
  * The asked agent an update of an asked mm comes from when that mm forwards the work of an agent it
  * asked in turn (`_meta.mm.nested`, lib/frontend/acp/nested.ts); undefined for its own work.
@@ -37,7 +46,7 @@ export function nestedEvent(agent: string, u: SessionUpdate): NestedEvent | unde
   switch (u.sessionUpdate) {
     case "agent_message_chunk":
     case "agent_thought_chunk": {
-      if (u.content.type !== "text" || u.content.text === "") return undefined;
+      if (u.content.type !== "text" || u.content.text === "" || isErrorChunk(u)) return undefined;
       const type = u.sessionUpdate === "agent_message_chunk" ? "text" : "thought";
       return { agent, type, text: u.content.text };
     }

@@ -186,6 +186,10 @@ export function parseFlags(argv: string[]): Flags {
     }
     set[spec.key] = value;
   }
+  // `mm --ask NAME -p x` would send "x" as the prompt's start: one way to give it.
+  if (flags.ask !== undefined && flags.prompt !== undefined) {
+    throw new UsageError(`--ask ${flags.ask} takes its prompt after the name, not with -p`);
+  }
   return flags;
 }
 

@@ -28,8 +28,10 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   // `--json` adds the context window and the chat API to `turn_start` (docs/json-events.md).
   let started: Record<string, unknown> = {};
   const emit = opts.json
-    ? (e: AgentEvent) =>
-      out.stdout(JSON.stringify(e.type === "turn_start" ? { ...e, ...started } : e) + "\n")
+    ? (e: AgentEvent) => {
+      if (e.type === "progress") return;
+      out.stdout(JSON.stringify(e.type === "turn_start" ? { ...e, ...started } : e) + "\n");
+    }
     : plain(out, opts.config);
   const lspServers = availableLspServers(opts.config);
   for (const warning of lspServers.warnings) out.stderr(`${warning}\n`);
@@ -131,7 +133,8 @@ function plain(out: Output, config: Config): (e: AgentEvent) => void {
       }
       case "warning":
       case "notice":
-        endThought();
+        // An asked agent's text streamed so far comes first (a postAsk hook warns after it).
+        endNested();
         out.stderr(`${e.message}\n`);
         break;
       case "recap": {

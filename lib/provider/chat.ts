@@ -88,9 +88,19 @@ export function loadOpenAI(): Promise<OpenAIModule> {
   return import("npm:openai@7.59.0");
 }
 
-/** Builds the chat client of `config` for `model`, from the loaded `openai` package. */
-export function createChatClient(mod: OpenAIModule, config: Config, model: string): ChatClient {
+/**
+ * Builds the chat client of `config` for `model`, from the loaded `openai` package; `serverWindow`
+ * is the window the server said it gives, for the overflow sentence.
+ */
+export function createChatClient(
+  mod: OpenAIModule,
+  config: Config,
+  model: string,
+  serverWindow?: number,
+): ChatClient {
   const target: Target = { provider: config.provider, url: config.url, model };
+  if (config.contextSize) target.contextSize = config.contextSize;
+  if (serverWindow !== undefined) target.serverWindow = serverWindow;
   const client = new mod.default({
     baseURL: chatBaseURL(config.provider, config.url),
     apiKey: config.apiKey ?? "none",
@@ -206,6 +216,11 @@ function toProviderError(
     if (e.status === 404 && isModelMissingMessage(message)) return modelMissing(target, message);
     if (isOverflowMessage(message)) return overflow(target, message);
     return httpError(target, e.status, message);
+  }
+  // An error inside the stream, after HTTP 200 (LM Studio, sglang, older llama.cpp say an
+  // overflow so): the package throws it without a status.
+  if (e instanceof mod.APIError && isOverflowMessage(serverMessage(e))) {
+    return overflow(target, serverMessage(e));
   }
   const reason = causeText(e);
   if (started) return dropped(target, reason);

@@ -133,7 +133,7 @@ export async function createClient(
       stream: (request) => native.stream(request, plan.numCtx),
     };
   }
-  const openai = createChatClient(await loadOpenAI(), config, model);
+  const openai = createChatClient(await loadOpenAI(), config, model, plan.info.serverWindow);
   if (plan.api === "openai") {
     return { target, contextWindow: plan.window, plan, stream: openai.stream };
   }

@@ -18,6 +18,8 @@ export class ProviderError extends Error {
   kind: ProviderErrorKind;
   /** The HTTP status, when the server answered one. */
   status?: number;
+  /** The server's own words, when it gave some (an overflow's). */
+  serverMessage?: string;
 
   /** Builds the error from its one-sentence message. */
   constructor(kind: ProviderErrorKind, message: string, status?: number) {
@@ -33,6 +35,10 @@ export interface Target {
   provider: ProviderName;
   url: string;
   model: string;
+  /** The agent file's `contextSize`, when the server is not told it (an overflow's advice). */
+  contextSize?: number;
+  /** The window the server said it gives (llama.cpp's `/props`, …), when it told one. */
+  serverWindow?: number;
 }
 
 /** The server cannot be reached at all. */
@@ -58,11 +64,47 @@ export function modelMissing(t: Target, serverMessage: string): ProviderError {
 
 /** The prompt no longer fits the model's context window. */
 export function overflow(t: Target, serverMessage: string): ProviderError {
-  return new ProviderError(
+  const e = new ProviderError(
     "overflow",
-    `the conversation no longer fits the context window of "${t.model}" at ${t.url} (${serverMessage}) — raise \`contextSize\`, or start a new conversation`,
+    `the conversation no longer fits the context window of "${t.model}" at ${t.url} (${serverMessage}) — ${
+      overflowAdvice(t)
+    }`,
     400,
   );
+  e.serverMessage = serverMessage;
+  return e;
+}
+
+/**
+ * What to do about an overflow: raise `contextSize`; but when `contextSize` is set and the server
+ * did not say it has that much, its window is the smaller one (mm budgets for `contextSize`).
+ */
+function overflowAdvice(t: Target): string {
+  const size = t.contextSize;
+  const server = t.serverWindow;
+  if (!size || (server !== undefined && server >= size)) {
+    return "raise `contextSize`, or start a new conversation";
+  }
+  const larger = largerWindowHint(t.provider, t.model, size);
+  if (server === undefined) {
+    return `the server's window is probably smaller than \`contextSize\` (${size}): lower \`contextSize\` to the server's, or ${larger}`;
+  }
+  return `the server runs the model with ${server} tokens, fewer than \`contextSize\` (${size}): lower \`contextSize\` to ${server}, or ${larger}`;
+}
+
+/** How a person gives the model a window of `size` tokens on each provider's server. */
+function largerWindowHint(provider: ProviderName, model: string, size: number): string {
+  switch (provider) {
+    case "llamacpp":
+      return `restart llama-server with \`-c ${size}\``;
+    case "dmr":
+      return `run \`docker model configure --context-size ${size} ${model}\``;
+    case "ollama":
+    case "llmman":
+      return `start Ollama with \`OLLAMA_CONTEXT_LENGTH=${size}\``;
+    case "openai":
+      return `start the server with a window of ${size} tokens (llama-server \`-c\`, vLLM \`--max-model-len\`, LM Studio's context length)`;
+  }
 }
 
 /** Any other HTTP error, with the server's own message. */

@@ -1,6 +1,7 @@
 /** Session files (mm.md §5): one JSON file per conversation, written atomically after every step. */
 
 import { join, resolve } from "node:path";
+import { COMPACT_WRAPPER } from "../agent/compact_texts.ts";
 import type { Message } from "../provider/chat.ts";
 
 /** Where a failure happened. */
@@ -156,8 +157,13 @@ export function turnCount(session: SessionFile): number {
   return session.messages.reduce((n, m) => Math.max(n, m.turn ?? 0), 0);
 }
 
-/** The first question of a session, on one line. */
+/**
+ * The first question of a session, on one line: a compacted session's summary is passed over (its
+ * first real question is the prompt put back after it); a session that is only a summary shows it.
+ */
 export function firstQuestion(session: SessionFile): string {
-  const first = session.messages.find((m) => m.role === "user");
-  return first ? String(first.content).replace(/\s+/g, " ").trim() : "";
+  const questions = session.messages.filter((m) => m.role === "user").map((m) => String(m.content));
+  const first = questions.find((q) => !q.startsWith(COMPACT_WRAPPER)) ??
+    questions[0]?.slice(COMPACT_WRAPPER.length);
+  return first ? first.replace(/\s+/g, " ").trim() : "";
 }

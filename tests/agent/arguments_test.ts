@@ -87,6 +87,6 @@ Deno.test("invalidCallText has the declared-tools form", () => {
       path: { type: "string", description: "File path." },
       start: { type: "integer", description: "First line.", optional: true },
     }),
-    '[read_file: invalid call, nothing was run — path is missing. You sent: {"pth": "a"}. Expected: path (string): File path.; start (integer, optional): First line.. Call read_file again with each parameter as its own field.]',
+    '[read_file: invalid call, nothing was run — path is missing. You sent: {"pth": "a"}. Expected: path (string): File path; start (integer, optional): First line. Call read_file again with each parameter as its own field.]',
   );
 });

@@ -4,11 +4,18 @@ import { Agent, COMPACT_ACK, COMPACT_REQUEST, COMPACT_WRAPPER } from "../../lib/
 import {
   answerReserve,
   calibrated,
+  compactFailedText,
   compactingNotice,
   isShortened,
+  KEPT_HEAD,
+  OVERFLOW_CUT_NOTICE,
   OVERFLOW_NOTICE,
+  overflowAnsweredText,
+  promptLimit,
   promptTokens,
   rawPromptTokens,
+  READ_IN_PARTS,
+  STEP_TOO_BIG,
   tooBigText,
 } from "../../lib/agent/budget.ts";
 import type { AgentEvent } from "../../lib/agent/events.ts";
@@ -137,9 +144,10 @@ Deno.test("the context window", async (t) => {
 
   await t.step("not enough: compacted, the prompt put back, the turn goes on", async () => {
     const window = 2600;
+    // Each step's three outputs fit the window by themselves, the two steps together do not.
     const { chat, requests } = fakeChat(window, [
-      calls(2400, 2400),
-      calls(3600, 3600),
+      calls(1800, 1800, 1800),
+      calls(1801, 1801, 1801),
       says("Asked for text four times."),
       says("done"),
     ]);
@@ -157,7 +165,17 @@ Deno.test("the context window", async (t) => {
       true,
       "the summary request fits too",
     );
-    assertEquals(outputs(summary.messages).map(([, cut]) => cut), [true, true, true, false]);
+    assertEquals(outputs(summary.messages).map(([, cut]) => cut), [
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    // The last one shortened keeps what still fits, more than the 400 characters of the others.
+    const last = summary.messages.filter((m) => m.role === "tool")[4].content as string;
+    assertEquals(last.indexOf("[mm: ") > KEPT_HEAD + 200, true, `${last.indexOf("[mm: ")}`);
     const expected: Message[] = [
       { role: "system", content: "You are a test." },
       { role: "user", content: `${COMPACT_WRAPPER}\nAsked for text four times.` },
@@ -214,23 +232,63 @@ Deno.test("the context window", async (t) => {
   await t.step("an overflow the server reports is answered once by compacting", async () => {
     const { chat, requests } = fakeChat(undefined, [
       calls(2400),
+      calls(2401),
       overflowError(),
-      says("Printed 2,400 characters."),
+      says("Printed 2,400 characters twice."),
       says("done"),
     ]);
     const events: AgentEvent[] = [];
     const agent = agentWith(chat, events);
     const outcome = await run(agent);
     assertEquals(outcome.status, "answered");
-    assertEquals(requests.length, 4);
-    assertEquals(requests[2].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
-    assertEquals(outputs(requests[2].messages), [["c0_2400", true]], "outputs shortened");
-    assertEquals(requests[3].messages.map((m) => m.role), ["system", "user", "assistant", "user"]);
+    assertEquals(requests.length, 5);
+    assertEquals(requests[3].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
+    assertEquals(
+      outputs(requests[3].messages),
+      [["c0_2400", true], ["c0_2401", true]],
+      "outputs shortened",
+    );
+    assertEquals(requests[4].messages.map((m) => m.role), ["system", "user", "assistant", "user"]);
     assertEquals(events.filter((e) => e.type === "notice"), [
       { type: "notice", message: OVERFLOW_NOTICE },
     ]);
-    assertEquals(agent.errors.map((e) => e.message), [overflowError().message]);
+    assertEquals(agent.errors.map((e) => e.message), [
+      overflowAnsweredText("the request exceeds the available context size", true),
+    ]);
   });
+
+  await t.step(
+    "an overflow with only the prompt before the step: its outputs cut to their heads",
+    async () => {
+      const { chat, requests } = fakeChat(undefined, [
+        calls(2400, 3000),
+        overflowError(),
+        says("done"),
+      ]);
+      const events: AgentEvent[] = [];
+      const agent = agentWith(chat, events);
+      const outcome = await run(agent);
+      assertEquals(outcome.status === "answered" && outcome.answer, "done");
+      assertEquals(requests.length, 3, "no summary asked");
+      assertEquals(requests[2].messages.map((m) => m.role), [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "tool",
+      ]);
+      for (const m of requests[2].messages.slice(3)) {
+        assertEquals((m.content as string).endsWith(`${READ_IN_PARTS}]`), true);
+        assertEquals((m.content as string).startsWith(text(KEPT_HEAD)), true);
+      }
+      assertEquals(events.filter((e) => e.type === "notice"), [
+        { type: "notice", message: OVERFLOW_CUT_NOTICE },
+      ]);
+      assertEquals(agent.errors.map((e) => e.message), [
+        overflowAnsweredText("the request exceeds the available context size", false),
+      ]);
+    },
+  );
 
   await t.step(
     "an overflow under a known window the server does not really have: compacted too",
@@ -239,15 +297,16 @@ Deno.test("the context window", async (t) => {
       // alone look too big.
       const { chat, requests } = fakeChat(16384, [
         calls(2400),
+        calls(2401),
         overflowError(),
-        says("Printed 2,400 characters."),
+        says("Printed 2,400 characters twice."),
         says("done"),
       ]);
       const events: AgentEvent[] = [];
       const outcome = await run(agentWith(chat, events));
       assertEquals(outcome.status === "answered" && outcome.answer, "done");
-      assertEquals(requests.length, 4);
-      assertEquals(requests[2].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
+      assertEquals(requests.length, 5);
+      assertEquals(requests[3].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
       assertEquals(events.filter((e) => e.type === "notice").length, 1);
     },
   );
@@ -255,15 +314,20 @@ Deno.test("the context window", async (t) => {
   await t.step("a second overflow ends the turn with the server's sentence", async () => {
     const { chat, requests } = fakeChat(4096, [
       calls(2400),
+      calls(2401),
       overflowError(),
-      says("Printed 2,400 characters."),
+      says("Printed 2,400 characters twice."),
       overflowError(),
     ]);
     const agent = agentWith(chat);
     const outcome = await run(agent);
     assertEquals(outcome.status === "failed" && outcome.error, overflowError().message);
-    assertEquals(requests.length, 4);
-    assertEquals(agent.history[1].content, `${COMPACT_WRAPPER}\nPrinted 2,400 characters.`);
+    assertEquals(requests.length, 5);
+    assertEquals(agent.history[1].content, `${COMPACT_WRAPPER}\nPrinted 2,400 characters twice.`);
+    assertEquals(agent.errors.map((e) => e.message), [
+      overflowAnsweredText("the request exceeds the available context size", true),
+      overflowError().message,
+    ]);
   });
 
   await t.step(
@@ -271,8 +335,8 @@ Deno.test("the context window", async (t) => {
     async () => {
       const window = 2600;
       const { chat, requests } = fakeChat(window, [
-        calls(2400, 2400),
-        calls(3600, 3600),
+        calls(1800, 1800, 1800),
+        calls(1801, 1801, 1801),
         overflowError(),
         says("Asked for text four times."),
         says("done"),
@@ -281,8 +345,22 @@ Deno.test("the context window", async (t) => {
       const agent = agentWith(chat, events);
       assertEquals((await run(agent)).status, "answered");
       assertEquals(requests.length, 5);
-      assertEquals(outputs(requests[2].messages).map(([, cut]) => cut), [true, true, true, false]);
-      assertEquals(outputs(requests[3].messages).map(([, cut]) => cut), [true, true, true, true]);
+      assertEquals(outputs(requests[2].messages).map(([, cut]) => cut), [
+        true,
+        true,
+        true,
+        true,
+        true,
+        false,
+      ]);
+      assertEquals(outputs(requests[3].messages).map(([, cut]) => cut), [
+        true,
+        true,
+        true,
+        true,
+        true,
+        true,
+      ]);
       assertEquals(requests[3].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
       // The refusal is not taken for a measure of the window: the estimate stays as it was.
       assertEquals(requests[3].promptTokens, rawPromptTokens(requests[3].messages, []));
@@ -304,6 +382,80 @@ Deno.test("the context window", async (t) => {
     const agent = agentWith(chat);
     const outcome = await run(agent);
     assertEquals(outcome.status === "failed" && outcome.error, overflowError().message);
+    assertEquals(requests.length, 1);
+  });
+
+  await t.step(
+    "a tool output bigger than the window is cut to what fits, never compacted",
+    async () => {
+      const window = 2600;
+      const { chat, requests } = fakeChat(window, [calls(16000), says("done")]);
+      const events: AgentEvent[] = [];
+      const agent = agentWith(chat, events);
+      const outcome = await run(agent);
+      assertEquals(outcome.status === "answered" && outcome.answer, "done");
+      assertEquals(requests.length, 2, "no summary asked");
+      const output = requests[1].messages[3].content as string;
+      assertEquals(output.endsWith(`${READ_IN_PARTS}]`), true);
+      const kept = output.indexOf("[mm: ");
+      assertEquals(output.slice(0, kept), text(16000).slice(0, kept));
+      assertEquals(kept > 4000, true, `${kept} characters kept: as many as fit, not 400`);
+      const limit = promptLimit({ window, reserve: answerReserve(window) });
+      const tokens = promptTokens(requests[1].messages, schemas);
+      assertEquals(tokens <= limit && tokens > limit - 60, true, `${tokens} of ${limit}`);
+      assertEquals(agent.history[3].content, output, "the history holds what was sent");
+      assertEquals(events.some((e) => e.type === "notice"), false);
+    },
+  );
+
+  await t.step(
+    "after a compaction, a step too big for the rest is cut, not compacted again",
+    async () => {
+      const window = 2600;
+      const { chat, requests } = fakeChat(window, [
+        calls(1800, 1800, 1800),
+        calls(1801, 1801, 1801),
+        says(`Asked for text twice. ${"Notes. ".repeat(100)}`),
+        calls(5600),
+        says("done"),
+      ]);
+      const events: AgentEvent[] = [];
+      const agent = agentWith(chat, events);
+      assertEquals((await run(agent)).status, "answered");
+      assertEquals(requests.length, 5);
+      assertEquals(requests[4].messages.map((m) => m.role), [
+        "system",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "tool",
+      ]);
+      assertEquals(outputs(requests[4].messages), [["c0_5600", true]]);
+      const [system, , , prompt, call] = requests[4].messages;
+      const limit = promptLimit({ window, reserve: answerReserve(window) });
+      const step: Message = { role: "tool", tool_call_id: "c0_5600", content: text(5600) };
+      assertEquals(
+        promptTokens([system, prompt, call, step], schemas) <= limit,
+        true,
+        "the step fits without the summary: compacting again would seem to help",
+      );
+      assertEquals(events.filter((e) => e.type === "notice").length, 1, "one compaction");
+    },
+  );
+
+  await t.step("a step whose calls alone do not fit ends the turn, nothing compacted", async () => {
+    const window = 1200;
+    const { chat, requests } = fakeChat(window, [
+      calls(...Array.from({ length: 40 }, (_, i) => 1000 + i)),
+      says("never"),
+    ]);
+    const agent = agentWith(chat);
+    const outcome = await run(agent);
+    assertEquals(
+      outcome.status === "failed" && outcome.error,
+      compactFailedText(window, STEP_TOO_BIG),
+    );
     assertEquals(requests.length, 1);
   });
 

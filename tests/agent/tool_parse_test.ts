@@ -87,7 +87,7 @@ Deno.test("a tool's own schema and parse", async (t) => {
       assertEquals(tools[0].content, "2 items");
       assertEquals(
         tools[1].content,
-        '[count_items: invalid call, nothing was run — items is not a list. You sent: {"items":3}. Expected: items (array): The items.. Call count_items again with each parameter as its own field.]',
+        '[count_items: invalid call, nothing was run — items is not a list. You sent: {"items":3}. Expected: items (array): The items. Call count_items again with each parameter as its own field.]',
       );
     },
   );

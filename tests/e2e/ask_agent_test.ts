@@ -3,12 +3,14 @@
 import {
   ASK_AGENT_PARAGRAPH,
   emptyPromptText,
+  failedText,
   noAnswerText,
   stoppedText,
   unknownAgentText,
 } from "../../tools/ask_agent.ts";
 import { NOBODY_TEXT } from "../../tools/ask_user.ts";
-import { silenceReason, silenceText } from "../../lib/ask/child.ts";
+import { silenceReason, silenceText, turnFailure } from "../../lib/ask/child.ts";
+import { maxTurnsText } from "../../lib/agent/agent.ts";
 import { chunks, Editor, select } from "../helpers/acp.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
@@ -188,8 +190,12 @@ Deno.test("ask_agent", async (t) => {
         assertStringIncludes(toolOutputs("child-acp", 1)[0], "allowed-run");
         assertStringIncludes(toolOutputs("child-acp", 3)[0], "- Which colour? → blue");
         const updates = editor.updatesOf(id);
-        // The asked agent's text and thinking are the session's own chunks.
-        assertEquals(chunks(updates, "agent_message_chunk"), "ran ityou chose blueboth done");
+        // The asked agent's text and thinking are the session's own chunks; each answer is a
+        // paragraph of its own.
+        assertEquals(
+          chunks(updates, "agent_message_chunk"),
+          "ran it\n\nyou chose blue\n\nboth done",
+        );
         assertEquals(chunks(updates, "agent_thought_chunk"), "it printed");
         // Its calls are tool calls of their own, titled `helper · <title>`.
         const calls = updates.filter((u: Any) => u.sessionUpdate === "tool_call");
@@ -450,7 +456,8 @@ Deno.test("ask_agent", async (t) => {
         const steps = events.filter((e: Any) => e.type === "nested").map((e: Any) => e.event);
         assertEquals(
           steps.filter((s: Any) => s.type === "text").map((s: Any) => s.text).join(""),
-          "Before.deep textThe answer is 42.",
+          // The asked agent's ACP stream puts a paragraph break between its text and the deeper's.
+          "Before.\n\ndeep text\n\nThe answer is 42.",
         );
         assertEquals(
           steps.find((s: Any) => s.type === "tool_call").title,
@@ -548,6 +555,86 @@ Deno.test("ask_agent", async (t) => {
           await editor.close();
         }
       },
+    "a model streaming a call's arguments is alive for the asking agent's watchdog": async () => {
+      server.script("main-al", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "write" } }] },
+        { text: "ok" },
+      ]);
+      // About 3 s of arguments in pieces 300 ms apart: no session/update meanwhile.
+      server.script("child-al", [
+        {
+          toolCalls: [{
+            name: "write_file",
+            arguments: { path: "out.txt", content: "a line of the file\n".repeat(8) },
+          }],
+          chunkSize: 20,
+          gap: 300,
+        },
+        { text: "wrote it" },
+      ]);
+      const dir = await dirFor("main-al", "child-al", { extra: "watchdogTimeout: 1s\n" });
+      const run = await runMM(["-p", "go"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(toolOutputs("main-al", 1), ["wrote it"]);
+      assertEquals(await Deno.readTextFile(`${dir}/out.txt`), "a line of the file\n".repeat(8));
+    },
+    "an asked agent that reaches maxTurns failed, and says so once": async () => {
+      server.script("main-mt", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "loop" } }] },
+        { text: "ok" },
+      ]);
+      server.script("child-mt", [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo again" } }] },
+        { toolCalls: [{ name: "bash", arguments: { command: "echo again" } }] },
+      ]);
+      const dir = await dirFor("main-mt", "child-mt", { childExtra: "maxTurns: 1\n" });
+      const run = await runMM(["-p", "go"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      const reason = turnFailure({ _meta: { mm: { error: maxTurnsText(1) } } })!;
+      assertEquals(toolOutputs("main-mt", 1), [failedText("helper", reason)]);
+      // Shown in the call's result only, not streamed as the asked agent's text first.
+      assertEquals(run.stderr.split("the turn reached maxTurns").length, 2, run.stderr);
+    },
+    "in the editor: asked and asking agents' texts are paragraphs; a failure is not text":
+      async () => {
+        server.script("main-pa", [
+          { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "a" } }] },
+          { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "b" } }] },
+          { text: "top done" },
+        ]);
+        server.script("child-pa", [
+          { text: "Leaf answer 3." },
+          { toolCalls: [{ name: "bash", arguments: { command: "echo x" } }] },
+        ]);
+        const dir = await dirFor("main-pa", "child-pa", { childExtra: "maxTurns: 1\n" });
+        const editor = await Editor.start({ cwd: dir });
+        try {
+          const id = await editor.newSession(dir);
+          assertEquals(await editor.prompt(id, "go"), "end_turn");
+          const updates = editor.updatesOf(id);
+          assertEquals(chunks(updates, "agent_message_chunk"), "Leaf answer 3.\n\ntop done");
+          const [, second] = toolOutputs("main-pa", 2);
+          assertStringIncludes(second, "[ask_agent: helper failed: the turn reached maxTurns");
+        } finally {
+          await editor.close();
+        }
+      },
+    "-p: a postAsk hook's warning comes after the asked agent's text": async () => {
+      server.script("main-wo", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "x" } }] },
+        { text: "ok" },
+      ]);
+      server.script("child-wo", [{ text: "orig answer" }]);
+      const dir = await dirFor("main-wo", "child-wo", {
+        extra: `hooks:\n  postAsk:\n    - command: ["bash", "-c", "echo not json"]\n`,
+      });
+      const run = await runMM(["-p", "go"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      const at = (text: string) => run.stderr.indexOf(text);
+      const order = [at("   orig answer\n"), at("[warning: postAsk hook"), at("helper answered")];
+      assertEquals(order.every((n) => n >= 0), true, run.stderr);
+      assertEquals([...order].sort((a, b) => a - b), order, run.stderr);
+    },
     "depth: beyond two levels the call fails": async () => {
       server.script("main-d", [
         { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "x" } }] },
@@ -575,6 +662,29 @@ Deno.test("mm --ask", async (t) => {
         role: "user",
         content: "capital of France?",
       });
+    },
+    "a hook's context is for a model: stdout is the answer alone, replaced or not": async () => {
+      server.script("child-hc", [{ text: "the answer" }, { text: "the secret is 1234" }]);
+      const dir = await dirFor("main-hc", "child-hc", {
+        extra: `hooks:\n  postAsk:\n    - command: ${hookSays({ context: "checked" })}\n`,
+      });
+      const run = await runMM(["--ask", "helper", "x"], { cwd: dir });
+      assertEquals([run.code, run.stdout], [0, "the answer\n"], run.stderr);
+      await Deno.writeTextFile(
+        `${dir}/mm.yaml`,
+        `url: ${server.url}\nmodel: main-hc\nhooks:\n  postAsk:\n` +
+          `    - command: ${hookSays({ replace: "[redacted]", context: "checked" })}\n` +
+          "mmConfigs:\n  helper:\n    file: agents/helper.yaml\n",
+      );
+      const replaced = await runMM(["--ask", "helper", "x"], { cwd: dir });
+      assertEquals([replaced.code, replaced.stdout], [0, "[redacted]\n"], replaced.stderr);
+    },
+    "-p with --ask is a usage error": async () => {
+      const dir = await dirFor("main-up", "child-up");
+      const run = await runMM(["--ask", "helper", "hi", "-p", "x"], { cwd: dir });
+      assertEquals([run.code, run.stdout], [2, ""]);
+      assertStringIncludes(run.stderr, "--ask helper takes its prompt after the name, not with -p");
+      assertEquals(server.chats("child-up").length, 0);
     },
     "an unknown name is a usage error listing the agents": async () => {
       const dir = await dirFor("main-u", "child-u");

@@ -5,8 +5,11 @@ import {
   answerReserve,
   compactingNotice,
   isShortened,
+  OVERFLOW_CUT_NOTICE,
   OVERFLOW_NOTICE,
+  overflowAnsweredText,
   promptTokens,
+  READ_IN_PARTS,
 } from "../../lib/agent/budget.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
@@ -22,11 +25,11 @@ function lines(name: string, size: number): string {
   return out.slice(0, size);
 }
 
-/** A working directory for `model` on the openai provider, with four files of 4,200 characters. */
+/** A working directory for `model` on the openai provider, with six files of 2,900 characters. */
 async function dirFor(model: string, extra = ""): Promise<string> {
   const dir = await workdir(`provider: openai\nurl: ${server.url}/v1\nmodel: ${model}\n${extra}`);
-  for (const name of ["a", "b", "c", "d"]) {
-    await Deno.writeTextFile(`${dir}/${name}.txt`, lines(name, 4200));
+  for (const name of ["a", "b", "c", "d", "e", "f"]) {
+    await Deno.writeTextFile(`${dir}/${name}.txt`, lines(name, 2900));
   }
   return dir;
 }
@@ -51,6 +54,21 @@ function outputs(body: Body): [string, boolean][] {
   ]);
 }
 
+/** The session file of `dir`, parsed. */
+async function sessionOf(dir: string): Promise<Body> {
+  const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+  return JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
+}
+
+/** The six files of {@linkcode dirFor} in `dir`. */
+async function writeFiles(dir: string): Promise<void> {
+  for (const name of ["a", "b", "c", "d", "e", "f"]) {
+    await Deno.writeTextFile(`${dir}/${name}.txt`, lines(name, 2900));
+  }
+}
+
+const LLAMA_OVERFLOW = "the request exceeds the available context size, try increasing it";
+
 const overflowBody = (message: string) => ({
   error: { code: 400, message, type: "exceed_context_size_error" },
 });
@@ -59,17 +77,18 @@ Deno.test("context window", async (t) => {
   await runCases(t, {
     "a conversation that outgrows 4,096 tokens is shortened, then compacted, and answers":
       async () => {
+        // Each step's two outputs fit the window with the prompt, the three steps do not.
         server.script("grow", [
-          cat("a"),
-          cat("b"),
+          cat("a", "b"),
           cat("c", "d"),
-          { text: "Read a.txt, b.txt, c.txt and d.txt: numbered lines." },
-          { text: "All four files hold numbered lines." },
+          cat("e", "f"),
+          { text: "Read a.txt to f.txt: numbered lines." },
+          { text: "All six files hold numbered lines." },
         ]);
         const dir = await dirFor("grow", "contextSize: 4096\nsessions:\n  enabled: true\n");
-        const run = await runMM(["-p", "read the four files"], { cwd: dir });
+        const run = await runMM(["-p", "read the six files"], { cwd: dir });
         assertEquals(run.code, 0, run.stderr);
-        assertEquals(run.stdout, "All four files hold numbered lines.\n");
+        assertEquals(run.stdout, "All six files hold numbered lines.\n");
         assertStringIncludes(run.stderr, `\n${compactingNotice(4096)}\n`);
         const chats = server.chats("grow").map((r) => r.body);
         assertEquals(chats.length, 5);
@@ -78,42 +97,46 @@ Deno.test("context window", async (t) => {
           const tokens = promptTokens(body.messages, body.tools ?? []);
           assertEquals(tokens <= limit, true, `request ${i} takes ${tokens} tokens`);
         }
-        assertEquals(outputs(chats[1]), [["call_a_0", false]]);
-        assertEquals(outputs(chats[2]), [["call_a_0", true], ["call_b_0", false]]);
+        assertEquals(outputs(chats[1]), [["call_a_0", false], ["call_b_1", false]]);
+        assertEquals(outputs(chats[2]), [
+          ["call_a_0", true],
+          ["call_b_1", true],
+          ["call_c_0", false],
+          ["call_d_1", false],
+        ]);
         const summary = chats[3];
         assertEquals(summary.tools, undefined, "the summary is asked without tools");
         assertEquals(summary.messages.at(-1), { role: "user", content: COMPACT_REQUEST });
-        assertEquals(outputs(summary).slice(0, 2), [["call_a_0", true], ["call_b_0", true]]);
+        assertEquals(outputs(summary).slice(0, 4).map(([, cut]) => cut), [true, true, true, true]);
         const after = chats[4].messages;
         // deno-lint-ignore no-explicit-any
         assertEquals(after.map((m: any) => m.role), ["system", "user", "assistant", "user"]);
         assertEquals(after.slice(1), [
-          {
-            role: "user",
-            content: `${COMPACT_WRAPPER}\nRead a.txt, b.txt, c.txt and d.txt: numbered lines.`,
-          },
+          { role: "user", content: `${COMPACT_WRAPPER}\nRead a.txt to f.txt: numbered lines.` },
           { role: "assistant", content: COMPACT_ACK },
-          { role: "user", content: "read the four files" },
+          { role: "user", content: "read the six files" },
         ]);
         assertEquals(chats[4].tools.length > 0, true, "the turn goes on with its tools");
         const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
         const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
         assertEquals(session.messages, [
           ...after.slice(1).map((m: Body) => ({ ...m, turn: 1 })),
-          { role: "assistant", content: "All four files hold numbered lines.", turn: 1 },
+          { role: "assistant", content: "All six files hold numbered lines.", turn: 1 },
         ]);
+        // The listing shows the question, not the summary that now comes first.
+        const listing = await runMM(["sessions"], { cwd: dir });
+        assertStringIncludes(listing.stdout, "  1 turn(s)  read the six files\n");
+        assertEquals(listing.stdout.includes("[mm: summary"), false, listing.stdout);
       },
     "an overflow the server reports is answered once by compacting": async () => {
       server.script("overflow-once", [
         cat("a"),
-        {
-          status: 400,
-          body: overflowBody("the request exceeds the available context size, try increasing it"),
-        },
-        { text: "Read a.txt: numbered lines." },
+        cat("b"),
+        { status: 400, body: overflowBody(LLAMA_OVERFLOW) },
+        { text: "Read a.txt and b.txt: numbered lines." },
         { text: "a.txt holds numbered lines." },
       ]);
-      const dir = await dirFor("overflow-once");
+      const dir = await dirFor("overflow-once", "sessions:\n  enabled: true\n");
       const run = await runMM(["-p", "read a", "--json"], { cwd: dir });
       assertEquals(run.code, 0, run.stderr);
       const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
@@ -122,13 +145,17 @@ Deno.test("context window", async (t) => {
       ]);
       assertEquals(events.at(-1), { type: "answer", text: "a.txt holds numbered lines." });
       const chats = server.chats("overflow-once").map((r) => r.body);
-      assertEquals(chats.length, 4);
-      assertEquals(chats[2].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
-      assertEquals(outputs(chats[2]), [["call_a_0", true]]);
-      assertEquals(chats[3].messages.slice(1), [
-        { role: "user", content: `${COMPACT_WRAPPER}\nRead a.txt: numbered lines.` },
+      assertEquals(chats.length, 5);
+      assertEquals(chats[3].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
+      assertEquals(outputs(chats[3]), [["call_a_0", true], ["call_b_0", true]]);
+      assertEquals(chats[4].messages.slice(1), [
+        { role: "user", content: `${COMPACT_WRAPPER}\nRead a.txt and b.txt: numbered lines.` },
         { role: "assistant", content: COMPACT_ACK },
         { role: "user", content: "read a" },
+      ]);
+      // The session keeps the overflow as what it was: answered.
+      assertEquals((await sessionOf(dir)).errors.map((e: Body) => e.message), [
+        overflowAnsweredText(LLAMA_OVERFLOW, true),
       ]);
     },
     "a second overflow ends the run with the clear error": async () => {
@@ -136,8 +163,9 @@ Deno.test("context window", async (t) => {
         "This model's maximum context length is 4096 tokens. However, you requested 5210 tokens (4186 in the messages, 1024 in the completion).";
       server.script("overflow-twice", [
         cat("a"),
+        cat("b"),
         { status: 400, body: overflowBody(vllm) },
-        { text: "Read a.txt." },
+        { text: "Read a.txt and b.txt." },
         { status: 400, body: overflowBody(vllm) },
       ]);
       const dir = await dirFor("overflow-twice");
@@ -149,7 +177,85 @@ Deno.test("context window", async (t) => {
         run.stderr,
         `mm: the conversation no longer fits the context window of "overflow-twice" at ${server.url}/v1 (${vllm}) — raise \`contextSize\`, or start a new conversation\n`,
       );
-      assertEquals(server.chats("overflow-twice").length, 4);
+      assertEquals(server.chats("overflow-twice").length, 5);
+    },
+    "an overflow llama.cpp says inside its stream is answered by compacting too": async () => {
+      const llama = ScriptedServer.start();
+      try {
+        llama.script("in-stream", [
+          cat("a"),
+          cat("b"),
+          { text: "", streamError: LLAMA_OVERFLOW },
+          { text: "Read a.txt and b.txt." },
+          { text: "Both hold numbered lines." },
+        ]);
+        const dir = await workdir(`provider: llamacpp\nurl: ${llama.url}\nmodel: in-stream\n`);
+        await writeFiles(dir);
+        const run = await runMM(["-p", "read a and b"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(run.stdout, "Both hold numbered lines.\n");
+        assertStringIncludes(run.stderr, `${OVERFLOW_NOTICE}\n`);
+        const chats = llama.chats("in-stream").map((r) => r.body);
+        assertEquals(chats.length, 5);
+        assertEquals(chats[3].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
+      } finally {
+        await llama.close();
+      }
+    },
+    "a tool output bigger than the window is cut to what fits and read, never compacted":
+      async () => {
+        server.script("big", [
+          { toolCalls: [{ name: "bash", arguments: { command: "cat big.txt" }, id: "call_big" }] },
+          { text: "big.txt holds numbered lines." },
+        ]);
+        const dir = await dirFor("big", "contextSize: 4096\nsessions:\n  enabled: true\n");
+        await Deno.writeTextFile(`${dir}/big.txt`, lines("big", 40_000));
+        const run = await runMM(["-p", "what is in big.txt?"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(run.stdout, "big.txt holds numbered lines.\n");
+        assertEquals(run.stderr.includes("compacting"), false, run.stderr);
+        const chats = server.chats("big").map((r) => r.body);
+        assertEquals(chats.length, 2, "no summary asked, no second cat");
+        const output: string = chats[1].messages.at(-1).content;
+        assertEquals(output.endsWith(`${READ_IN_PARTS}]`), true, output.slice(-300));
+        const kept = output.indexOf("[mm: ");
+        assertEquals(output.slice(0, kept), lines("big", 40_000).slice(0, kept));
+        assertEquals(kept > 4000, true, `${kept} characters kept: as many as fit`);
+        const limit = 4096 - answerReserve(4096);
+        const tokens = promptTokens(chats[1].messages, chats[1].tools);
+        assertEquals(tokens <= limit && tokens > limit - 100, true, `${tokens} of ${limit}`);
+        const session = await sessionOf(dir);
+        assertEquals(session.messages[2].content, output, "the session holds what was sent");
+      },
+    "contextSize above the server's window: the advice says to lower it": async () => {
+      const llama = ScriptedServer.start();
+      try {
+        llama.props = { default_generation_settings: { n_ctx: 4096 } };
+        llama.script("small", [
+          cat("a"),
+          { status: 400, body: overflowBody(LLAMA_OVERFLOW) },
+          { status: 400, body: overflowBody(LLAMA_OVERFLOW) },
+        ]);
+        const dir = await workdir(
+          `provider: llamacpp\nurl: ${llama.url}\nmodel: small\ncontextSize: 32768\nsessions:\n  enabled: true\n`,
+        );
+        await writeFiles(dir);
+        const run = await runMM(["-p", "read a"], { cwd: dir });
+        assertEquals(run.code, 1);
+        const sentence =
+          `the conversation no longer fits the context window of "small" at ${llama.url} (${LLAMA_OVERFLOW}) — the server runs the model with 4096 tokens, fewer than \`contextSize\` (32768): lower \`contextSize\` to 4096, or restart llama-server with \`-c 32768\``;
+        assertStringIncludes(run.stderr, `${OVERFLOW_CUT_NOTICE}\n`);
+        assertStringIncludes(run.stderr, `mm: ${sentence}\n`);
+        const chats = llama.chats("small").map((r) => r.body);
+        assertEquals(chats.length, 3, "the retry cut the output, no summary asked");
+        assertEquals(outputs(chats[2]), [["call_a_0", true]]);
+        assertEquals((await sessionOf(dir)).errors.map((e: Body) => e.message), [
+          overflowAnsweredText(LLAMA_OVERFLOW, false),
+          sentence,
+        ]);
+      } finally {
+        await llama.close();
+      }
     },
   });
   await server.close();

@@ -102,7 +102,7 @@ Deno.test("edit_file end to end", async (t) => {
         assertStringIncludes(b, "edited a.txt: 1 edit applied");
         assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "1\n2\nthree\n");
         const expected =
-          ' Expected: path (string): Path of an existing file.; edits (array): Replacements, all resolved against the original file. Each is {"old": "<exact text to find, present exactly once>", "new": "<replacement; empty deletes the matched text>"}.; dry_run (boolean, optional): Report what would change, write nothing.. Call edit_file again with each parameter as its own field.]';
+          ' Expected: path (string): Path of an existing file; edits (array): Replacements, all resolved against the original file. Each is {"old": "<exact text to find, present exactly once>", "new": "<replacement; empty deletes the matched text>"}; dry_run (boolean, optional): Report what would change, write nothing. Call edit_file again with each parameter as its own field.]';
         assertEquals(
           c,
           '[edit_file: invalid call, nothing was run — edit #1: new is missing — give "" to delete the old text. You sent: {"path":"a.txt","old":"three"}.' +

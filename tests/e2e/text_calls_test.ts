@@ -9,8 +9,8 @@ const server = ScriptedServer.start();
 const CALL = '<tool_call>{"name":"bash","arguments":{"command":"echo hi"}}</tool_call>';
 
 /** A working directory whose agent file points at the scripted server with `model`. */
-function dirFor(model: string): Promise<string> {
-  return workdir(`url: ${server.url}\nmodel: ${model}\n`);
+function dirFor(model: string, more = ""): Promise<string> {
+  return workdir(`url: ${server.url}\nmodel: ${model}\n${more}`);
 }
 
 Deno.test("text-form tool calls through mm -p", async (t) => {
@@ -55,6 +55,48 @@ Deno.test("text-form tool calls through mm -p", async (t) => {
       const call = events.find((e) => e.type === "tool_call");
       assertEquals([call.name, call.input], ["bash", { command: "echo hi" }]);
       assertEquals(events.at(-1), { type: "answer", text: "Done." });
+    },
+    "tags inside a Qwen3-Coder value or a JSON string: the call runs with the whole value":
+      async () => {
+        const content = 'a </function> b\nx = "<function=foo>"\nsay </tool_call> here';
+        const write = [
+          "<tool_call>",
+          "<function=write_file>",
+          "<parameter=path>",
+          "f.txt",
+          "</parameter>",
+          "<parameter=content>",
+          content,
+          "</parameter>",
+          "</function>",
+          "</tool_call>",
+        ].join("\n");
+        const echo =
+          '<tool_call>\n{"name": "bash", "arguments": {"command": "echo \'</tool_call>\'"}}\n</tool_call>';
+        server.script("tags", [
+          { text: write, chunkSize: 5 },
+          { text: echo, chunkSize: 5 },
+          { text: "Written and echoed." },
+        ]);
+        const dir = await dirFor("tags");
+        const run = await runMM(["-p", "write it"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(run.stdout, "Written and echoed.\n");
+        assertEquals(await Deno.readTextFile(`${dir}/f.txt`), content);
+        const last = server.chats("tags")[2].body.messages.at(-1);
+        assertEquals([last.role, last.content], ["tool", "</tool_call>\n"]);
+      },
+    "a JSON answer repeating itself prints whole; with structuredOutput too": async () => {
+      const zeros = `[${Array(200).fill(0).join(", ")}]`;
+      const grid = `{"grid":[${Array(300).fill(0).join(",")}]}`;
+      server.script("zeros", [{ text: zeros, chunkSize: 4 }]);
+      server.script("grid", [{ text: grid, chunkSize: 4 }]);
+      const plain = await runMM(["-p", "zeros"], { cwd: await dirFor("zeros") });
+      assertEquals([plain.code, plain.stdout], [0, zeros + "\n"], plain.stderr);
+      const schema = "structuredOutput:\n  type: object\n";
+      const structured = await runMM(["-p", "grid"], { cwd: await dirFor("grid", schema) });
+      assertEquals([structured.code, structured.stdout], [0, grid + "\n"], structured.stderr);
+      assertEquals(server.chats("grid")[0].body.response_format?.type, "json_schema");
     },
   });
   await server.close();

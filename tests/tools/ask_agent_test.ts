@@ -5,6 +5,7 @@ import {
   askAgentDescription,
   askSummary,
   contextText,
+  normalInput,
 } from "../../tools/ask_agent.ts";
 import { depthRefusal } from "../../lib/ask/child.ts";
 import { assertEquals } from "../helpers/assert.ts";
@@ -57,6 +58,15 @@ Deno.test("the description and the display line", () => {
     "a (ollama/m) — do",
   );
   assertEquals(askSummary(undefined, "a", "do"), "a — do");
+  // No prompt, no empty tail: the call's error says what is missing.
+  assertEquals(
+    askSummary({ name: "a", ref, purpose: "", provider: "ollama", model: "m" }, "a", " "),
+    "a (ollama/m)",
+  );
+});
+
+Deno.test("the agent's name is taken without the spaces around it", () => {
+  assertEquals(normalInput({ agent: " helper ", prompt: "x" }), { agent: "helper", prompt: "x" });
 });
 
 Deno.test("depth: levels 0 and 1 may ask, 2 may not", () => {

@@ -22,6 +22,7 @@ import { resolveModel } from "../../provider/models.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { newSessionId } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
+import { ALIVE_METHOD } from "../../ask/updates.ts";
 import { availableLspServers } from "../../../tools/lsp.ts";
 import { writeAll } from "../output.ts";
 import { openSession, startPieces } from "../setup.ts";
@@ -144,6 +145,8 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
       client.notify(methods.client.session.update, { sessionId, update }),
     requestPermission: (params) => client.request(methods.client.session.requestPermission, params),
     elicit: (params) => client.request(methods.client.elicitation.create, params),
+    // An extension notification: an editor ignores it, an asking mm feeds its watchdog with it.
+    alive: (sessionId) => client.notify(ALIVE_METHOD, { sessionId }),
   });
 
   /** A session in `cwd`: its tools, its system prompt (AGENTS.md of `cwd`), its language servers. */

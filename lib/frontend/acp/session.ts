@@ -42,6 +42,8 @@ export interface EditorPeer {
   requestPermission(params: RequestPermissionRequest): Promise<RequestPermissionResponse>;
   /** `elicitation/create`. */
   elicit(params: CreateElicitationRequest): Promise<CreateElicitationResponse>;
+  /** `_mm/alive`: the model streams what no update shows yet (an asking mm's watchdog). */
+  alive?(sessionId: string): Promise<void>;
 }
 
 /** Everything a session is made of. */
@@ -95,6 +97,10 @@ export class AcpSession {
   #ids = new Set<string>();
   #current?: CurrentCall;
   #wroteText = false;
+  /** Whose text the message stream ends with: "" this agent's, else a call's asked agent's. */
+  #textFrom?: string;
+  /** The newlines that end the message stream so far (0 to 2). */
+  #textNewlines = 0;
 
   /** A session that starts empty, or continues `earlier` messages (`session/load`). */
   constructor(opts: SessionOptions, earlier: { message: Message; turn: number }[] = []) {
@@ -222,10 +228,15 @@ export class AcpSession {
     switch (e.type) {
       case "turn_start":
         this.#wroteText = false;
+        this.#textFrom = undefined;
         break;
       case "text":
         this.#wroteText = true;
-        this.#send(textChunk("agent_message_chunk", e.text));
+        this.#send(textChunk("agent_message_chunk", this.#textOf("", e.text)));
+        break;
+      case "composing":
+      case "progress":
+        this.#alive();
         break;
       case "thought":
         this.#send(textChunk("agent_thought_chunk", e.text));
@@ -260,10 +271,10 @@ export class AcpSession {
         break;
       case "error":
         this.#opts.log(e.message.startsWith("[") ? e.message : `mm: ${e.message}`);
-        this.#say(e.message);
+        this.#say(e.message, true);
         break;
       default:
-        // composing, recap, answer: the editor shows these through the other updates.
+        // recap, answer: the editor shows these through the other updates.
         break;
     }
   }
@@ -273,8 +284,11 @@ export class AcpSession {
    * calls as tool calls of their own (`<ask_agent call id>/<its id>`, made unique).
    */
   #nested(call: CurrentCall, e: NestedEvent): void {
-    if (e.type === "text" || e.type === "thought") {
-      if (e.type === "text") this.#wroteText = true;
+    if (e.type === "text") {
+      this.#wroteText = true;
+      // Each call's asked agent is a source of its own: two answers never run together either.
+      this.#send(nestedChunk({ ...e, text: this.#textOf(`${call.acpId} ${e.agent}`, e.text) }));
+    } else if (e.type === "thought") {
       this.#send(nestedChunk(e));
     } else if (e.type === "tool_call") {
       const acpId = this.#freshId(`${call.acpId}/${e.id}`);
@@ -286,10 +300,38 @@ export class AcpSession {
     }
   }
 
-  /** Text of mm's own in the conversation, as an agent message in a paragraph of its own. */
-  #say(text: string): void {
-    this.#send(textChunk("agent_message_chunk", `${this.#wroteText ? "\n\n" : ""}${text}\n`));
+  /**
+   * `text` from `from` ("" this agent) as sent: after a paragraph break when the message stream
+   * ends with another's text, so that an asked agent's answer never runs into the next text.
+   */
+  #textOf(from: string, text: string): string {
+    if (text === "") return text;
+    const other = this.#textFrom !== undefined && this.#textFrom !== from;
+    const sent = other ? "\n".repeat(2 - this.#textNewlines) + text : text;
+    this.#textFrom = from;
+    const trailing = sent.length - sent.replace(/\n+$/, "").length;
+    const before = trailing === sent.length ? this.#textNewlines : 0;
+    this.#textNewlines = Math.min(2, before + trailing);
+    return sent;
+  }
+
+  /** Tells an asking mm that the model is alive though nothing shows yet (docs/acp.md). */
+  #alive(): void {
+    const alive = this.#opts.peer.alive;
+    if (!alive) return;
+    this.#queue = this.#queue.then(() => alive(this.id)).catch(() => {});
+  }
+
+  /**
+   * Text of mm's own in the conversation, as an agent message in a paragraph of its own; an error's
+   * is marked `_meta.mm.error`, so that an asking mm does not show it twice (docs/acp.md).
+   */
+  #say(text: string, error = false): void {
+    const chunk = textChunk("agent_message_chunk", `${this.#wroteText ? "\n\n" : ""}${text}\n`);
+    this.#send(error ? { ...chunk, _meta: { mm: { error: true } } } : chunk);
     this.#wroteText = true;
+    this.#textFrom = "";
+    this.#textNewlines = 1;
   }
 
   /** A warning or mm's notice: a notice when the editor takes them, else an agent message. */
