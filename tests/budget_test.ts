@@ -29,6 +29,7 @@ import {
   toolsTokens,
   unreadFrom,
 } from "../lib/agent/budget.ts";
+import { TOO_LARGE_MARKER } from "../lib/exec.ts";
 import type { Message, ToolSchema } from "../lib/provider/chat.ts";
 import { assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 
@@ -163,6 +164,30 @@ Deno.test("shortening a tool output", async (t) => {
     assertEquals(shortenTo(again, 400), undefined, "nothing more to cut");
     assertEquals(shortenTo(text, 0), cutMarker(text.length), "no head at all");
   });
+});
+
+Deno.test("an output cut to fit, once read, is shortened like the others", () => {
+  const text = lines(50);
+  const unread = shortenTo(text, 800, true)!;
+  assertEquals(shortenOutput(unread), `${lines(10)}${cutMarker(text.length - 400, true)}`);
+});
+
+Deno.test("a tool's own truncation notes count in what is unread", () => {
+  const note = "\n[... 5000 characters cut: output truncated to maxOutput ...]\n";
+  const text = lines(30) + note + lines(30);
+  const unread = text.length - note.length + 5000 - lines(10).length;
+  assertEquals(shortenOutput(text), `${lines(10)}${cutMarker(unread)}`);
+  const tooLarge = lines(30) + TOO_LARGE_MARKER + lines(30);
+  assertEquals(
+    shortenOutput(tooLarge),
+    `${lines(10)}${
+      cutMarker(tooLarge.length - TOO_LARGE_MARKER.length - lines(10).length, false, true)
+    }`,
+  );
+  assertEquals(
+    cutMarker(7, true, true).slice(0, 20),
+    "[mm: over 7 more cha",
+  );
 });
 
 Deno.test("the raw limit is the calibrated limit's inverse", () => {

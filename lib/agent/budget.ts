@@ -6,6 +6,7 @@
  * data; the agent core applies the plans (docs/sessions.md).
  */
 
+import { TOO_LARGE_MARKER } from "../exec.ts";
 import type { Message, ToolSchema } from "../provider/chat.ts";
 
 /** Characters of ASCII text counted as one token: fewer than real tokenizers take, to be safe. */
@@ -55,16 +56,32 @@ export const READ_IN_PARTS =
 
 /**
  * The marker that ends a shortened tool output; `unread`: the model has not seen the output whole,
- * and is told how to read the rest.
+ * and is told how to read the rest; `over`: the count is a floor (the tool had cut the output too,
+ * without saying by how much).
  */
-export function cutMarker(n: number, unread = false): string {
-  return `[mm: ${n} more characters of this output were cut to fit the context window${
+export function cutMarker(n: number, unread = false, over = false): string {
+  return `[mm: ${
+    over ? "over " : ""
+  }${n} more characters of this output were cut to fit the context window${
     unread ? READ_IN_PARTS : ""
   }]`;
 }
 
 const MARKER =
-  /\[mm: (\d+) more characters of this output were cut to fit the context window( — read it in parts[^\]\n]*)?\]$/;
+  /\[mm: (over )?(\d+) more characters of this output were cut to fit the context window( — read it in parts[^\]\n]*)?\]$/;
+
+/**
+ * What a tool's own truncation notes in `text` change in the count of unread characters (they say
+ * what they cut, and are not output themselves), and whether the tool cut more than it counted.
+ */
+function toolCuts(text: string): { n: number; over: boolean } {
+  let n = 0;
+  const notes = /\n?\[\.\.\. (\d+) characters cut: output truncated to maxOutput \.\.\.\]\n?/g;
+  for (const m of text.matchAll(notes)) n += Number(m[1]) - m[0].length;
+  const over = text.includes(TOO_LARGE_MARKER);
+  if (over) n -= TOO_LARGE_MARKER.length;
+  return { n, over };
+}
 
 /** The note a summary request starts with when its oldest exchanges were left out. */
 export const LEFT_OUT_NOTE =
@@ -196,10 +213,13 @@ export function isShortened(content: string): boolean {
 
 /**
  * A tool output shortened to its head (cut at a line end when one is near) and the marker that
- * says how much was cut; undefined when it is too short, or already shortened.
+ * says how much was cut; undefined when its head is already that short.
  */
 export function shortenOutput(content: string): string | undefined {
-  if (content.length < KEPT_HEAD + MIN_CUT || isShortened(content)) return undefined;
+  // An output cut to fit before it was read is shortened like any other once it has been read.
+  const marked = MARKER.exec(content);
+  const whole = marked ? marked.index : content.length;
+  if (whole < KEPT_HEAD + MIN_CUT) return undefined;
   return shortenTo(content, KEPT_HEAD);
 }
 
@@ -211,16 +231,19 @@ export function shortenOutput(content: string): string | undefined {
 export function shortenTo(content: string, keep: number, unread = false): string | undefined {
   const marked = MARKER.exec(content);
   const whole = marked ? content.slice(0, marked.index) : content;
-  const before = marked ? Number(marked[1]) : 0;
+  const before = marked ? Number(marked[2]) : 0;
   if (whole.length <= keep) return undefined;
   let head = whole.slice(0, keep);
   const nl = head.lastIndexOf("\n");
   if (nl >= keep / 2) head = head.slice(0, nl + 1);
   const last = head.charCodeAt(head.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
-  const cut = before + whole.length - head.length;
+  // The tool's own notes of what it cut go with the cut part: the count says all that is unread.
+  const tool = toolCuts(whole.slice(head.length));
+  const cut = before + whole.length - head.length + tool.n;
+  const over = marked?.[1] !== undefined || tool.over;
   const gap = head === "" || head.endsWith("\n") ? "" : "\n";
-  return `${head}${gap}${cutMarker(cut, unread || marked?.[2] !== undefined)}`;
+  return `${head}${gap}${cutMarker(cut, unread || marked?.[3] !== undefined, over)}`;
 }
 
 /** The most raw tokens a prompt may take: its calibrated estimate then fits the budget. */
