@@ -385,13 +385,13 @@ Deno.test("ask_agent", async (t) => {
         assertStringIncludes(
           screen,
           "› /ask nobody hi\n🗣 ask: nobody — hi\n" +
-            '[ask_agent: unknown agent "nobody" — agents: helper]\n',
+            '   [ask_agent: unknown agent "nobody" — agents: helper]\n',
         );
         assertStringIncludes(
           screen,
           "🛠️  helper · bash: echo child-ran\n🔐 helper asks: bash: echo child-ran\n",
         );
-        assertStringIncludes(screen, "   The number is 7.\nhelper answered (16 characters)\n");
+        assertStringIncludes(screen, "   The number is 7.\n   helper answered (16 characters)\n");
         assertEquals(
           toolOutputs("child-l", 2).at(-1),
           "The user answered:\n- Which file? → main.ts",

@@ -171,7 +171,13 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
                 render.line(`[warning: ${message}]`);
               },
             };
-            const exchange = await askCommand(tools, args, context, (l) => render.line(l));
+            const exchange = await askCommand(
+              tools,
+              args,
+              context,
+              (l) => render.line(l),
+              (output) => render.preview(output),
+            );
             if (exchange) await agent.addExchange(...exchange);
           } finally {
             release();
@@ -289,6 +295,7 @@ async function askCommand(
   args: string,
   ctx: ToolContext,
   show: (line: string) => void,
+  preview: (output: string) => void,
 ): Promise<[string, string] | undefined> {
   const tool = tools.find((t) => t.name === "ask_agent");
   const agent = args.trim().split(/\s+/)[0] ?? "";
@@ -313,8 +320,9 @@ async function askCommand(
     }
   }
   const result = await tool.run(input, ctx);
-  show(result.display ?? result.output);
-  if (result.stop) show(result.stop);
+  // The result reads like ask_agent's own in a turn: the preview under the call's line.
+  preview(result.display ?? result.output);
+  if (result.stop) preview(result.stop);
   if (result.failed) return undefined;
   return [`/ask ${agent} ${prompt}`, `${agent} answered:\n${result.output}`];
 }

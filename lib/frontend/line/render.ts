@@ -144,6 +144,14 @@ export class LineRenderer {
     this.newline();
   }
 
+  /** A tool's output as the preview under its line (`/ask` shows its result this way). */
+  preview(output: string): void {
+    this.#spinner.stop();
+    this.#closeThought();
+    this.newline();
+    this.#preview(output);
+  }
+
   /** Up to `previewLines` lines of `output`, dimmed and cut to the width; nothing when undefined. */
   #preview(output: string | undefined): void {
     if (output === undefined) return;
