@@ -86,7 +86,9 @@ export function blockedText(reason: string): string {
 
 /** The text a turn ends with when it reaches `maxTurns`. */
 export function maxTurnsText(n: number): string {
-  return `[error: the turn reached maxTurns (${n} model call${n === 1 ? "" : "s"}) without a final answer — stopped; ask for a smaller step, or raise maxTurns in the agent file]`;
+  return `[error: the turn reached maxTurns (${n} model call${
+    n === 1 ? "" : "s"
+  }) without a final answer — stopped; ask for a smaller step, or raise maxTurns in the agent file]`;
 }
 
 /** The answer to a call of a tool that does not exist. */
