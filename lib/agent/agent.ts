@@ -355,7 +355,12 @@ export class Agent {
       }
     }
     // The prompt is put back after the summary: not summarised when the model has not seen it yet.
-    const earlier = this.#promptAt === this.history.length - 1
+    // So is the step the model has not read (its calls and their outputs): summarised, the model
+    // would run those calls again — an edit twice, a commit twice.
+    const keepStep = step !== undefined && !overflow;
+    const earlier = keepStep
+      ? this.history.slice(0, step)
+      : this.#promptAt === this.history.length - 1
       ? this.history.slice(0, -1)
       : this.history;
     if (earlier.length <= 1) throw overflow ?? new Stop(tooBigText(alone, budget!));
@@ -373,11 +378,19 @@ export class Agent {
     if (overflow) {
       this.recordError("generation", overflowAnsweredText(overflowWords(overflow), true));
     }
-    await this.#replaceBySummary(notes, [prompt]);
-    this.#promptAt = this.history.length - 1;
+    const kept = keepStep ? [prompt, ...this.history.slice(step)] : [prompt];
+    await this.#replaceBySummary(notes, kept);
+    this.#promptAt = this.history.length - kept.length;
     const after = this.#budget();
     if (after && promptTokens(this.history, tools, after.calibration) > promptLimit(after)) {
-      throw new Stop(compactFailedText(after.window, "the summary is too long for the window"));
+      // The step's outputs may still be too big beside the summary: cut them to fit.
+      const fit = keepStep
+        ? planUnreadCuts(this.history, tools, after, this.#promptAt + 2)
+        : undefined;
+      if (!fit?.fits) {
+        throw new Stop(compactFailedText(after.window, "the summary is too long for the window"));
+      }
+      await this.#applyCuts(fit.cuts);
     }
   }
 

@@ -165,27 +165,31 @@ Deno.test("the context window", async (t) => {
       true,
       "the summary request fits too",
     );
-    assertEquals(outputs(summary.messages).map(([, cut]) => cut), [
-      true,
-      true,
-      true,
-      true,
-      true,
-      false,
-    ]);
-    // The last one shortened keeps what still fits, more than the 400 characters of the others.
-    const last = summary.messages.filter((m) => m.role === "tool")[4].content as string;
-    assertEquals(last.indexOf("[mm: ") > KEPT_HEAD + 200, true, `${last.indexOf("[mm: ")}`);
+    // Only what the model has read is summarised: the first step, not the second.
+    assertEquals(outputs(summary.messages).map(([id]) => id), ["c0_1800", "c1_1800", "c2_1800"]);
     const expected: Message[] = [
       { role: "system", content: "You are a test." },
       { role: "user", content: `${COMPACT_WRAPPER}\nAsked for text four times.` },
       { role: "assistant", content: COMPACT_ACK },
       { role: "user", content: "print things" },
     ];
-    assertEquals(requests[3].messages, expected);
+    assertEquals(requests[3].messages.slice(0, 4), expected);
+    // The step the model has not read stays after the summary, so it does not run those calls again.
+    assertEquals(requests[3].messages[4].role, "assistant");
+    assertEquals(outputs(requests[3].messages).map(([id]) => id), [
+      "c0_1801",
+      "c1_1801",
+      "c2_1801",
+    ]);
+    assertEquals(
+      rawPromptTokens(requests[3].messages, schemas) <= window - answerReserve(window),
+      true,
+      "the request after the summary fits",
+    );
     assertEquals(requests[3].tools, schemas);
-    assertEquals(agent.history, [...expected, { role: "assistant", content: "done" }]);
-    assertEquals(agent.turns, [0, 1, 1, 1, 1]);
+    assertEquals(agent.history.length, 9);
+    assertEquals(agent.history.at(-1), { role: "assistant", content: "done" });
+    assertEquals(agent.turns, [0, 1, 1, 1, 1, 1, 1, 1, 1]);
     const notices = events.filter((e) => e.type === "notice");
     assertEquals(notices, [{ type: "notice", message: compactingNotice(window) }]);
   });
@@ -345,13 +349,11 @@ Deno.test("the context window", async (t) => {
       const agent = agentWith(chat, events);
       assertEquals((await run(agent)).status, "answered");
       assertEquals(requests.length, 5);
-      assertEquals(outputs(requests[2].messages).map(([, cut]) => cut), [
-        true,
-        true,
-        true,
-        true,
-        true,
-        false,
+      // The first summary request holds what the model has read: the first step.
+      assertEquals(outputs(requests[2].messages).map(([id]) => id), [
+        "c0_1800",
+        "c1_1800",
+        "c2_1800",
       ]);
       assertEquals(outputs(requests[3].messages).map(([, cut]) => cut), [
         true,
@@ -409,21 +411,23 @@ Deno.test("the context window", async (t) => {
   );
 
   await t.step(
-    "after a compaction, a step too big for the rest is cut, not compacted again",
+    "after a compaction, a step too big for the rest is cut to fit beside the summary",
     async () => {
       const window = 2600;
+      const notes = `Asked for text twice. ${"Notes. ".repeat(100)}`;
       const { chat, requests } = fakeChat(window, [
         calls(1800, 1800, 1800),
         calls(1801, 1801, 1801),
-        says(`Asked for text twice. ${"Notes. ".repeat(100)}`),
+        says(notes),
         calls(5600),
+        says(notes),
         says("done"),
       ]);
       const events: AgentEvent[] = [];
       const agent = agentWith(chat, events);
       assertEquals((await run(agent)).status, "answered");
-      assertEquals(requests.length, 5);
-      assertEquals(requests[4].messages.map((m) => m.role), [
+      assertEquals(requests.length, 6);
+      assertEquals(requests[5].messages.map((m) => m.role), [
         "system",
         "user",
         "assistant",
@@ -431,8 +435,8 @@ Deno.test("the context window", async (t) => {
         "assistant",
         "tool",
       ]);
-      assertEquals(outputs(requests[4].messages), [["c0_5600", true]]);
-      const [system, , , prompt, call] = requests[4].messages;
+      assertEquals(outputs(requests[5].messages), [["c0_5600", true]]);
+      const [system, , , prompt, call] = requests[5].messages;
       const limit = promptLimit({ window, reserve: answerReserve(window) });
       const step: Message = { role: "tool", tool_call_id: "c0_5600", content: text(5600) };
       assertEquals(
@@ -440,7 +444,8 @@ Deno.test("the context window", async (t) => {
         true,
         "the step fits without the summary: compacting again would seem to help",
       );
-      assertEquals(events.filter((e) => e.type === "notice").length, 1, "one compaction");
+      // The second step was kept after the first summary, read, then summarised by the second.
+      assertEquals(events.filter((e) => e.type === "notice").length, 2, "two compactions");
     },
   );
 

@@ -107,15 +107,30 @@ Deno.test("context window", async (t) => {
         const summary = chats[3];
         assertEquals(summary.tools, undefined, "the summary is asked without tools");
         assertEquals(summary.messages.at(-1), { role: "user", content: COMPACT_REQUEST });
-        assertEquals(outputs(summary).slice(0, 4).map(([, cut]) => cut), [true, true, true, true]);
+        // What the model has read is summarised; the step it has not read (e, f) is kept after it.
+        assertEquals(outputs(summary).map(([id, cut]) => [id.slice(0, 6), cut]), [
+          ["call_a", true],
+          ["call_b", true],
+          ["call_c", true],
+          ["call_d", true],
+        ]);
         const after = chats[4].messages;
         // deno-lint-ignore no-explicit-any
-        assertEquals(after.map((m: any) => m.role), ["system", "user", "assistant", "user"]);
-        assertEquals(after.slice(1), [
+        assertEquals(after.map((m: any) => m.role), [
+          "system",
+          "user",
+          "assistant",
+          "user",
+          "assistant",
+          "tool",
+          "tool",
+        ]);
+        assertEquals(after.slice(1, 4), [
           { role: "user", content: `${COMPACT_WRAPPER}\nRead a.txt to f.txt: numbered lines.` },
           { role: "assistant", content: COMPACT_ACK },
           { role: "user", content: "read the six files" },
         ]);
+        assertEquals(outputs(chats[4]).map(([id]) => id.slice(0, 6)), ["call_e", "call_f"]);
         assertEquals(chats[4].tools.length > 0, true, "the turn goes on with its tools");
         const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
         const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
