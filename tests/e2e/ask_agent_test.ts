@@ -389,7 +389,8 @@ Deno.test("ask_agent", async (t) => {
         );
         assertStringIncludes(
           screen,
-          "🛠️  helper · bash: echo child-ran\n🔐 helper asks: bash: echo child-ran\n",
+          "🛠️  helper · bash: echo child-ran\n🔐 helper asks: bash: echo child-ran\n" +
+            "   allow? [y]es · [n]o, or type why not: y\n",
         );
         assertStringIncludes(screen, "   The number is 7.\n   helper answered (16 characters)\n");
         assertEquals(

@@ -77,8 +77,11 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   ): Promise<PermissionAnswer> => {
     // An asked agent's request is the whole question already: `<agent> asks: <title>`.
     render.line(askedBy ? `🔐 ${summary}` : `🔐 ${tool}: ${summary}`);
+    // An asked agent takes "always" as once: it is not offered (as in the editor's dialog).
     const r = await editor.read(
-      "   allow? [y]es · [a]lways for this tool · [n]o, or type why not: ",
+      askedBy
+        ? "   allow? [y]es · [n]o, or type why not: "
+        : "   allow? [y]es · [a]lways for this tool · [n]o, or type why not: ",
     );
     if (r.kind !== "line") {
       turn?.abort();
