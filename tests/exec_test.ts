@@ -373,19 +373,30 @@ for (
       });
 
       await t.step("temporary directories named with quotes, spaces and `$`", async () => {
-        const before = Deno.env.get("TMPDIR");
-        try {
-          for (const name of [`it's a "dir"`, "a $HOME `x` \\"]) {
-            const tmp = join(dir, name);
-            await Deno.mkdir(tmp);
-            Deno.env.set("TMPDIR", tmp);
-            const result = await sh('echo in; dirname "$(readlink /proc/$$/fd/1)"', {}, exec);
-            assertEquals(result.output, `in\n${await Deno.realPath(tmp)}\n`, name);
-            assertEquals([...Deno.readDirSync(tmp)], [], name);
-          }
-        } finally {
-          if (before === undefined) Deno.env.delete("TMPDIR");
-          else Deno.env.set("TMPDIR", before);
+        // In a process of its own: TMPDIR is process-wide, and `deno test --parallel` runs other
+        // test files in this one.
+        const exec = JSON.stringify(new URL("../lib/exec.ts", import.meta.url).href);
+        const script = 'echo in; dirname "$(readlink /proc/$$/fd/1)"';
+        for (const name of [`it's a "dir"`, "a $HOME `x` \\"]) {
+          const tmp = join(dir, name);
+          await Deno.mkdir(tmp);
+          const code = `
+            import { runProcess } from ${exec};
+            const result = await runProcess({
+              argv: ["bash", "-c", ${JSON.stringify(script)}], cwd: "/", timeout: 10000,
+              signal: new AbortController().signal,
+            }, ${JSON.stringify(way.how)});
+            console.log(JSON.stringify(result.output));
+          `;
+          const out = await new Deno.Command(Deno.execPath(), {
+            args: ["eval", "--quiet", code],
+            env: { TMPDIR: tmp },
+            stdin: "null",
+          }).output();
+          const printed = new TextDecoder().decode(out.stdout);
+          assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+          assertEquals(JSON.parse(printed), `in\n${await Deno.realPath(tmp)}\n`, name);
+          assertEquals([...Deno.readDirSync(tmp)], [], name);
         }
       });
 
