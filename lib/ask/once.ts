@@ -2,9 +2,11 @@
 
 import type { Config } from "../config/config.ts";
 import { UsageError } from "../cli/flags.ts";
-import { writeAll } from "../frontend/output.ts";
+import { Output, writeAll } from "../frontend/output.ts";
+import { plain } from "../frontend/plain.ts";
 import { runHooks, withHookContext } from "../hooks/run.ts";
 import { childAgent, closeChildren, depthRefusal } from "./child.ts";
+import { nestedEvent } from "./updates.ts";
 import { failedText, resultText } from "../../tools/ask_agent.ts";
 
 /** What `mm --ask` needs. */
@@ -53,10 +55,17 @@ export async function runAskOnce(opts: AskOnceOptions): Promise<number> {
   Deno.addSignalListener("SIGINT", onInterrupt);
   try {
     const child = childAgent(opts.name, ref, opts.config);
+    // The agent's work shows on stderr as `-p` shows an asked agent's; its last text, the answer,
+    // is left for stdout (the renderer writes an agent's text only before its next call).
+    const render = plain(new Output(), opts.config);
     const result = await child.ask(withHookContext(opts.prompt, pre.context), {
       cwd: opts.cwd,
       signal: controller.signal,
       decide: () => Promise.resolve(child.yolo),
+      onUpdate: (update) => {
+        const event = nestedEvent(opts.name, update);
+        if (event) render({ type: "nested", call: "ask", event });
+      },
       watchdog: opts.config.watchdogTimeout,
     });
     if (controller.signal.aborted) return fail("[error: interrupted]", 130);

@@ -1,14 +1,12 @@
 /** One-shot mode (`mm -p`): one turn, the answer alone on stdout, progress on stderr or `--json`. */
 
 import type { AgentEvent } from "../agent/events.ts";
-import { recapLine } from "../agent/recap.ts";
 import type { Config } from "../config/config.ts";
 import { contextReport, createClient, preloadChat } from "../provider/client.ts";
 import { frontEndAgent, lspPool, modelOrFail, openSession, startPieces } from "./setup.ts";
 import { availableLspServers } from "../../tools/lsp.ts";
-import { previewLines, toolLine } from "./display.ts";
-import { endsCall, indented, nestedToolLine } from "./nested.ts";
 import { Output } from "./output.ts";
+import { plain } from "./plain.ts";
 
 /** What a one-shot run needs. */
 export interface OneShotOptions {
@@ -75,83 +73,4 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     await lsp?.close();
     Deno.removeSignalListener("SIGINT", onInterrupt);
   }
-}
-
-/** The text rendering: the answer on stdout, everything else on stderr, dimmed only on a terminal. */
-function plain(out: Output, config: Config): (e: AgentEvent) => void {
-  let pending = "";
-  let thinking = false;
-  const endThought = () => {
-    if (thinking) out.stderr("\n");
-    thinking = false;
-  };
-  // An asked agent's text (ask_agent), written indented before its next call or its result.
-  let nested = "";
-  const endNested = () => {
-    endThought();
-    if (nested.trim()) out.stderr(indented(nested.trim(), true) + "\n");
-    nested = "";
-  };
-  const render = (e: AgentEvent): void => {
-    switch (e.type) {
-      case "text":
-        pending += e.text;
-        break;
-      case "thought":
-        if (!out.colour) break;
-        if (!thinking) out.stderr(out.dim("💭 "));
-        thinking = true;
-        out.stderr(out.dim(e.text));
-        break;
-      case "tool_call":
-        endThought();
-        if (pending.trim()) out.stderr(pending.trim() + "\n");
-        pending = "";
-        out.stderr(toolLine(e.emoji, e.name, e.summary) + "\n");
-        break;
-      case "tool_result":
-        endNested();
-        if (e.preview === false) break;
-        for (const line of previewLines(e.display ?? e.output, config.previewLines)) {
-          out.stderr(out.dim(line) + "\n");
-        }
-        break;
-      case "nested": {
-        const n = e.event;
-        if (n.type === "text") nested += n.text;
-        else if (n.type === "thought") render({ type: "thought", text: n.text });
-        else if (n.type === "tool_call") {
-          endNested();
-          out.stderr(nestedToolLine(n) + "\n");
-        } else if (endsCall(n) && n.output !== undefined) {
-          endNested();
-          for (const line of previewLines(n.output, config.previewLines)) {
-            out.stderr(out.dim(line) + "\n");
-          }
-        }
-        break;
-      }
-      case "warning":
-      case "notice":
-        // An asked agent's text streamed so far comes first (a postAsk hook warns after it).
-        endNested();
-        out.stderr(`${e.message}\n`);
-        break;
-      case "recap": {
-        endThought();
-        const line = recapLine(e.counters);
-        if (line) out.stderr(line + "\n");
-        break;
-      }
-      case "answer":
-        endThought();
-        out.stdout(e.text.endsWith("\n") || e.text === "" ? e.text : e.text + "\n");
-        break;
-      case "error":
-        endThought();
-        out.stderr(e.message.startsWith("[") ? `${e.message}\n` : `mm: ${e.message}\n`);
-        break;
-    }
-  };
-  return render;
 }

@@ -664,6 +664,20 @@ Deno.test("mm --ask", async (t) => {
         content: "capital of France?",
       });
     },
+    "the agent's work shows on stderr, its answer alone on stdout": async () => {
+      server.script("child-ow", [
+        {
+          text: "Let me look.",
+          toolCalls: [{ name: "bash", arguments: { command: "echo seen" } }],
+        },
+        { text: "It says seen." },
+      ]);
+      const dir = await dirFor("main-ow", "child-ow");
+      const run = await runMM(["--ask", "helper", "look"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(run.stdout, "It says seen.\n");
+      assertEquals(run.stderr, "   Let me look.\n🛠️  helper · bash: echo seen\n   seen\n");
+    },
     "a hook's context is for a model: stdout is the answer alone, replaced or not": async () => {
       server.script("child-hc", [{ text: "the answer" }, { text: "the secret is 1234" }]);
       const dir = await dirFor("main-hc", "child-hc", {
