@@ -4,6 +4,7 @@ import type { Config } from "../config/config.ts";
 import { VERSION } from "../version.ts";
 import { chatBaseURL } from "./endpoints.ts";
 import {
+  causeText,
   dropped,
   httpError,
   isModelMissingMessage,
@@ -233,16 +234,4 @@ function serverMessage(e: { message: string; error?: unknown }): string {
   if (err && typeof err.message === "string") return err.message;
   if (err && typeof err.error === "string") return err.error;
   return e.message.replace(/^\d{3}\s*/, "") || "no message";
-}
-
-function causeText(e: unknown): string {
-  let cur: unknown = e;
-  let text = "";
-  for (let i = 0; i < 5 && cur; i++) {
-    if (cur instanceof Error) {
-      text = cur.message || text;
-      cur = (cur as Error & { cause?: unknown }).cause;
-    } else break;
-  }
-  return text.replace(/\s+/g, " ").trim() || "no reason given";
 }

@@ -140,3 +140,17 @@ export function isModelMissingMessage(message: string): boolean {
   return /model.*(not found|does not exist|not exist|unknown|no such)|(not found|unknown).*model|try pulling/i
     .test(message);
 }
+
+/** The innermost message of an error and its causes, on one line: why a request failed. */
+export function causeText(e: unknown): string {
+  let cur: unknown = e;
+  let text = "";
+  for (let i = 0; i < 5 && cur; i++) {
+    if (cur instanceof Error) {
+      text = cur.message || text;
+      cur = (cur as Error & { cause?: unknown }).cause;
+    } else break;
+  }
+  const fallback = e instanceof Error || e == null ? "no reason given" : String(e);
+  return text.replace(/\s+/g, " ").trim() || fallback;
+}

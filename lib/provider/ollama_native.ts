@@ -14,6 +14,7 @@ import {
   type ToolCall,
 } from "./chat.ts";
 import {
+  causeText,
   dropped,
   httpError,
   isModelMissingMessage,
@@ -219,16 +220,4 @@ function toProviderError(target: Target, e: unknown, started: boolean): Provider
     return dropped(target, "the answer ended before it was done");
   }
   return dropped(target, causeText(e));
-}
-
-function causeText(e: unknown): string {
-  let cur: unknown = e;
-  let text = "";
-  for (let i = 0; i < 5 && cur; i++) {
-    if (cur instanceof Error) {
-      text = cur.message || text;
-      cur = (cur as Error & { cause?: unknown }).cause;
-    } else break;
-  }
-  return text.replace(/\s+/g, " ").trim() || "no reason given";
 }

@@ -6,6 +6,7 @@
 import type { Config, ProviderName } from "../config/config.ts";
 import type { Http } from "../tool.ts";
 import { VERSION } from "../version.ts";
+import { causeText } from "./errors.ts";
 
 /** Milliseconds one request to the server may take (tools.md: 30 s per request). */
 export const UNLOAD_TIMEOUT = 30_000;
@@ -180,7 +181,9 @@ async function call(
   } catch (e) {
     const stop = aborted();
     if (stop) return { failure: stop };
-    return { failure: { kind: "unreachable", provider, url: req.config.url, detail: reasonOf(e) } };
+    return {
+      failure: { kind: "unreachable", provider, url: req.config.url, detail: causeText(e) },
+    };
   }
 }
 
@@ -196,14 +199,4 @@ function serverMessage(text: string): string {
     // Not JSON: the text itself.
   }
   return text.replace(/\s+/g, " ").trim().slice(0, 300) || "no message";
-}
-
-function reasonOf(e: unknown): string {
-  let cur: unknown = e;
-  let text = "";
-  for (let i = 0; i < 5 && cur instanceof Error; i++) {
-    text = cur.message || text;
-    cur = (cur as Error & { cause?: unknown }).cause;
-  }
-  return text.replace(/\s+/g, " ").trim() || String(e);
 }
