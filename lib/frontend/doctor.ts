@@ -186,10 +186,10 @@ function modelCheck(config: Config, models: string[]): { check: Check; name?: st
   };
 }
 
-/** The probe tool's parameter types, for recognising a call written as text. */
+/** The probe tool as the text-call recogniser knows it: its name and parameter types. */
 const PROBE_PARAMETERS = {
-  name: "add",
-  parameters: { a: { type: "number" }, b: { type: "number" } },
+  name: PROBE_TOOL.function.name,
+  parameters: PROBE_TOOL.function.parameters.properties as Record<string, { type: string }>,
 };
 
 /** One tiny streamed request with one tool: a tool call must come back. */
