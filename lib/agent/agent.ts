@@ -454,14 +454,12 @@ export class Agent {
     };
     const onTurnAbort = () => controller.abort();
     turnSignal.addEventListener("abort", onTurnAbort);
-    let timer = setTimeout(
-      () => stop(watchdogText(config.watchdogTimeout)),
-      config.watchdogTimeout,
-    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const feed = () => {
       clearTimeout(timer);
       timer = setTimeout(() => stop(watchdogText(config.watchdogTimeout)), config.watchdogTimeout);
     };
+    feed();
     const composing = new Set<number>();
     // Deltas that show nothing (a call's arguments, text held as a possible call) still say the
     // model is alive, at most every PROGRESS_MS: an asking mm's watchdog waits on it (docs/acp.md).
