@@ -1,9 +1,9 @@
 /** mm: flags → configuration → front end. Heavy modules load only on the path that needs them. */
 
 import { type Flags, helpText, parseFlags, UsageError } from "./lib/cli/flags.ts";
-import { writeAll } from "./lib/frontend/output.ts";
+import { writeAll } from "./lib/frontend/terminal/output.ts";
 import { COMMIT } from "./lib/build_info.ts";
-import type { FrontEnd } from "./lib/permissions.ts";
+import type { FrontEnd } from "./lib/permissions/sandbox.ts";
 import { VERSION } from "./lib/version.ts";
 
 /** Runs mm with `args` and returns the exit code. */
@@ -55,7 +55,7 @@ async function run(args: string[]): Promise<number> {
   }
   if (flags.ask !== undefined) return await askOnce(flags);
   if (flags.command === "sessions") {
-    const { listSessionsCommand } = await import("./lib/frontend/sessions.ts");
+    const { listSessionsCommand } = await import("./lib/commands/sessions.ts");
     return await listSessionsCommand(await configFor(flags, Deno.cwd(), "sessions"), Deno.cwd());
   }
   const oneShot = flags.prompt !== undefined || !Deno.stdin.isTerminal();
@@ -114,7 +114,7 @@ async function askOnce(flags: Flags): Promise<number> {
   }
   const cwd = Deno.cwd();
   const config = await configFor(flags, cwd);
-  const { runAskOnce, unknownAskName } = await import("./lib/ask/once.ts");
+  const { runAskOnce, unknownAskName } = await import("./lib/frontend/ask_once.ts");
   if (!config.mmConfigs[flags.ask!]) throw unknownAskName(flags.ask!, config);
   if (prompt.trim() === "") throw new UsageError("the prompt is empty");
   return await runAskOnce({ config, name: flags.ask!, prompt: prompt.trim(), cwd });
@@ -128,23 +128,23 @@ async function subcommand(flags: Flags): Promise<number> {
   }
   const cwd = Deno.cwd();
   if (flags.command === "init") {
-    const { runInit } = await import("./lib/frontend/init.ts");
+    const { runInit } = await import("./lib/commands/init.ts");
     return await runInit({ cwd, probeSetting: Deno.env.get("MM_INIT_PROBE") });
   }
-  const { runDoctor } = await import("./lib/frontend/doctor.ts");
+  const { runDoctor } = await import("./lib/commands/doctor.ts");
   return await runDoctor({ cwd, load: () => configFor(flags, cwd, "doctor") });
 }
 
 /**
  * The agent file found for this run, with the flags over it; the Deno permissions it does not
- * need in `frontEnd` are revoked before it is returned (lib/permissions.ts).
+ * need in `frontEnd` are revoked before it is returned (lib/permissions/sandbox.ts).
  */
 async function configFor(flags: Flags, cwd: string, frontEnd: FrontEnd = "oneshot") {
   const { loadConfig } = await import("./lib/config/load.ts");
-  const { applyFlags } = await import("./lib/config/flags.ts");
+  const { applyFlags } = await import("./lib/config/overrides.ts");
   const env = Deno.env.toObject();
   const config = applyFlags(loadConfig({ flag: flags.config, env, cwd, home: env.HOME }), flags);
-  const { dropPermissions } = await import("./lib/permissions.ts");
+  const { dropPermissions } = await import("./lib/permissions/sandbox.ts");
   await dropPermissions(config, frontEnd);
   return config;
 }

@@ -3,15 +3,14 @@
 import type { Config } from "./config/config.ts";
 import { realExec } from "./exec.ts";
 import { realFiles } from "./files.ts";
-import type { LspPool } from "./lsp/pool.ts";
-import type { ToolContext } from "./tool.ts";
+import type { Lsp, ToolContext } from "./tool.ts";
 
 /** The context tools run in for a turn in `cwd`; `lsp` is the session's language servers. */
 export function realContext(
   config: Config,
   cwd: string,
   signal: AbortSignal,
-  lsp?: LspPool,
+  lsp?: Lsp,
 ): ToolContext {
   return { cwd, config, fs: realFiles(cwd), exec: realExec, http: { fetch }, signal, lsp };
 }

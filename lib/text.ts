@@ -31,3 +31,18 @@ export function firstLine(text: string): string {
   const i = text.indexOf("\n");
   return i < 0 ? text : text.slice(0, i);
 }
+
+/** Yes and no as a user or a model writes them, in English or French (tools.md, `ask_user`). */
+const YES_WORDS = ["yes", "y", "oui", "o"];
+const NO_WORDS = ["no", "n", "non"];
+
+/**
+ * `yes` for `yes`/`y`/`oui`/`o`, `no` for `no`/`n`/`non` (any case), else undefined; with
+ * `booleans` (the default) `true`/`1` and `false`/`0` count too, as a model writes them.
+ */
+export function yesNo(text: string, booleans = true): "yes" | "no" | undefined {
+  const word = text.trim().toLowerCase();
+  if (YES_WORDS.includes(word) || (booleans && (word === "true" || word === "1"))) return "yes";
+  if (NO_WORDS.includes(word) || (booleans && (word === "false" || word === "0"))) return "no";
+  return undefined;
+}

@@ -1,9 +1,9 @@
 /** The shape of a tool and of the context it runs in: the context is a tool's only door to the world. */
 
-import type { Config } from "./config/config.ts";
-import type { LspPool } from "./lsp/pool.ts";
-import type { AskPermission } from "./permission.ts";
-import type { Message } from "./provider/chat.ts";
+import type { Diagnostic } from "npm:vscode-languageserver-protocol@3.18.5";
+import type { Config, LspServerConfig } from "./config/config.ts";
+import type { AskPermission } from "./permissions/prompt.ts";
+import type { Message } from "./history.ts";
 
 /** What an editor shows for a tool call (ACP tool kinds). */
 export type ToolKind = "read" | "edit" | "execute" | "search" | "fetch" | "other";
@@ -78,6 +78,56 @@ export interface Http {
   fetch(url: string | URL, init?: RequestInit): Promise<Response>;
 }
 
+/** What a server published for one document. */
+export interface Publication {
+  /** Order of arrival among all the server's publications. */
+  seq: number;
+  /** The document version the server says it looked at, when it says. */
+  version?: number;
+  diagnostics: Diagnostic[];
+}
+
+/** What {@linkcode LspConnection.sync} did. */
+export interface SyncResult {
+  /** `opened` (didOpen), `changed` (whole-document didChange) or `unchanged` (nothing sent). */
+  sent: "opened" | "changed" | "unchanged";
+  /** The version the server now has. */
+  version: number;
+  /** The publication counter when the content was last sent: a newer publication answers it. */
+  sentAt: number;
+}
+
+/** The language servers of a session, as the lsp tool reaches them (lib/lsp/pool.ts is the real one). */
+export interface Lsp {
+  /** The project root: where servers run, and what paths in answers are relative to. */
+  readonly root: string;
+  /** The servers that may be started (the configured ones found on the PATH). */
+  readonly servers: readonly LspServerConfig[];
+  /** The server for the file at `path`, by its extension. */
+  serverFor(path: string): LspServerConfig | undefined;
+  /** The running connection to `server`, started on first use; throws when it cannot start. */
+  client(server: LspServerConfig): Promise<LspConnection>;
+}
+
+/** One running language server, as the lsp tool uses it (lib/lsp/client.ts is the real one). */
+export interface LspConnection {
+  /** Whether the server is still there. */
+  readonly alive: boolean;
+  /** A request, answered or failed within the server's time. */
+  request<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R>;
+  /** Tells the server a document's content (didOpen, didChange, or nothing when unchanged). */
+  sync(path: string, languageId: string, text: string): SyncResult;
+  /** The server's last publication for the document at `path`, if any. */
+  published(path: string): Publication | undefined;
+  /** Waits up to `ms` for a publication that answers what `sync` sent. */
+  waitForPublication(
+    path: string,
+    sync: SyncResult,
+    ms: number,
+    signal?: AbortSignal,
+  ): Promise<Publication | undefined>;
+}
+
 /** Everything a tool may touch. Tests pass a fake one. */
 export interface ToolContext {
   /** The working directory: the process directory in terminal mode, the session cwd in ACP. */
@@ -93,7 +143,7 @@ export interface ToolContext {
   /** Puts questions to the user (ask_user); absent means nobody can be asked. */
   ask?: AskUser;
   /** The language servers of the session, when the front end started a pool (the lsp tool). */
-  lsp?: LspPool;
+  lsp?: Lsp;
   /** The front end's permission prompt (ask_agent's asked agent); absent means reject. */
   askPermission?: AskPermission;
   /** Shows a step of the call's own work as it happens (ask_agent's asked agent); absent: not shown. */

@@ -31,7 +31,7 @@ export const TARGETS = [
  * and the pages fetch_content is given (net), the environment the agent file and the child
  * processes use (env); `uid` and `gid` (sys), which Node's `fs.access` reads to tell whether a program
  * can be executed. `--no-prompt`: a binary never stops to ask; what it lacks fails at once.
- * At start-up mm revokes what its agent file does not need (lib/permissions.ts).
+ * At start-up mm revokes what its agent file does not need (lib/permissions/sandbox.ts).
  */
 export const PERMISSIONS = [
   "--allow-read",

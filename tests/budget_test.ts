@@ -30,7 +30,8 @@ import {
   unreadFrom,
 } from "../lib/agent/budget.ts";
 import { TOO_LARGE_MARKER } from "../lib/exec.ts";
-import type { Message, ToolSchema } from "../lib/provider/chat.ts";
+import type { ToolSchema } from "../lib/provider/chat.ts";
+import type { Message } from "../lib/history.ts";
 import { assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 
 function assert(condition: boolean, msg?: string): void {

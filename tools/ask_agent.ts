@@ -3,19 +3,18 @@
 import type { AgentRef, Config } from "../lib/config/config.ts";
 import { loadConfig } from "../lib/config/load.ts";
 import { runHooks, withHookContext } from "../lib/hooks/run.ts";
-import type { Message } from "../lib/provider/chat.ts";
+import type { Message } from "../lib/history.ts";
 import { truncateMiddle as truncate } from "../lib/text.ts";
 import type { Conversation, Tool, ToolContext, ToolResult } from "../lib/tool.ts";
 import {
   agentFilePath,
-  type AskResult,
   childAgent,
-  type Decide,
   depthRefusal,
   silenceReason,
   silenceText,
-} from "../lib/ask/child.ts";
-import { nestedEvent } from "../lib/ask/updates.ts";
+} from "../lib/subagent/child.ts";
+import { type AskResult, type Decide } from "../lib/subagent/child_question.ts";
+import { nestedEvent } from "../lib/subagent/updates.ts";
 
 /** The input of a call. */
 export interface AskAgentInput {

@@ -1,6 +1,6 @@
 /** ask_user: puts one to four questions to the user and returns the answers (tools.md, `ask_user`). */
 
-import { yesNo } from "../lib/ask/yes_no.ts";
+import { yesNo } from "../lib/text.ts";
 import type { AskOutcome, Question, Tool, ToolResult } from "../lib/tool.ts";
 
 /** Input of ask_user as the core hands it over: the questions as sent, cleaned by `run`. */

@@ -1,6 +1,6 @@
 /** Declared tools (tools.md, "Declared tools"): commands of the agent file offered to the model as tools. */
 
-import { coerceInput } from "../lib/agent/arguments.ts";
+import { coerceInput } from "../lib/tool_input.ts";
 import type { DeclaredParameter, DeclaredToolConfig } from "../lib/config/config.ts";
 import type { AnyTool, Parameter, Tool } from "../lib/tool.ts";
 import { commandOutput } from "./bash.ts";

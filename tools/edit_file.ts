@@ -4,7 +4,7 @@
  * The matcher is `edit_match.ts`, the re-indentation `reindent.ts`; docs/tools.md has the rules.
  */
 
-import { coerceValue } from "../lib/agent/arguments.ts";
+import { coerceValue } from "../lib/tool_input.ts";
 import { errorReason } from "../lib/files.ts";
 import { truncateMiddle } from "../lib/text.ts";
 import type { Tool, ToolResult } from "../lib/tool.ts";

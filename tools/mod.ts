@@ -9,7 +9,7 @@ import { bash } from "./bash.ts";
 import { declaredTool } from "./declared.ts";
 import { editFile } from "./edit_file.ts";
 import { fetchContent } from "./fetch_content.ts";
-import { lsp } from "./lsp.ts";
+import { lsp } from "./lsp/mod.ts";
 import { readFile } from "./read_file.ts";
 import { readSkillTool, scanSkills } from "./read_skill.ts";
 import { saveAnswer } from "./save_answer.ts";

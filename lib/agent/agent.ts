@@ -4,11 +4,12 @@ import type { Config, HookEvent } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { nearest } from "../config/suggest.ts";
 import { type HookPayload, type HookVerdict, runHooks, withHookContext } from "../hooks/run.ts";
-import { type AskPermission, refusalWithReason, rejectedText } from "../permission.ts";
-import type { ChatClient, ChatResult, Message, ToolCall, ToolSchema } from "../provider/chat.ts";
+import { type AskPermission, refusalWithReason, rejectedText } from "../permissions/prompt.ts";
+import type { ChatClient, ChatResult, ToolSchema } from "../provider/chat.ts";
+import type { Message, ToolCall } from "../history.ts";
 import { ProviderError } from "../provider/errors.ts";
 import type { AnyTool, Conversation, ToolContext, ToolResult } from "../tool.ts";
-import { coerceInput, invalidCallText, parseToolArguments } from "./arguments.ts";
+import { coerceInput, invalidCallText, parseToolArguments } from "../tool_input.ts";
 import type { AgentEvent } from "./events.ts";
 import {
   isRunaway,
@@ -21,7 +22,7 @@ import { type Counters, emptyCounters } from "./recap.ts";
 import { toolSchema } from "./schema.ts";
 import { TextCallFilter, textToolCalls } from "./text_calls.ts";
 import { matchToolName } from "./tool_name.ts";
-import { COMPACT_ACK, COMPACT_REQUEST, COMPACT_WRAPPER } from "./compact_texts.ts";
+import { COMPACT_ACK, COMPACT_REQUEST, COMPACT_WRAPPER } from "../history.ts";
 import {
   answerReserve,
   type Budget,
@@ -109,8 +110,6 @@ export class CompactError extends Error {
     this.name = "CompactError";
   }
 }
-
-export { COMPACT_ACK, COMPACT_REQUEST, COMPACT_WRAPPER } from "./compact_texts.ts";
 
 /** A failure recorded for the session file's `errors` array. */
 export interface RecordedError {

@@ -7,7 +7,8 @@
  */
 
 import { TOO_LARGE_MARKER } from "../exec.ts";
-import type { Message, ToolSchema } from "../provider/chat.ts";
+import type { ToolSchema } from "../provider/chat.ts";
+import type { Message } from "../history.ts";
 
 /** Characters of ASCII text counted as one token: fewer than real tokenizers take, to be safe. */
 export const CHARS_PER_TOKEN = 3;

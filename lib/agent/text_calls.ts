@@ -6,7 +6,7 @@
  * (docs/small-models.md, "Text-form tool calls").
  */
 
-import { parseToolArguments } from "./arguments.ts";
+import { parseToolArguments } from "../tool_input.ts";
 import { isRunaway, RUNAWAY_MAX_BYTES } from "./loop_detector.ts";
 import { matchToolName } from "./tool_name.ts";
 

@@ -3,10 +3,10 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { Config } from "../config/config.ts";
 import { contextReport, createClient, preloadChat } from "../provider/client.ts";
-import { frontEndAgent, lspPool, modelOrFail, openSession, startPieces } from "./setup.ts";
-import { availableLspServers } from "../../tools/lsp.ts";
-import { Output } from "./output.ts";
-import { plain } from "./plain.ts";
+import { frontEndAgent, lspPool, modelOrFail, openSession, startPieces } from "./start.ts";
+import { availableLspServers } from "../../tools/lsp/mod.ts";
+import { Output } from "./terminal/output.ts";
+import { plain } from "./terminal/plain.ts";
 
 /** What a one-shot run needs. */
 export interface OneShotOptions {

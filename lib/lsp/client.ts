@@ -16,13 +16,13 @@ import type { MessageConnection } from "npm:vscode-jsonrpc@10.0.0/node";
 import type {
   ClientCapabilities,
   ConfigurationParams,
-  Diagnostic,
   InitializeParams,
   InitializeResult,
   PublishDiagnosticsParams,
   ServerCapabilities,
 } from "npm:vscode-languageserver-protocol@3.18.5";
 import type { LspServerConfig } from "../config/config.ts";
+import type { Publication, SyncResult } from "../tool.ts";
 
 /**
  * What went wrong with a server: `server` (it answered with an error), `gone` (it stopped), `timeout`,
@@ -44,25 +44,6 @@ export class LspError extends Error {
     this.kind = kind;
     this.code = code;
   }
-}
-
-/** What a server published for one document. */
-export interface Publication {
-  /** Order of arrival among all the server's publications. */
-  seq: number;
-  /** The document version the server says it looked at, when it says. */
-  version?: number;
-  diagnostics: Diagnostic[];
-}
-
-/** What {@linkcode LspClient.sync} did. */
-export interface SyncResult {
-  /** `opened` (didOpen), `changed` (whole-document didChange) or `unchanged` (nothing sent). */
-  sent: "opened" | "changed" | "unchanged";
-  /** The version the server now has. */
-  version: number;
-  /** The publication counter when the content was last sent: a newer publication answers it. */
-  sentAt: number;
 }
 
 /** How a client is started; the times are milliseconds. */

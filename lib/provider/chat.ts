@@ -1,6 +1,7 @@
 /** One streamed chat completion through the `openai` package, assembled from its deltas. */
 
 import type { Config } from "../config/config.ts";
+import type { Message, ToolCall } from "../history.ts";
 import { VERSION } from "../version.ts";
 import { chatBaseURL } from "./endpoints.ts";
 import {
@@ -15,24 +16,6 @@ import {
   type Target,
   unreachable,
 } from "./errors.ts";
-
-/** A tool call the model made, with its arguments as the raw text it streamed. */
-export interface ToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
-
-/** One message of the history, in the OpenAI chat shape. */
-export type Message =
-  | { role: "system"; content: string }
-  | { role: "user"; content: string }
-  | {
-    role: "assistant";
-    content: string | null;
-    tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[];
-  }
-  | { role: "tool"; tool_call_id: string; content: string };
 
 /** A tool as declared to the model. */
 export interface ToolSchema {

@@ -6,13 +6,8 @@
 
 import type { Config } from "../config/config.ts";
 import { VERSION } from "../version.ts";
-import {
-  type ChatRequest,
-  type ChatResult,
-  type Message,
-  StreamAborted,
-  type ToolCall,
-} from "./chat.ts";
+import { type ChatRequest, type ChatResult, StreamAborted } from "./chat.ts";
+import { type Message, type ToolCall } from "../history.ts";
 import {
   causeText,
   dropped,

@@ -1,6 +1,6 @@
 /** Keeps a conversation's session file in step with the agent: opened or resumed, saved after every step. */
 
-import type { Message } from "../provider/chat.ts";
+import type { Message } from "../history.ts";
 import {
   listSessions,
   loadSession,

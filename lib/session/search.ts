@@ -6,9 +6,9 @@
 
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
-import { COMPACT_WRAPPER } from "../agent/compact_texts.ts";
+import { COMPACT_WRAPPER } from "../history.ts";
 import { HOOK_CONTEXT_MARKER } from "../hooks/run.ts";
-import type { Message } from "../provider/chat.ts";
+import type { Message } from "../history.ts";
 import { excerpt, whole } from "./excerpt.ts";
 import { countBits, queryWords, WordMatcher } from "./fold.ts";
 import {

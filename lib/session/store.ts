@@ -1,8 +1,8 @@
 /** Session files (mm.md §5): one JSON file per conversation, written atomically after every step. */
 
 import { join, resolve } from "node:path";
-import { COMPACT_WRAPPER } from "../agent/compact_texts.ts";
-import type { Message } from "../provider/chat.ts";
+import { COMPACT_WRAPPER } from "../history.ts";
+import type { Message } from "../history.ts";
 
 /** Where a failure happened. */
 export type ErrorWhere = "generation" | "tool" | "hook" | "session";

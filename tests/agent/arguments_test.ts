@@ -1,4 +1,4 @@
-import { coerceInput, invalidCallText, parseToolArguments } from "../../lib/agent/arguments.ts";
+import { coerceInput, invalidCallText, parseToolArguments } from "../../lib/tool_input.ts";
 import type { Parameter } from "../../lib/tool.ts";
 import { assertEquals } from "../helpers/assert.ts";
 

@@ -1,6 +1,7 @@
 /** The agent core keeps its requests inside the context window (docs/sessions.md). */
 
-import { Agent, COMPACT_ACK, COMPACT_REQUEST, COMPACT_WRAPPER } from "../../lib/agent/agent.ts";
+import { Agent } from "../../lib/agent/agent.ts";
+import { COMPACT_ACK, COMPACT_REQUEST, COMPACT_WRAPPER } from "../../lib/history.ts";
 import {
   answerReserve,
   calibrated,
@@ -21,7 +22,8 @@ import {
 import type { AgentEvent } from "../../lib/agent/events.ts";
 import { toolSchema } from "../../lib/agent/schema.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
-import type { ChatClient, ChatRequest, ChatResult, Message } from "../../lib/provider/chat.ts";
+import type { ChatClient, ChatRequest, ChatResult } from "../../lib/provider/chat.ts";
+import type { Message } from "../../lib/history.ts";
 import { overflow, ProviderError } from "../../lib/provider/errors.ts";
 import type { Tool } from "../../lib/tool.ts";
 import { assertEquals } from "../helpers/assert.ts";

@@ -1,7 +1,7 @@
 /** The core with a tool that declares its own schema and reads its own input (`Tool.parse`). */
 
 import { Agent } from "../../lib/agent/agent.ts";
-import { coerceInput } from "../../lib/agent/arguments.ts";
+import { coerceInput } from "../../lib/tool_input.ts";
 import { toolSchema } from "../../lib/agent/schema.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
 import { createChatClient, loadOpenAI } from "../../lib/provider/chat.ts";

@@ -1,6 +1,6 @@
 /** An asked agent's forms read back as questions and answered: the round trip through both ends. */
 
-import { formQuestions, formResponse } from "../../lib/ask/forms.ts";
+import { formQuestions, formResponse } from "../../lib/subagent/forms.ts";
 import { formOutcome, questionsForm } from "../../lib/frontend/acp/elicitation.ts";
 import type { Question } from "../../lib/tool.ts";
 import { assertEquals } from "../helpers/assert.ts";

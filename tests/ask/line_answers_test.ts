@@ -7,8 +7,8 @@ import {
   type LineAskerIO,
   parseAnswer,
   questionLines,
-} from "../../lib/ask/line_answers.ts";
-import { yesNo } from "../../lib/ask/yes_no.ts";
+} from "../../lib/frontend/line/answers.ts";
+import { yesNo } from "../../lib/text.ts";
 import type { Question } from "../../lib/tool.ts";
 
 const colour: Question = { question: "Colour?", type: "choice", options: ["Red", "Green", "Blue"] };

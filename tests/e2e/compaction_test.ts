@@ -1,6 +1,6 @@
 /** The real `mm -p` keeps its requests inside the context window, and answers an overflow once. */
 
-import { COMPACT_ACK, COMPACT_REQUEST, COMPACT_WRAPPER } from "../../lib/agent/agent.ts";
+import { COMPACT_ACK, COMPACT_REQUEST, COMPACT_WRAPPER } from "../../lib/history.ts";
 import {
   answerReserve,
   compactingNotice,

@@ -1,9 +1,9 @@
-/** mm init's starter file and probes (lib/frontend/init.ts). */
+/** mm init's starter file and probes (lib/commands/init.ts). */
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
 import { parseConfig } from "../../lib/config/load.ts";
-import { DEFAULT_PROBES, probesFrom, starterFile } from "../../lib/frontend/init.ts";
+import { DEFAULT_PROBES, probesFrom, starterFile } from "../../lib/commands/init.ts";
 
 /** The file with every commented key line uncommented (systemFile left out: not with system). */
 function uncommented(text: string): string {

@@ -3,7 +3,8 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { ScriptedServer } from "../helpers/server.ts";
 import { type Config, defaultConfig, type ProviderName } from "../../lib/config/config.ts";
-import type { ChatRequest, Message } from "../../lib/provider/chat.ts";
+import type { ChatRequest } from "../../lib/provider/chat.ts";
+import type { Message } from "../../lib/history.ts";
 import {
   chatAPIText,
   contextLine,

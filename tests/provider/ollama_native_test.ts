@@ -4,7 +4,8 @@ import { assertEquals, assertRejects, assertStringIncludes } from "../helpers/as
 import { ScriptedServer } from "../helpers/server.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
 import type { Config } from "../../lib/config/config.ts";
-import { type Delta, type Message, StreamAborted } from "../../lib/provider/chat.ts";
+import { type Delta, StreamAborted } from "../../lib/provider/chat.ts";
+import { type Message } from "../../lib/history.ts";
 import { ProviderError } from "../../lib/provider/errors.ts";
 import {
   createOllamaChat,

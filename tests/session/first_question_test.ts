@@ -1,6 +1,6 @@
 /** The question `mm sessions` lists for a session, compacted or not. */
 
-import { COMPACT_ACK, COMPACT_WRAPPER } from "../../lib/agent/compact_texts.ts";
+import { COMPACT_ACK, COMPACT_WRAPPER } from "../../lib/history.ts";
 import { firstQuestion, type SessionFile } from "../../lib/session/store.ts";
 import { assertEquals } from "../helpers/assert.ts";
 

@@ -27,7 +27,7 @@ import {
 } from "../../lib/session/search.ts";
 import { skimCanonical, skimSession } from "../../lib/session/skim.ts";
 import { saveSession, type SessionFile, type SessionMessage } from "../../lib/session/store.ts";
-import type { Message } from "../../lib/provider/chat.ts";
+import type { Message } from "../../lib/history.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Building session directories

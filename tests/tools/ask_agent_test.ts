@@ -7,7 +7,7 @@ import {
   contextText,
   normalInput,
 } from "../../tools/ask_agent.ts";
-import { depthRefusal } from "../../lib/ask/child.ts";
+import { depthRefusal } from "../../lib/subagent/child.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 Deno.test("with_context: up to the turn's question, one line per call, no outputs, whole lines", () => {

@@ -2,7 +2,7 @@ import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { fakeContext } from "../helpers/fake_context.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
 import { TOO_LARGE_MARKER } from "../../lib/exec.ts";
-import { rejectedText } from "../../lib/permission.ts";
+import { rejectedText } from "../../lib/permissions/prompt.ts";
 import {
   bash,
   CANCELLED_TEXT,

@@ -4,7 +4,7 @@
  */
 
 import { defaultConfig } from "../../lib/config/config.ts";
-import { rejectedText } from "../../lib/permission.ts";
+import { rejectedText } from "../../lib/permissions/prompt.ts";
 import { toolSchema } from "../../lib/agent/schema.ts";
 import {
   ACTION_DESCRIPTION,
@@ -18,7 +18,7 @@ import {
   normalizeAction,
   notFoundWarning,
   PATH_DESCRIPTION,
-} from "../../tools/lsp.ts";
+} from "../../tools/lsp/mod.ts";
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { fakeContext } from "../helpers/fake_context.ts";
 import { fakeServer, groupGone, lspContext, project, removeProjects } from "../lsp/fixtures.ts";

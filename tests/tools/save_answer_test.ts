@@ -1,8 +1,8 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { fakeContext, type FakeContextOptions } from "../helpers/fake_context.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
-import { toolLine } from "../../lib/frontend/display.ts";
-import { rejectedText } from "../../lib/permission.ts";
+import { toolLine } from "../../lib/frontend/terminal/display.ts";
+import { rejectedText } from "../../lib/permissions/prompt.ts";
 import type { Conversation } from "../../lib/tool.ts";
 import {
   existsText,

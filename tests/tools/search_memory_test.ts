@@ -1,7 +1,7 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { fakeContext } from "../helpers/fake_context.ts";
 import { type Config, defaultConfig } from "../../lib/config/config.ts";
-import { toolLine } from "../../lib/frontend/display.ts";
+import { toolLine } from "../../lib/frontend/terminal/display.ts";
 import { EMPTY_QUERY_TEXT, noHitText } from "../../lib/session/search.ts";
 import { saveSession, type SessionFile } from "../../lib/session/store.ts";
 import { LIMIT_DESCRIPTION, QUERY_DESCRIPTION, searchMemory } from "../../tools/search_memory.ts";

@@ -1,7 +1,7 @@
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { fakeContext } from "../helpers/fake_context.ts";
 import { type Config, defaultConfig } from "../../lib/config/config.ts";
-import { toolLine } from "../../lib/frontend/display.ts";
+import { toolLine } from "../../lib/frontend/terminal/display.ts";
 import { UNLOAD_TIMEOUT, unloadModel as unloadOnServer } from "../../lib/provider/unload.ts";
 import type { Http } from "../../lib/tool.ts";
 import { VERSION } from "../../lib/version.ts";

@@ -1,7 +1,7 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { fakeContext, MemoryFiles } from "../helpers/fake_context.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
-import { rejectedText } from "../../lib/permission.ts";
+import { rejectedText } from "../../lib/permissions/prompt.ts";
 import {
   CONTENT_DESCRIPTION,
   createdText,

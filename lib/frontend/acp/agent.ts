@@ -22,10 +22,10 @@ import { resolveModel } from "../../provider/models.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { newSessionId } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
-import { ALIVE_METHOD } from "../../ask/updates.ts";
-import { availableLspServers } from "../../../tools/lsp.ts";
-import { writeAll } from "../output.ts";
-import { openSession, startPieces } from "../setup.ts";
+import { ALIVE_METHOD } from "../../subagent/updates.ts";
+import { availableLspServers } from "../../../tools/lsp/mod.ts";
+import { writeAll } from "../terminal/output.ts";
+import { openSession, startPieces } from "../start.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
 
 /** What editor mode needs. */
@@ -210,7 +210,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
         );
       }
       const { stopReason, error } = await session.prompt(params.prompt);
-      // A failed turn is told to an asking mm (lib/ask/child.ts); an editor ignores `_meta`.
+      // A failed turn is told to an asking mm (lib/subagent/child.ts); an editor ignores `_meta`.
       return { stopReason, ...(error ? { _meta: { mm: { error } } } : {}) };
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {

@@ -15,7 +15,7 @@ import type {
   RequestPermissionRequest,
   RequestPermissionResponse,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
-import { yesNo } from "../../ask/yes_no.ts";
+import { yesNo } from "../../text.ts";
 import type { AskOutcome, AskUser, Question } from "../../tool.ts";
 import { untilAborted } from "./permission.ts";
 

@@ -7,7 +7,7 @@ import type {
   PermissionOption,
   RequestPermissionResponse,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
-import type { PermissionAnswer } from "../../permission.ts";
+import type { PermissionAnswer } from "../../permissions/prompt.ts";
 
 /** The option ids of the dialog. */
 export const ALLOW_ONCE = "allow_once";

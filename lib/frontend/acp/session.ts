@@ -16,13 +16,14 @@ import { type Agent, maxTurnsText } from "../../agent/agent.ts";
 import type { AgentEvent } from "../../agent/events.ts";
 import type { Config } from "../../config/config.ts";
 import type { LspPool } from "../../lsp/pool.ts";
-import type { AskedBy, PermissionAnswer } from "../../permission.ts";
-import type { ChatClient, Message } from "../../provider/chat.ts";
+import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
+import type { ChatClient } from "../../provider/chat.ts";
+import type { Message } from "../../history.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import type { AnyTool, NestedEvent, ToolKind } from "../../tool.ts";
-import { frontEndAgent } from "../setup.ts";
+import { frontEndAgent } from "../start.ts";
 import { editorAsk } from "./elicitation.ts";
-import { nestedCallStart, nestedCallUpdate, nestedChunk } from "./nested.ts";
+import { nestedCallStart, nestedCallUpdate, nestedChunk } from "./nested_updates.ts";
 import { permissionAnswer, permissionOptions, untilAborted } from "./permission.ts";
 import {
   promptText,

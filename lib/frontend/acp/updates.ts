@@ -13,9 +13,9 @@ import type {
   ToolKind as AcpToolKind,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { AgentEvent } from "../../agent/events.ts";
-import { coerceInput, parseToolArguments } from "../../agent/arguments.ts";
+import { coerceInput, parseToolArguments } from "../../tool_input.ts";
 import { HOOK_CONTEXT_MARKER } from "../../hooks/run.ts";
-import type { Message } from "../../provider/chat.ts";
+import type { Message } from "../../history.ts";
 import type { AnyTool, FileDiff, ToolKind } from "../../tool.ts";
 
 /** The core's `tool_call` event. */

@@ -1,21 +1,22 @@
 /** Line mode (`mm` in a terminal): a conversation, one turn after another, until the user quits. */
 
 import { type Agent, CompactError } from "../../agent/agent.ts";
-import { lineAsker } from "../../ask/line_answers.ts";
+import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
 import { realContext } from "../../context.ts";
-import type { AskedBy, PermissionAnswer } from "../../permission.ts";
+import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
+import { permissionAnswer } from "./permission.ts";
 import type { AnyTool, ToolContext } from "../../tool.ts";
-import { toolLine } from "../display.ts";
-import type { Message } from "../../provider/chat.ts";
+import { toolLine } from "../terminal/display.ts";
+import type { Message } from "../../history.ts";
 import { contextLine, type ContextPlan, createClient, preloadChat } from "../../provider/client.ts";
 import { ProviderError } from "../../provider/errors.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { sessionsDir } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
-import { availableLspServers, lspBannerLine } from "../../../tools/lsp.ts";
-import { writeAll } from "../output.ts";
-import { frontEndAgent, lspPool, modelOrFail, openSession, startPieces } from "../setup.ts";
+import { availableLspServers, lspBannerLine } from "../../../tools/lsp/mod.ts";
+import { writeAll } from "../terminal/output.ts";
+import { frontEndAgent, lspPool, modelOrFail, openSession, startPieces } from "../start.ts";
 import { helpLines, isCommand, parseCommand, unknownCommandText } from "./commands.ts";
 import { History, LineEditor } from "./editor.ts";
 import { type Key, KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
@@ -226,15 +227,6 @@ export function turnKeys(cancel: () => void): (key: Key) => void {
       typed = "";
     }
   };
-}
-
-/** Reads the answer to the `🔐` prompt: yes, always, no, or a reason for no. */
-export function permissionAnswer(text: string): PermissionAnswer {
-  const a = text.trim().toLowerCase();
-  if (["y", "yes", "o", "oui"].includes(a)) return { kind: "allow" };
-  if (["a", "always"].includes(a)) return { kind: "allowAlways" };
-  if (["", "n", "no", "non"].includes(a)) return { kind: "reject" };
-  return { kind: "reject", reason: text.trim() };
 }
 
 /** The banner: version, model, provider, URL, the context window, the tools, yolo, the session. */

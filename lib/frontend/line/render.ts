@@ -2,8 +2,8 @@
 
 import type { AgentEvent } from "../../agent/events.ts";
 import { recapLine } from "../../agent/recap.ts";
-import { previewLines, toolLine } from "../display.ts";
-import { endsCall, indented, nestedToolLine } from "../nested.ts";
+import { previewLines, toolLine } from "../terminal/display.ts";
+import { endsCall, indented, nestedToolLine } from "../terminal/nested_lines.ts";
 import type { NestedEvent } from "../../tool.ts";
 import type { Spinner } from "./spinner.ts";
 

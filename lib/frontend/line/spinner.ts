@@ -1,6 +1,6 @@
 /** The spinner on stderr: `Thinking`, `Composing a tool call`, `Fetching`. Drawn only on a terminal. */
 
-import { writeAll } from "../output.ts";
+import { writeAll } from "../terminal/output.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

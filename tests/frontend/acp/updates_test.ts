@@ -9,7 +9,7 @@ import {
   typedPrompt,
 } from "../../../lib/frontend/acp/updates.ts";
 import { HOOK_CONTEXT_MARKER } from "../../../lib/hooks/run.ts";
-import type { Message } from "../../../lib/provider/chat.ts";
+import type { Message } from "../../../lib/history.ts";
 import { BUILTIN_TOOLS } from "../../../tools/mod.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 

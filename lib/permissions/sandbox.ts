@@ -11,7 +11,7 @@
  * whole model.
  */
 
-import type { Config } from "./config/config.ts";
+import type { Config } from "../config/config.ts";
 
 /** The front end a run starts, as far as permissions go. */
 export type FrontEnd = "line" | "oneshot" | "acp" | "sessions" | "doctor";

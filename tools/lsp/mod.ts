@@ -12,10 +12,10 @@ import type {
   SymbolInformation,
   WorkspaceEdit,
 } from "npm:vscode-languageserver-protocol@3.18.5";
-import type { Config, LspServerConfig } from "../lib/config/config.ts";
-import { errorReason } from "../lib/files.ts";
-import { fileUri, type LspClient, LspError, type SyncResult, uriKey } from "../lib/lsp/client.ts";
-import { applyEdits, gatherEdits } from "../lib/lsp/edits.ts";
+import type { Config, LspServerConfig } from "../../lib/config/config.ts";
+import { errorReason } from "../../lib/files.ts";
+import { fileUri, LspError, uriKey } from "../../lib/lsp/client.ts";
+import { applyEdits, gatherEdits } from "../../lib/lsp/edits.ts";
 import {
   AS_LAST_PUBLISHED,
   cleanText,
@@ -30,12 +30,17 @@ import {
   referencesHeadline,
   renameText,
   symbolLines,
-} from "../lib/lsp/format.ts";
-import { commandOnPath, languageId, normalizeExtension } from "../lib/lsp/pool.ts";
-import { charCount, type CharPosition, splitLines, toWire } from "../lib/lsp/positions.ts";
-import { cleanSymbol, findOccurrences, occurrenceLines, renameNames } from "../lib/lsp/symbol.ts";
-import { truncateMiddle } from "../lib/text.ts";
-import type { Tool, ToolContext, ToolResult } from "../lib/tool.ts";
+} from "../../lib/lsp/format.ts";
+import { commandOnPath, languageId, normalizeExtension } from "../../lib/lsp/pool.ts";
+import { charCount, type CharPosition, splitLines, toWire } from "../../lib/lsp/positions.ts";
+import {
+  cleanSymbol,
+  findOccurrences,
+  occurrenceLines,
+  renameNames,
+} from "../../lib/lsp/symbol.ts";
+import { truncateMiddle } from "../../lib/text.ts";
+import type { LspConnection, SyncResult, Tool, ToolContext, ToolResult } from "../../lib/tool.ts";
 
 /** Input of lsp, after coercion; a left-out optional field is undefined. */
 export interface LspInput {
@@ -393,9 +398,9 @@ export const lsp: Tool<LspInput> = {
       root: pool.root,
       linesOf: linesReader(ctx, abs, text),
     };
-    const run = async (fn: (client: LspClient) => Promise<ToolResult>): Promise<ToolResult> => {
+    const run = async (fn: (client: LspConnection) => Promise<ToolResult>): Promise<ToolResult> => {
       for (let attempt = 0;; attempt++) {
-        let client: LspClient;
+        let client: LspConnection;
         try {
           client = await pool.client(server);
         } catch (err) {
@@ -519,14 +524,14 @@ function findTargets(
 }
 
 /** Sends the file's content to the server when it moved (didOpen / whole-document didChange). */
-function sync(call: Call, client: LspClient): SyncResult {
+function sync(call: Call, client: LspConnection): SyncResult {
   return client.sync(call.abs, languageId(call.abs), call.text);
 }
 
 /** definition, references, hover and rename: the targets tried in order until the server answers. */
 async function atPosition(
   call: Call,
-  client: LspClient,
+  client: LspConnection,
   targets: CharPosition[],
   newName: string,
 ): Promise<ToolResult> {
@@ -557,7 +562,7 @@ async function atPosition(
 /** One request of a position action; undefined when the server had nothing there. */
 async function ask(
   call: Call,
-  client: LspClient,
+  client: LspConnection,
   textDocument: { uri: string },
   position: { line: number; character: number },
   newName: string,
@@ -606,7 +611,7 @@ async function ask(
 /** Applies a rename's edits to the files, tells the server, and sums them up. */
 async function applyRename(
   call: Call,
-  client: LspClient,
+  client: LspConnection,
   edit: WorkspaceEdit | null,
   newName: string,
 ): Promise<ToolResult | undefined> {
@@ -700,7 +705,7 @@ async function applyRename(
 }
 
 /** symbols: the file's symbol tree. */
-async function symbols(call: Call, client: LspClient): Promise<ToolResult> {
+async function symbols(call: Call, client: LspConnection): Promise<ToolResult> {
   sync(call, client);
   const r = await client.request<DocumentSymbol[] | SymbolInformation[] | null>(
     "textDocument/documentSymbol",
@@ -716,7 +721,7 @@ async function symbols(call: Call, client: LspClient): Promise<ToolResult> {
  * file did not change since the server last spoke, else awaited up to 3 s (after the server has
  * read a file it was just given: a cold server takes its start-up time first).
  */
-async function diagnostics(call: Call, client: LspClient): Promise<ToolResult> {
+async function diagnostics(call: Call, client: LspConnection): Promise<ToolResult> {
   const { ctx, shown } = call;
   const synced = sync(call, client);
   const lines = splitLines(call.text);

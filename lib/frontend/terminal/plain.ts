@@ -1,10 +1,10 @@
 /** The plain-text rendering of `mm -p` (and of the asked agent's work in `mm --ask`). */
 
-import type { AgentEvent } from "../agent/events.ts";
-import { recapLine } from "../agent/recap.ts";
-import type { Config } from "../config/config.ts";
+import type { AgentEvent } from "../../agent/events.ts";
+import { recapLine } from "../../agent/recap.ts";
+import type { Config } from "../../config/config.ts";
 import { previewLines, toolLine } from "./display.ts";
-import { endsCall, indented, nestedToolLine } from "./nested.ts";
+import { endsCall, indented, nestedToolLine } from "./nested_lines.ts";
 import type { Output } from "./output.ts";
 
 /** The text rendering: the answer on stdout, everything else on stderr, dimmed only on a terminal. */

@@ -1,6 +1,6 @@
 /** Tool-call arguments from a small model: JSON repaired where unambiguous, values coerced to types. */
 
-import type { Parameter } from "../tool.ts";
+import type { Parameter } from "./tool.ts";
 
 /** The arguments as an object, or why they could not be read. */
 export type ParsedArguments = { ok: true; value: Record<string, unknown> } | {

@@ -10,7 +10,7 @@ import type {
   ElicitationContentValue,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { AskOutcome, Question } from "../tool.ts";
-import { yesNo } from "./yes_no.ts";
+import { yesNo } from "../text.ts";
 
 type Field = Record<string, unknown>;
 

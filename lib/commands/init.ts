@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { DEFAULT_URLS, type ProviderName, PROVIDERS } from "../config/config.ts";
 import { modelsURL, pullHint } from "../provider/endpoints.ts";
 import { VERSION } from "../version.ts";
-import { writeAll } from "./output.ts";
+import { writeAll } from "../frontend/terminal/output.ts";
 
 /** One place to look for a running server. */
 export interface Probe {

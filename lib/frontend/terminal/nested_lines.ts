@@ -3,7 +3,7 @@
  * indented under the `🗣 ask_agent` line, its tool calls as tool lines titled `<agent> · <title>`.
  */
 
-import type { NestedEvent } from "../tool.ts";
+import type { NestedEvent } from "../../tool.ts";
 import { toolLine } from "./display.ts";
 
 /** The indentation of an asked agent's text, the same as a tool's output preview. */

@@ -1,11 +1,44 @@
 /**
- * One question to an asked agent while it runs (lib/ask/child.ts): its answer so far (the child's
+ * One question to an asked agent while it runs (lib/subagent/child.ts): its answer so far (the child's
  * own text after its own last tool call) and the watchdog that waits for its signs of life.
  */
 
 import type { SessionUpdate } from "npm:@agentclientprotocol/sdk@2.4.0";
-import type { AskOptions } from "./child.ts";
+import type { AskUser } from "../tool.ts";
 import { isErrorChunk, nestedAgent } from "./updates.ts";
+
+/** What a child's permission request for its call `id` is answered with: allowed or not. */
+export type Decide = (title: string, signal: AbortSignal, id: string) => Promise<boolean>;
+
+/** How one question ended; `silent`: the watchdog stopped it after `ms` without an update. */
+export type AskResult =
+  | { kind: "answered"; answer: string }
+  | { kind: "failed"; reason: string }
+  | { kind: "stopped"; answer: string; reason: string }
+  | { kind: "silent"; answer: string; ms: number };
+
+/** How one question is asked. */
+export interface AskOptions {
+  /** The session's working directory. */
+  cwd: string;
+  /** Cancels the question (`session/cancel`). */
+  signal: AbortSignal;
+  /** Answers the child's permission requests. */
+  decide: Decide;
+  /**
+   * Puts the child's ask_user questions (its forms, each prefixed `<agent> asks: `) to the asking
+   * agent's user; absent: nobody can be asked, and the child is told so at `session/new`.
+   */
+  ask?: AskUser;
+  /** Every `session/update` of the question's session, as it comes. */
+  onUpdate?: (update: SessionUpdate) => void;
+  /**
+   * Milliseconds the child may stay silent (no update, no request) once the prompt is sent before
+   * the question is cancelled: the asking agent's `watchdogTimeout`. Waiting for the user's answer
+   * to a request of the child, and the child's own tool calls while they run, do not count.
+   */
+  watchdog?: number;
+}
 
 /**
  * The watchdog of one question: fires after `ms` without a beat, unless held (the user is being

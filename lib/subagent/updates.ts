@@ -17,7 +17,7 @@ export function isErrorChunk(update: SessionUpdate): boolean {
 
 /**
  * The asked agent an update of an asked mm comes from when that mm forwards the work of an agent it
- * asked in turn (`_meta.mm.nested`, lib/frontend/acp/nested.ts); undefined for its own work.
+ * asked in turn (`_meta.mm.nested`, lib/frontend/acp/nested_updates.ts); undefined for its own work.
  */
 export function nestedAgent(update: SessionUpdate): string | undefined {
   const meta = (update as { _meta?: { mm?: { nested?: unknown } } | null })._meta;

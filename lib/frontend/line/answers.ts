@@ -4,8 +4,8 @@
  * (tools.md, `ask_user`, "Line mode").
  */
 
-import type { AskOutcome, AskUser, Question } from "../tool.ts";
-import { yesNo } from "./yes_no.ts";
+import type { AskOutcome, AskUser, Question } from "../../tool.ts";
+import { yesNo } from "../../text.ts";
 
 /** The prompt the answer is typed after, printed by the reader, not part of {@linkcode questionLines}. */
 export const ANSWER_PROMPT = "  ? ";

@@ -6,7 +6,7 @@
 
 import { matchToolName } from "../agent/tool_name.ts";
 import { textToolCalls } from "../agent/text_calls.ts";
-import { parseToolArguments } from "../agent/arguments.ts";
+import { parseToolArguments } from "../tool_input.ts";
 import type { Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { NOT_IN_PATH, startProblem } from "../exec.ts";
@@ -17,7 +17,7 @@ import { pullHint } from "../provider/endpoints.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { listModels } from "../provider/models.ts";
 import { sameOllamaModel } from "../provider/unload.ts";
-import { writeAll } from "./output.ts";
+import { writeAll } from "../frontend/terminal/output.ts";
 
 /** One check's verdict. */
 export interface Check {

@@ -14,14 +14,13 @@ import type {
   CreateElicitationResponse,
   RequestPermissionRequest,
   RequestPermissionResponse,
-  SessionUpdate,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { AgentRef, Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
-import type { AskOutcome, AskUser } from "../tool.ts";
+import type { AskOutcome } from "../tool.ts";
 import { VERSION } from "../version.ts";
 import { formQuestions, formResponse } from "./forms.ts";
-import { QuestionState, Watchdog } from "./question.ts";
+import { type AskOptions, type AskResult, QuestionState, Watchdog } from "./child_question.ts";
 import { ALIVE_METHOD } from "./updates.ts";
 
 type AcpModule = typeof import("npm:@agentclientprotocol/sdk@2.4.0");
@@ -68,41 +67,8 @@ export function mmCommand(): { program: string; args: string[] } {
   return { program, args: ["run", "--allow-all", "--no-config", "--quiet", target] };
 }
 
-/** What a child's permission request for its call `id` is answered with: allowed or not. */
-export type Decide = (title: string, signal: AbortSignal, id: string) => Promise<boolean>;
-
 /** The option ids of mm's own permission dialog (lib/frontend/acp/permission.ts). */
 const PERMISSION_IDS = new Set(["allow_once", "allow_always", "reject_once"]);
-
-/** How one question ended; `silent`: the watchdog stopped it after `ms` without an update. */
-export type AskResult =
-  | { kind: "answered"; answer: string }
-  | { kind: "failed"; reason: string }
-  | { kind: "stopped"; answer: string; reason: string }
-  | { kind: "silent"; answer: string; ms: number };
-
-/** How one question is asked. */
-export interface AskOptions {
-  /** The session's working directory. */
-  cwd: string;
-  /** Cancels the question (`session/cancel`). */
-  signal: AbortSignal;
-  /** Answers the child's permission requests. */
-  decide: Decide;
-  /**
-   * Puts the child's ask_user questions (its forms, each prefixed `<agent> asks: `) to the asking
-   * agent's user; absent: nobody can be asked, and the child is told so at `session/new`.
-   */
-  ask?: AskUser;
-  /** Every `session/update` of the question's session, as it comes. */
-  onUpdate?: (update: SessionUpdate) => void;
-  /**
-   * Milliseconds the child may stay silent (no update, no request) once the prompt is sent before
-   * the question is cancelled: the asking agent's `watchdogTimeout`. Waiting for the user's answer
-   * to a request of the child, and the child's own tool calls while they run, do not count.
-   */
-  watchdog?: number;
-}
 
 /** The reason a silent child's answer stops, for the model: `it sent nothing for 2m (watchdogTimeout)`. */
 export function silenceReason(ms: number): string {

@@ -9,14 +9,15 @@ import { systemPrompt } from "../agent/prompt.ts";
 import type { Config } from "../config/config.ts";
 import { realContext } from "../context.ts";
 import { LspPool } from "../lsp/pool.ts";
-import type { AskPermission } from "../permission.ts";
-import type { ChatClient, Message } from "../provider/chat.ts";
+import type { AskPermission } from "../permissions/prompt.ts";
+import type { ChatClient } from "../provider/chat.ts";
+import type { Message } from "../history.ts";
 import type { Client } from "../provider/client.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
 import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
 import type { AnyTool, AskUser } from "../tool.ts";
-import type { AvailableServers } from "../../tools/lsp.ts";
+import type { AvailableServers } from "../../tools/lsp/mod.ts";
 import { startupTools } from "../../tools/mod.ts";
 
 /** What choosing a session needs. */

@@ -2,11 +2,11 @@
 
 import type { Config } from "../config/config.ts";
 import { UsageError } from "../cli/flags.ts";
-import { Output, writeAll } from "../frontend/output.ts";
-import { plain } from "../frontend/plain.ts";
+import { Output, writeAll } from "./terminal/output.ts";
+import { plain } from "./terminal/plain.ts";
 import { runHooks, withHookContext } from "../hooks/run.ts";
-import { childAgent, closeChildren, depthRefusal } from "./child.ts";
-import { nestedEvent } from "./updates.ts";
+import { childAgent, closeChildren, depthRefusal } from "../subagent/child.ts";
+import { nestedEvent } from "../subagent/updates.ts";
 import { failedText, resultText } from "../../tools/ask_agent.ts";
 
 /** What `mm --ask` needs. */

@@ -2,7 +2,7 @@
 
 import type { Config } from "../config/config.ts";
 import { firstQuestion, listSessions, sessionsDir, turnCount } from "../session/store.ts";
-import { writeAll } from "./output.ts";
+import { writeAll } from "../frontend/terminal/output.ts";
 
 /** One line per session: id, date, turns, first question; unreadable files reported after. */
 export async function listSessionsCommand(config: Config, cwd: string): Promise<number> {

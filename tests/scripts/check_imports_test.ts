@@ -1,0 +1,80 @@
+/** The layer rule and the cycle check of `deno task check` (scripts/check_imports.ts). */
+
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { checkTree, cycles, importsOf, layerFault, layerOf } from "../../scripts/check_imports.ts";
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { tempDir } from "../helpers/mm.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+Deno.test("check_imports: the layer of each part of the tree", () => {
+  assertEquals(layerOf("main.ts"), "main");
+  assertEquals(layerOf("lib/history.ts"), "base");
+  assertEquals(layerOf("lib/config/load.ts"), "base");
+  assertEquals(layerOf("lib/provider/chat.ts"), "adapter");
+  assertEquals(layerOf("lib/subagent/child.ts"), "adapter");
+  assertEquals(layerOf("lib/agent/agent.ts"), "core");
+  assertEquals(layerOf("tools/lsp/mod.ts"), "core");
+  assertEquals(layerOf("lib/frontend/line/line.ts"), "front end");
+  assertEquals(layerOf("lib/commands/doctor.ts"), "front end");
+  assertEquals(layerOf("tests/helpers/mm.ts"), undefined);
+});
+
+Deno.test("check_imports: an import up, or between tools and the core, is a fault", () => {
+  assertEquals(layerFault("lib/agent/agent.ts", "lib/provider/chat.ts"), undefined);
+  assertEquals(layerFault("lib/frontend/start.ts", "tools/mod.ts"), undefined);
+  assertStringIncludes(
+    layerFault("lib/tool.ts", "lib/provider/chat.ts") ?? "",
+    "lib/tool.ts (base) imports lib/provider/chat.ts (adapter)",
+  );
+  assertStringIncludes(
+    layerFault("tools/edit_file.ts", "lib/agent/agent.ts") ?? "",
+    "tools and the agent core meet only through lib/tool.ts",
+  );
+  assertStringIncludes(layerFault("lib/agent/agent.ts", "main.ts") ?? "", "never up");
+});
+
+Deno.test("check_imports: the relative imports of a module, static and dynamic", () => {
+  const source = [
+    `import type { A } from "../tool.ts";`,
+    `import { b } from "./b.ts";`,
+    `export { c } from "../c/c.ts";`,
+    `const m = await import("../lazy.ts");`,
+    `import x from "npm:openai@7.59.0";`,
+    `import { join } from "node:path";`,
+  ].join("\n");
+  assertEquals(importsOf("lib/agent/agent.ts", source), [
+    "lib/tool.ts",
+    "lib/agent/b.ts",
+    "lib/c/c.ts",
+    "lib/lazy.ts",
+  ]);
+});
+
+Deno.test("check_imports: cycles are found, a tree without one has none", () => {
+  const graph = new Map([
+    ["a.ts", ["b.ts"]],
+    ["b.ts", ["c.ts"]],
+    ["c.ts", ["a.ts", "d.ts"]],
+    ["d.ts", []],
+    ["e.ts", ["e.ts"]],
+  ]);
+  assertEquals(cycles(graph), [["a.ts", "b.ts", "c.ts"], ["e.ts"]]);
+  assertEquals(cycles(new Map([["a.ts", ["b.ts"]], ["b.ts", []]])), []);
+});
+
+Deno.test("check_imports: this tree keeps the rule; a tree that breaks it is told why", async () => {
+  assertEquals(await checkTree(ROOT), []);
+  const dir = await tempDir("mm-imports-");
+  await Deno.mkdir(join(dir, "lib/agent"), { recursive: true });
+  await Deno.mkdir(join(dir, "tools"));
+  await Deno.writeTextFile(join(dir, "main.ts"), `import "./lib/tool.ts";\n`);
+  await Deno.writeTextFile(join(dir, "lib/tool.ts"), `import "./agent/agent.ts";\n`);
+  await Deno.writeTextFile(join(dir, "lib/agent/agent.ts"), `import "../tool.ts";\n`);
+  const faults = await checkTree(dir);
+  assertEquals(faults, [
+    "lib/tool.ts (base) imports lib/agent/agent.ts (core): an import goes down, never up",
+    "import cycle: lib/agent/agent.ts ↔ lib/tool.ts",
+  ]);
+});
