@@ -1,6 +1,7 @@
 /** Text-form tool calls: the recogniser on a corpus, the stream filter, the agent core, tool names. */
 
-import { Agent, unknownToolText } from "../lib/agent/agent.ts";
+import { Agent } from "../lib/agent/agent.ts";
+import { unknownToolText } from "../lib/agent/texts.ts";
 import type { AgentEvent } from "../lib/agent/events.ts";
 import { TextCallFilter, type TextCallOptions, textToolCalls } from "../lib/agent/text_calls.ts";
 import { matchToolName } from "../lib/agent/tool_name.ts";

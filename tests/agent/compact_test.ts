@@ -1,6 +1,7 @@
 /** `/compact` in the agent core, against the scripted server. */
 
-import { Agent, CompactError } from "../../lib/agent/agent.ts";
+import { Agent } from "../../lib/agent/agent.ts";
+import { CompactError } from "../../lib/agent/fit.ts";
 import { COMPACT_ACK, COMPACT_REQUEST, COMPACT_WRAPPER } from "../../lib/history.ts";
 import type { AgentEvent } from "../../lib/agent/events.ts";
 import { defaultConfig } from "../../lib/config/config.ts";

@@ -1,6 +1,6 @@
 /** The texts a turn ends with, as the model and the user read them. */
 
-import { maxTurnsText } from "../../lib/agent/agent.ts";
+import { maxTurnsText } from "../../lib/agent/texts.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 Deno.test("maxTurnsText counts model calls in good English", () => {

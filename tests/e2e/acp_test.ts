@@ -1,7 +1,7 @@
 /** Editor mode: the real `mm -acp`, driven by the ACP SDK's client, against the scripted server. */
 
 import { methods, RequestError } from "npm:@agentclientprotocol/sdk@2.4.0";
-import { maxTurnsText } from "../../lib/agent/agent.ts";
+import { maxTurnsText } from "../../lib/agent/texts.ts";
 import { VERSION } from "../../lib/version.ts";
 import { DECLINED_TEXT, NOBODY_TEXT } from "../../tools/ask_user.ts";
 import { chunks, Editor, type EditorOptions, select, strayLines } from "../helpers/acp.ts";

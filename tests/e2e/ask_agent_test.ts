@@ -10,7 +10,7 @@ import {
 } from "../../tools/ask_agent.ts";
 import { NOBODY_TEXT } from "../../tools/ask_user.ts";
 import { silenceReason, silenceText, turnFailure } from "../../lib/subagent/child.ts";
-import { maxTurnsText } from "../../lib/agent/agent.ts";
+import { maxTurnsText } from "../../lib/agent/texts.ts";
 import { chunks, Editor, select } from "../helpers/acp.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";

@@ -12,7 +12,7 @@ import type {
   SessionUpdate,
   StopReason,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
-import { type Agent, maxTurnsText } from "../../agent/agent.ts";
+import type { Agent } from "../../agent/agent.ts";
 import type { AgentEvent } from "../../agent/events.ts";
 import type { Config } from "../../config/config.ts";
 import type { LspPool } from "../../lsp/pool.ts";
@@ -162,8 +162,10 @@ export class AcpSession {
       }
       if (outcome.status !== "failed") return { stopReason: "end_turn" };
       const { error } = outcome;
-      const max = error === maxTurnsText(this.#opts.config.maxTurns);
-      return { stopReason: max ? "max_turn_requests" : "end_turn", error };
+      return {
+        stopReason: outcome.reason === "maxTurns" ? "max_turn_requests" : "end_turn",
+        error,
+      };
     } finally {
       this.#turn = undefined;
     }

@@ -13,10 +13,10 @@ import type {
   ToolKind as AcpToolKind,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { AgentEvent } from "../../agent/events.ts";
-import { coerceInput, parseToolArguments } from "../../tool_input.ts";
+import { describeCall } from "../../agent/dispatch.ts";
 import { HOOK_CONTEXT_MARKER } from "../../hooks/run.ts";
 import type { Message } from "../../history.ts";
-import type { AnyTool, FileDiff, ToolKind } from "../../tool.ts";
+import type { AnyTool, FileDiff } from "../../tool.ts";
 
 /** The core's `tool_call` event. */
 export type ToolCallEvent = Extract<AgentEvent, { type: "tool_call" }>;
@@ -140,26 +140,6 @@ export function typedPrompt(content: string): string {
   const at = content.indexOf(`\n${HOOK_CONTEXT_MARKER}\n`);
   if (at >= 0) return content.slice(0, at);
   return content.startsWith(`${HOOK_CONTEXT_MARKER}\n`) ? "" : content;
-}
-
-/** How a stored call is shown: the tool's name, kind and summary, as when it ran. */
-export function describeCall(
-  tools: readonly AnyTool[],
-  name: string,
-  args: string,
-): { name: string; kind: ToolKind; summary: string; input: unknown } {
-  const wanted = name.trim().toLowerCase().replace(/[-\s]/g, "_");
-  const tool = tools.find((t) => t.name === name) ?? tools.find((t) => t.name === wanted);
-  if (!tool) return { name, kind: "other", summary: args, input: args };
-  const parsed = parseToolArguments(args);
-  const coerced = !parsed.ok
-    ? undefined
-    : tool.parse
-    ? tool.parse(parsed.value)
-    : coerceInput(tool.parameters, parsed.value);
-  if (!coerced?.ok) return { name: tool.name, kind: "other", summary: args, input: args };
-  const kind = typeof tool.kind === "function" ? tool.kind(coerced.input) : tool.kind;
-  return { name: tool.name, kind, summary: tool.summary(coerced.input), input: coerced.input };
 }
 
 /**

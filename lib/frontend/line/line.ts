@@ -1,6 +1,7 @@
 /** Line mode (`mm` in a terminal): a conversation, one turn after another, until the user quits. */
 
-import { type Agent, CompactError } from "../../agent/agent.ts";
+import { type Agent } from "../../agent/agent.ts";
+import { CompactError } from "../../agent/fit.ts";
 import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
 import { realContext } from "../../context.ts";

@@ -1,13 +1,13 @@
 /** The mapping from the core's events and a session's history to ACP session updates. */
 
 import {
-  describeCall,
   promptText,
   replayUpdates,
   toolCallEnd,
   toolTitle,
   typedPrompt,
 } from "../../../lib/frontend/acp/updates.ts";
+import { describeCall } from "../../../lib/agent/dispatch.ts";
 import { HOOK_CONTEXT_MARKER } from "../../../lib/hooks/run.ts";
 import type { Message } from "../../../lib/history.ts";
 import { BUILTIN_TOOLS } from "../../../tools/mod.ts";
@@ -195,4 +195,31 @@ Deno.test("replayUpdates", async (t) => {
     assertEquals([second.toolCallId, second.title], ["call_0-2", "bash: pwd"]);
     assertEquals((updates[6] as { toolCallId: string }).toolCallId, "call_0-2");
   });
+});
+
+Deno.test("replayUpdates: a call the model named loosely replays as the tool it ran", () => {
+  // The core ran `readFile` as read_file; the replay after session/load must show the same call,
+  // not an unknown tool of kind other with its raw arguments.
+  const history: Message[] = [
+    { role: "system", content: "sys" },
+    { role: "user", content: "read it" },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{
+        id: "call_0",
+        type: "function",
+        function: { name: "readFile", arguments: '{"path":"a.ts"}' },
+      }],
+    },
+    { role: "tool", tool_call_id: "call_0", content: "1 │ x\n" },
+  ];
+  const call = replayUpdates(history, BUILTIN_TOOLS, (id) => id)[1] as {
+    title: string;
+    kind: string;
+    rawInput: unknown;
+  };
+  assertEquals([call.title, call.kind, call.rawInput], ["read_file: a.ts", "read", {
+    path: "a.ts",
+  }]);
 });

@@ -1,0 +1,297 @@
+/**
+ * How a tool call runs (tools.md, "Permissions", "Loop detection"; mm.md §6 hooks): the tool found
+ * by its forgiving name, the arguments repaired and coerced, the permission gate, the
+ * preToolCall/postToolCall hooks, the tool itself, the loop detector. One path for the calls the
+ * model makes in a turn and for a front end's command (`/ask`); the editor's replay describes a
+ * stored call with the same rule.
+ */
+
+import type { Config, HookEvent } from "../config/config.ts";
+import type { ToolCall } from "../history.ts";
+import { type HookPayload, type HookVerdict, runHooks, withHookContext } from "../hooks/run.ts";
+import { type AskPermission, refusalWithReason, rejectedText } from "../permissions/prompt.ts";
+import type { AnyTool, Conversation, ToolContext, ToolKind, ToolResult } from "../tool.ts";
+import { coerceInput, invalidCallText, parseToolArguments } from "../tool_input.ts";
+import type { AgentEvent } from "./events.ts";
+import { LOOP_DETECTED, LoopDetector, loopStoppedText } from "./loop_detector.ts";
+import type { Counters } from "./recap.ts";
+import { crashText, hookDeniedText, hookInputText, unknownToolText } from "./texts.ts";
+import { matchToolName } from "./tool_name.ts";
+
+/** A call ready to run, or the text that refuses it (unknown tool, bad JSON, bad fields). */
+export type PreparedCall =
+  | { ok: true; tool: AnyTool; input: Record<string, unknown> }
+  | { ok: false; tool?: AnyTool; refusal: string };
+
+/**
+ * The tool a model named, forgiving case and separators (`Read_File`, `read-file`, `readFile` are
+ * `read_file`) when exactly one declared tool reads alike.
+ */
+export function findTool(tools: readonly AnyTool[], name: string): AnyTool | undefined {
+  const match = matchToolName(name.trim(), tools.map((t) => t.name));
+  return tools.find((t) => t.name === match);
+}
+
+/** The input of `tool` from a model's arguments (already parsed), or the faults that refuse it. */
+function coerce(tool: AnyTool, args: Record<string, unknown>) {
+  return tool.parse ? tool.parse(args) : coerceInput(tool.parameters, args);
+}
+
+/** Finds the tool, repairs the arguments and coerces them to the tool's parameters. */
+export function prepareCall(
+  tools: readonly AnyTool[],
+  call: Pick<ToolCall, "name" | "arguments">,
+): PreparedCall {
+  const tool = findTool(tools, call.name);
+  if (!tool) return { ok: false, refusal: unknownToolText(call.name, tools.map((t) => t.name)) };
+  const parsed = parseToolArguments(call.arguments);
+  const coerced = parsed.ok ? coerce(tool, parsed.value) : undefined;
+  if (coerced?.ok) return { ok: true, tool, input: coerced.input };
+  const faults = parsed.ok ? (coerced as { faults: string[] }).faults : [parsed.reason];
+  const sent = call.arguments.trim() || "{}";
+  return { ok: false, tool, refusal: invalidCallText(tool.name, faults, sent, tool.parameters) };
+}
+
+/** How a call shows in the front ends: the tool's name, kind, summary and input. */
+export interface CallDescription {
+  name: string;
+  kind: ToolKind;
+  summary: string;
+  input: unknown;
+}
+
+/**
+ * How a call of `name` with `args` shows, as when it ran (the editor's replay): a call the model
+ * wrote `readFile` is `read_file`; a call that could not run shows its raw arguments, kind `other`.
+ */
+export function describeCall(
+  tools: readonly AnyTool[],
+  name: string,
+  args: string,
+  conversation?: Conversation,
+): CallDescription {
+  const call = { name, arguments: args };
+  return describePrepared(prepareCall(tools, call), call, conversation);
+}
+
+/** How a prepared call shows. */
+function describePrepared(
+  prepared: PreparedCall,
+  call: Pick<ToolCall, "name" | "arguments">,
+  conversation?: Conversation,
+): CallDescription {
+  if (!prepared.ok) {
+    const name = prepared.tool?.name ?? call.name;
+    return { name, kind: "other", summary: call.arguments, input: call.arguments };
+  }
+  const { tool, input } = prepared;
+  const kind = typeof tool.kind === "function" ? tool.kind(input) : tool.kind;
+  return { name: tool.name, kind, summary: tool.summary(input, conversation), input };
+}
+
+/** A call's end: the output the model reads and, when the call ends the turn, why. */
+export interface CallEnd {
+  output: string;
+  /** The error that ends the turn; `reason` says whose. */
+  stop?: string;
+  reason?: "loop" | "tool";
+}
+
+/** How a command of a front end ended: refused by the gate (its text), or run. */
+export type CommandOutcome =
+  | { kind: "refused"; text: string }
+  | { kind: "ran"; result: ToolResult };
+
+/** What the dispatcher needs from the conversation it serves. */
+export interface DispatchOptions {
+  config: Config;
+  tools: AnyTool[];
+  askPermission: AskPermission;
+  emit(event: AgentEvent): void;
+  /** The tools' context for one call (the front end's part of it). */
+  context(signal: AbortSignal): ToolContext;
+  /** The conversation as a tool sees it now. */
+  conversation(): Conversation;
+  /** The session file's id when sessions are on: the hooks' `session` field. */
+  sessionId?: () => string | undefined;
+  /** Records a failure for the session file. */
+  recordError(where: "tool" | "hook", message: string): void;
+}
+
+/** Runs the tool calls of a conversation; remembers the tools allowed for the session. */
+export class Dispatcher {
+  /** The loop detector: `/new` makes a new conversation, `/compact` keeps it. */
+  readonly loop = new LoopDetector();
+  #opts: DispatchOptions;
+  #allowed = new Set<string>();
+
+  /** A dispatcher for the calls of one conversation. */
+  constructor(opts: DispatchOptions) {
+    this.#opts = opts;
+  }
+
+  /** Runs one call of the model: its events, the gate, hooks, the tool, the loop detector. Never throws. */
+  async run(call: ToolCall, signal: AbortSignal, counters: Counters): Promise<CallEnd> {
+    const { tools, emit } = this.#opts;
+    const prepared = prepareCall(tools, call);
+    const { tool } = prepared;
+    const { name, kind, summary, input } = describePrepared(
+      prepared,
+      call,
+      this.#opts.conversation(),
+    );
+    emit({
+      type: "tool_call",
+      id: call.id,
+      name,
+      kind,
+      emoji: tool?.emoji ?? "❔",
+      summary,
+      input,
+    });
+    let result: ToolResult;
+    if (!prepared.ok) result = { output: prepared.refusal, failed: true };
+    else {
+      const refusal = await this.#refusal(prepared.tool, prepared.input);
+      result = refusal !== undefined
+        ? { output: refusal, failed: true }
+        : await this.#runWithHooks(prepared.tool, prepared.input, signal, call.id);
+    }
+    if (tool?.counter) counters[tool.counter]++;
+    const verdict = this.loop.record(
+      name,
+      prepared.ok ? prepared.input : call.arguments,
+      result.output,
+    );
+    if (verdict === "stop") {
+      const error = loopStoppedText(name);
+      emit({ type: "tool_result", id: call.id, name, output: error, failed: true });
+      return { output: error, stop: error, reason: "loop" };
+    }
+    let output = result.output;
+    if (verdict === "warn") {
+      output += (output.endsWith("\n") || !output ? "" : "\n") + LOOP_DETECTED;
+    }
+    emit({
+      type: "tool_result",
+      id: call.id,
+      name,
+      output,
+      failed: result.failed ?? false,
+      diff: result.diff,
+      ...(tool?.preview === false ? { preview: false } : {}),
+      ...(result.display !== undefined ? { display: result.display } : {}),
+    });
+    return result.stop === undefined ? { output } : { output, stop: result.stop, reason: "tool" };
+  }
+
+  /**
+   * Runs tool `name` with `input` as a front end's command (line mode's `/ask`): the same gate,
+   * hooks and context as a call of the model, without its events or the loop detector (the front
+   * end draws the command its own way). The steps of an asked agent are emitted as `nested`
+   * events of call `id`.
+   */
+  async command(
+    name: string,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+    id: string,
+  ): Promise<CommandOutcome> {
+    const prepared = prepareCall(this.#opts.tools, { name, arguments: JSON.stringify(input) });
+    if (!prepared.ok) return { kind: "refused", text: prepared.refusal };
+    const refusal = await this.#refusal(prepared.tool, prepared.input);
+    if (refusal !== undefined) return { kind: "refused", text: refusal };
+    return {
+      kind: "ran",
+      result: await this.#runWithHooks(prepared.tool, prepared.input, signal, id),
+    };
+  }
+
+  /** Runs the hooks of an event; their failures are recorded and shown, never fatal. */
+  async hooks(event: HookEvent, payload: HookPayload): Promise<HookVerdict> {
+    const hooks = this.#opts.config.hooks[event];
+    if (!hooks?.length) return { context: [], failures: [] };
+    const session = this.#opts.sessionId?.();
+    const verdict = await runHooks(
+      hooks,
+      session ? { ...payload, session } : payload,
+      this.#opts.config.bashTimeout,
+    );
+    for (const f of verdict.failures) this.#hookFailure(f);
+    return verdict;
+  }
+
+  /** A hook's failure: recorded for the session file and shown as a warning. */
+  #hookFailure(message: string): void {
+    this.#opts.recordError("hook", message);
+    this.#opts.emit({ type: "warning", message: `[warning: ${message}]` });
+  }
+
+  /** Runs a tool between its preToolCall and postToolCall hooks. */
+  async #runWithHooks(
+    tool: AnyTool,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+    callId: string,
+  ): Promise<ToolResult> {
+    const sessionId = this.#opts.sessionId?.();
+    const ctx: ToolContext = {
+      askPermission: this.#opts.askPermission,
+      ...this.#opts.context(signal),
+      conversation: this.#opts.conversation(),
+      ...(sessionId ? { sessionId } : {}),
+      emit: (event) => this.#opts.emit({ type: "nested", call: callId, event }),
+      hookFailure: (message) => this.#hookFailure(message),
+    };
+    const base = { tool: tool.name, cwd: ctx.cwd };
+    const pre = await this.hooks("preToolCall", { event: "preToolCall", input, ...base });
+    if (pre.denied !== undefined) {
+      return { output: hookDeniedText(tool.name, pre.denied), failed: true };
+    }
+    if (pre.input) {
+      const coerced = coerce(tool, pre.input);
+      if (coerced.ok) input = coerced.input;
+      else this.#hookFailure(hookInputText(tool.name, coerced.faults));
+    }
+    const result = await runTool(tool, input, ctx, (m) => this.#opts.recordError("tool", m));
+    const post = await this.hooks("postToolCall", {
+      event: "postToolCall",
+      input,
+      output: result.output,
+      ...base,
+    });
+    const output = withHookContext(post.replace ?? result.output, post.context);
+    return output === result.output ? result : { ...result, output };
+  }
+
+  /** Why the call may not run (the refusal the model reads), or undefined when it may. */
+  async #refusal(tool: AnyTool, input: Record<string, unknown>): Promise<string | undefined> {
+    const conversation = this.#opts.conversation();
+    const asks = typeof tool.asks === "function" ? tool.asks(input, conversation) : tool.asks;
+    if (!asks || this.#opts.config.yolo || this.#allowed.has(tool.name)) return undefined;
+    const answer = await this.#opts.askPermission(
+      tool.name,
+      tool.summary(input, conversation),
+      input,
+    );
+    if (answer.kind === "allowAlways") this.#allowed.add(tool.name);
+    if (answer.kind !== "reject") return undefined;
+    return answer.reason ? refusalWithReason(tool.name, answer.reason) : rejectedText(tool.name);
+  }
+}
+
+/** Runs a tool; a throw is a bug in the tool, told to the model in one line. */
+async function runTool(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  ctx: ToolContext,
+  onCrash: (message: string) => void,
+): Promise<ToolResult> {
+  try {
+    return await tool.run(input, ctx);
+  } catch (e) {
+    const output = crashText(tool.name, (e as Error).message ?? String(e));
+    onCrash(output);
+    return { output, failed: true };
+  }
+}

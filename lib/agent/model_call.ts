@@ -1,0 +1,180 @@
+/**
+ * One streamed model call of a turn (mm.md §4): the watchdog, the `progress` beats, the runaway
+ * detector and the filter that keeps text-form tool calls off the display; then the calls of the
+ * answer, structured or written as text (docs/small-models.md).
+ */
+
+import type { Config } from "../config/config.ts";
+import type { Message, ToolCall } from "../history.ts";
+import type { ChatClient, ChatResult, ToolSchema } from "../provider/chat.ts";
+import type { AnyTool } from "../tool.ts";
+import {
+  answerReserve,
+  type Budget,
+  calibrate,
+  calibrated,
+  type Calibration,
+  rawPromptTokens,
+} from "./budget.ts";
+import type { AgentEvent } from "./events.ts";
+import { isRunaway, runawayText } from "./loop_detector.ts";
+import { toolSchema } from "./schema.ts";
+import { TextCallFilter, textToolCalls } from "./text_calls.ts";
+import { TurnStop, watchdogText } from "./texts.ts";
+
+/** The least time between two `progress` events of one model call. */
+export const PROGRESS_MS = 250;
+
+/** What a model call needs. */
+export interface ModelCallOptions {
+  config: Config;
+  chat: ChatClient;
+  /** The declared tools. */
+  tools: AnyTool[];
+  emit(event: AgentEvent): void;
+}
+
+/** The model calls of one conversation: its tool declarations and the server's count of its prompts. */
+export class ModelCaller {
+  /** The declared tools as the model receives them: the same bytes for the whole conversation. */
+  readonly schemas: ToolSchema[];
+  #opts: ModelCallOptions;
+  /** The server's last count of a prompt, against our estimate of it. */
+  #calibration: Calibration | undefined;
+
+  /** The calls of a conversation with `opts.tools`. */
+  constructor(opts: ModelCallOptions) {
+    this.#opts = opts;
+    this.schemas = opts.tools.map((t) => toolSchema(t, opts.config));
+  }
+
+  /** The context window's budget, when the window is known. */
+  budget(): Budget | undefined {
+    const { chat, config } = this.#opts;
+    const window = chat.contextWindow ?? config.contextSize;
+    if (!window) return undefined;
+    return {
+      window,
+      reserve: answerReserve(window, config.maxTokens),
+      calibration: this.#calibration,
+    };
+  }
+
+  /**
+   * One model call of `messages`, with the watchdog and the runaway detector watching its stream;
+   * `withTools` false for a summary (no tools, nothing shown). Throws {@linkcode TurnStop} when the
+   * watchdog or the runaway detector stopped it, the provider's error when the server failed.
+   */
+  async call(
+    turnSignal: AbortSignal,
+    messages: Message[],
+    withTools = true,
+  ): Promise<ChatResult> {
+    const { config, chat, tools, emit } = this.#opts;
+    const controller = new AbortController();
+    let stop: TurnStop | undefined;
+    const stopWith = (message: string, reason: "watchdog" | "runaway") => {
+      stop = new TurnStop(message, reason);
+      controller.abort();
+    };
+    const onTurnAbort = () => controller.abort();
+    turnSignal.addEventListener("abort", onTurnAbort);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const feed = () => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () => stopWith(watchdogText(config.watchdogTimeout), "watchdog"),
+        config.watchdogTimeout,
+      );
+    };
+    feed();
+    const composing = new Set<number>();
+    // Deltas that show nothing (a call's arguments, text held as a possible call) still say the
+    // model is alive, at most every PROGRESS_MS: an asking mm's watchdog waits on it (docs/acp.md).
+    let progressAt = 0;
+    const progress = () => {
+      if (Date.now() - progressAt < PROGRESS_MS) return;
+      progressAt = Date.now();
+      emit({ type: "progress" });
+    };
+    // With structuredOutput the answer is JSON: a message of bare JSON is never a call.
+    const shown = new TextCallFilter(tools, { jsonAnswer: config.structuredOutput !== undefined });
+    let heldRanAway = false;
+    const schemas = withTools ? this.schemas : [];
+    const raw = rawPromptTokens(messages, schemas);
+    try {
+      const result = await chat.stream({
+        messages,
+        tools: schemas,
+        promptTokens: calibrated(raw, this.#calibration),
+        signal: controller.signal,
+        onDelta: (d) => {
+          if (stop) return;
+          feed();
+          if (!withTools) return;
+          if (d.type === "text") {
+            const text = shown.push(d.text);
+            if (text) emit({ type: "text", text });
+            else progress();
+            // A model repeating itself inside what may be a text-form call runs away as well.
+            const held = shown.heldRunaway();
+            if (held !== undefined) {
+              heldRanAway = true;
+              stopWith(runawayText(held), "runaway");
+            }
+          } else if (d.type === "thought") emit({ type: "thought", text: d.text });
+          else {
+            if (!composing.has(d.index)) {
+              composing.add(d.index);
+              emit({ type: "composing", tool: d.name });
+            } else progress();
+            if (isRunaway(d.arguments)) stopWith(runawayText(d.arguments), "runaway");
+          }
+        },
+      });
+      this.#calibration = calibrate(raw, result.usage?.promptTokens) ?? this.#calibration;
+      // The held text, without the text-form calls it held (they run as calls, not as an answer).
+      const rest = withTools ? shown.finish(result.toolCalls.length === 0) : "";
+      if (rest) emit({ type: "text", text: rest });
+      return result;
+    } catch (e) {
+      // Cancelled or failed mid-answer: the text held as a possible call is shown after all,
+      // without a call it completed (a runaway's is not: its error shows its end).
+      const rest = withTools && !heldRanAway ? shown.finish(composing.size === 0) : "";
+      if (rest) emit({ type: "text", text: rest });
+      if (stop && !turnSignal.aborted) throw stop;
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      turnSignal.removeEventListener("abort", onTurnAbort);
+    }
+  }
+}
+
+/**
+ * The calls of a model answer and the text kept as its content: its structured calls, else the
+ * calls it wrote as text (docs/small-models.md), with only the prose around them as content.
+ */
+export function answerCalls(
+  result: ChatResult,
+  tools: AnyTool[],
+  config: Config,
+): { calls: ToolCall[]; content: string } {
+  if (result.toolCalls.length) return { calls: result.toolCalls, content: result.text };
+  const jsonAnswer = config.structuredOutput !== undefined;
+  const found = textToolCalls(result.text, tools, { jsonAnswer });
+  if (!found) return { calls: [], content: result.text };
+  const calls = found.calls.map((c) => ({
+    id: textCallId(),
+    name: c.name,
+    arguments: c.arguments,
+  }));
+  return { calls, content: found.text };
+}
+
+/** An id for a call written as text: 9 letters and digits, the only form Mistral templates accept. */
+function textCallId(): string {
+  const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  return Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => chars[b % chars.length])
+    .join("");
+}

@@ -1,0 +1,86 @@
+/** The turn's own texts (mm.md §4, tools.md), and how a turn ended: the front ends read these. */
+
+import { formatDuration } from "../config/duration.ts";
+import { nearest } from "../config/suggest.ts";
+import type { Counters } from "./recap.ts";
+
+/**
+ * Why a turn failed, so that no front end compares error strings: the server or the connection
+ * (`provider`), a hook that blocked the prompt (`blocked`), the watchdog, a runaway generation,
+ * the loop detector, `maxTurns`, a context window the prompt cannot fit (`window`), or a tool that
+ * ended the turn (`tool`: an asked agent that stayed silent).
+ */
+export type FailReason =
+  | "provider"
+  | "blocked"
+  | "watchdog"
+  | "runaway"
+  | "loop"
+  | "maxTurns"
+  | "window"
+  | "tool";
+
+/** How a turn ended. */
+export type TurnOutcome =
+  | { status: "answered"; answer: string; counters: Counters }
+  | { status: "failed"; error: string; reason: FailReason; counters: Counters }
+  | { status: "cancelled"; counters: Counters };
+
+/** Ends a turn with one sentence, and why. */
+export class TurnStop extends Error {
+  /** Why the turn stops. */
+  readonly reason: FailReason;
+
+  /** `message` is the sentence the user reads. */
+  constructor(message: string, reason: FailReason) {
+    super(message);
+    this.name = "TurnStop";
+    this.reason = reason;
+  }
+}
+
+/** The text a turn ends with when the watchdog fires. */
+export function watchdogText(ms: number): string {
+  const d = formatDuration(ms);
+  return `[error: the model sent nothing for ${d} — turn stopped by the watchdog (watchdogTimeout: ${d}); the server may be overloaded or still loading the model: try again, or raise watchdogTimeout]`;
+}
+
+/** The text a turn ends with when a preGeneration hook blocks the prompt. */
+export function blockedText(reason: string): string {
+  return `[mm: the prompt was blocked by a hook: ${reason}]`;
+}
+
+/** The text a turn ends with when it reaches `maxTurns`. */
+export function maxTurnsText(n: number): string {
+  return `[error: the turn reached maxTurns (${n} model call${
+    n === 1 ? "" : "s"
+  }) without a final answer — stopped; ask for a smaller step, or raise maxTurns in the agent file]`;
+}
+
+/** The answer to a call of a tool that does not exist. */
+export function unknownToolText(name: string, tools: string[]): string {
+  const hint = nearest(name, tools);
+  return `[unknown tool "${name}"${hint ? ` — did you mean "${hint}"?` : ""} — the tools are: ${
+    tools.join(", ")
+  }]`;
+}
+
+/** The answer to every call of a step after the one that stopped the turn. */
+export const NOT_RUN = "[error: not run: the turn was stopped]";
+
+/** What a tool's crash tells the model: a thrown error inside a tool is a bug. */
+export function crashText(tool: string, message: string): string {
+  return `[error: ${tool} failed unexpectedly: ${message}]`;
+}
+
+/** What the model reads when a preToolCall hook denies a call. */
+export function hookDeniedText(tool: string, reason: string): string {
+  return `[${tool} denied by a hook: ${reason}]`;
+}
+
+/** The warning when a preToolCall hook's new input does not fit the tool. */
+export function hookInputText(tool: string, faults: string[]): string {
+  return `preToolCall hook gave ${tool} an input it cannot take (${
+    faults.join("; ")
+  }) — kept the model's`;
+}
