@@ -20,7 +20,8 @@ import {
 } from "./loop_detector.ts";
 import { type Counters, emptyCounters } from "./recap.ts";
 import { toolSchema } from "./schema.ts";
-import { TextCallFilter, textToolCalls } from "./text_calls.ts";
+import { TextCallFilter } from "./text_calls/filter.ts";
+import { textToolCalls } from "./text_calls/mod.ts";
 import { matchToolName } from "./tool_name.ts";
 import { COMPACT_ACK, COMPACT_REQUEST, COMPACT_WRAPPER } from "../history.ts";
 import {
