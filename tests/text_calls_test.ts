@@ -3,7 +3,8 @@
 import { Agent } from "../lib/agent/agent.ts";
 import { unknownToolText } from "../lib/agent/texts.ts";
 import type { AgentEvent } from "../lib/agent/events.ts";
-import { TextCallFilter, type TextCallOptions, textToolCalls } from "../lib/agent/text_calls.ts";
+import { TextCallFilter } from "../lib/agent/text_calls/filter.ts";
+import { type TextCallOptions, textToolCalls } from "../lib/agent/text_calls/mod.ts";
 import { matchToolName } from "../lib/agent/tool_name.ts";
 import { type Config, defaultConfig } from "../lib/config/config.ts";
 import { runawayText } from "../lib/agent/loop_detector.ts";

@@ -19,7 +19,8 @@ import {
 import type { AgentEvent } from "./events.ts";
 import { isRunaway, runawayText } from "./loop_detector.ts";
 import { toolSchema } from "./schema.ts";
-import { TextCallFilter, textToolCalls } from "./text_calls.ts";
+import { TextCallFilter } from "./text_calls/filter.ts";
+import { textToolCalls } from "./text_calls/mod.ts";
 import { TurnStop, watchdogText } from "./texts.ts";
 
 /** The least time between two `progress` events of one model call. */

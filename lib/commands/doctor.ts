@@ -5,7 +5,7 @@
  */
 
 import { matchToolName } from "../agent/tool_name.ts";
-import { textToolCalls } from "../agent/text_calls.ts";
+import { textToolCalls } from "../agent/text_calls/mod.ts";
 import { parseToolArguments } from "../tool_input.ts";
 import type { Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";

@@ -8,7 +8,8 @@
  * ("Text-form tool calls") gives the figures.
  */
 
-import { TextCallFilter, textToolCalls } from "../../lib/agent/text_calls.ts";
+import { TextCallFilter } from "../../lib/agent/text_calls/filter.ts";
+import { textToolCalls } from "../../lib/agent/text_calls/mod.ts";
 import { BUILTIN_TOOLS } from "../../tools/mod.ts";
 
 const RUNS = Number(Deno.args[0] ?? 200);
