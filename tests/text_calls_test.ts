@@ -21,7 +21,7 @@ import { ANSWERS, FILES, MATRIX, ZEROS } from "./fixtures/text_calls/answers.ts"
 import { CALLS, CALLS_BY_SYNTAX } from "./fixtures/text_calls/calls.ts";
 import { assertEquals } from "./helpers/assert.ts";
 import { fakeContext } from "./helpers/fake_context.ts";
-import { ScriptedServer } from "./helpers/server.ts";
+import { ScriptedServer } from "./helpers/server/mod.ts";
 
 const TOOLS = BUILTIN_TOOLS;
 

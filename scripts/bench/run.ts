@@ -7,7 +7,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { type Recorded, type Reply, ScriptedServer } from "../../tests/helpers/server.ts";
+import { type Recorded, type Reply, ScriptedServer } from "../../tests/helpers/server/mod.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 const BARE = fileURLToPath(new URL("./bare_client.ts", import.meta.url));

@@ -8,7 +8,7 @@ import { createChatClient, loadOpenAI } from "../../lib/provider/chat.ts";
 import type { Tool } from "../../lib/tool.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { fakeContext } from "../helpers/fake_context.ts";
-import { ScriptedServer } from "../helpers/server.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
 const openai = await loadOpenAI();

@@ -13,7 +13,7 @@ import {
 } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { tempDir, workdir } from "../helpers/mm.ts";
-import { ScriptedServer } from "../helpers/server.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
 

@@ -7,7 +7,7 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { DENO_DIR, MAIN, type MMRun, runMM, workdir } from "../helpers/mm.ts";
-import { ScriptedServer } from "../helpers/server.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
 const server = ScriptedServer.start();

@@ -4,7 +4,7 @@ import { LOOP_DETECTED, loopStoppedText } from "../../lib/agent/loop_detector.ts
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { runMM, workdir } from "../helpers/mm.ts";
-import { type ScriptedCall, ScriptedServer } from "../helpers/server.ts";
+import { type ScriptedCall, ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
 

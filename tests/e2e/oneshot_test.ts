@@ -4,7 +4,7 @@ import { LOOP_DETECTED } from "../../lib/agent/loop_detector.ts";
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { runMM, workdir } from "../helpers/mm.ts";
-import { ScriptedServer } from "../helpers/server.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
 

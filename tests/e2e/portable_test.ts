@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { DENO_DIR, workdir } from "../helpers/mm.ts";
-import { ScriptedServer } from "../helpers/server.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 

@@ -3,7 +3,7 @@
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { runMM, workdir } from "../helpers/mm.ts";
-import { ScriptedServer } from "../helpers/server.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
 

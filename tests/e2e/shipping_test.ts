@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { DENO_DIR, MAIN, type MMRun, runMM, tempDir, workdir } from "../helpers/mm.ts";
-import { ScriptedServer } from "../helpers/server.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { PERMISSIONS } from "../../scripts/compile.ts";
 

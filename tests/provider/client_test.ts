@@ -1,7 +1,7 @@
 /** Choosing the chat path and the window: the rule of docs/small-models.md, and the switch. */
 
 import { assertEquals } from "../helpers/assert.ts";
-import { ScriptedServer } from "../helpers/server.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
 import { type Config, defaultConfig, type ProviderName } from "../../lib/config/config.ts";
 import type { ChatRequest } from "../../lib/provider/chat.ts";
 import type { Message } from "../../lib/history.ts";

@@ -1,7 +1,7 @@
 /** Learning the context window from the server: Ollama, llama.cpp, DMR, contextSize, a dead server. */
 
 import { assertEquals } from "../helpers/assert.ts";
-import { ScriptedServer } from "../helpers/server.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
 import { type Config, defaultConfig, type ProviderName } from "../../lib/config/config.ts";
 import {
   discoverContextWindow,

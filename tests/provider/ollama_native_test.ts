@@ -1,7 +1,7 @@
 /** Ollama's native `/api/chat` client against the scripted server playing it: NDJSON, tools, errors. */
 
 import { assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
-import { ScriptedServer } from "../helpers/server.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
 import type { Config } from "../../lib/config/config.ts";
 import { type Delta, StreamAborted } from "../../lib/provider/chat.ts";

@@ -1,0 +1,149 @@
+/**
+ * A scripted OpenAI-compatible server for tests: real HTTP and SSE on 127.0.0.1. Replies are queued
+ * per model name, so concurrent tests that use different model names never see each other's script.
+ * Every request is recorded, so a test asserts what mm sent. It also plays Ollama's native
+ * `POST /api/chat` (streamed NDJSON, tool calls whole with object arguments) from the same queues,
+ * and the side APIs beside the chat (model lists, props, show, ps, unload).
+ *
+ * Here: the server, its script and its routing. The bodies: `openai_sse.ts` (SSE),
+ * `ollama_ndjson.ts` (NDJSON), `side_apis.ts` (everything but the chat).
+ */
+
+import { ollamaModelNotFound, ollamaStream } from "./ollama_ndjson.ts";
+import { openaiModelNotFound, openaiStream } from "./openai_sse.ts";
+import { sideAnswer, type SideState } from "./side_apis.ts";
+
+/** One tool call the scripted model makes. */
+export interface ScriptedCall {
+  name: string;
+  /** The arguments exactly as streamed (an object is JSON-encoded). */
+  arguments: string | Record<string, unknown>;
+  id?: string;
+}
+
+/** One scripted answer to a chat request. */
+export type Reply =
+  | {
+    text?: string;
+    thought?: string;
+    /** `reasoning_content` (llama.cpp, DeepSeek) or `reasoning` (Ollama, vLLM). */
+    thoughtField?: "reasoning_content" | "reasoning";
+    toolCalls?: ScriptedCall[];
+    /** Characters per delta: small values split names and arguments over many chunks. */
+    chunkSize?: number;
+    /** Leave `index` out of tool-call deltas, as some servers do. */
+    noIndex?: boolean;
+    /** Milliseconds before the first byte of the response. */
+    delay?: number;
+    /** Milliseconds between chunks. */
+    gap?: number;
+    usage?: { prompt_tokens: number; completion_tokens: number };
+    /** After the text: an error in the stream (`data: {"error":…}`, or Ollama's `{"error":…}` line). */
+    streamError?: string;
+  }
+  | { status: number; body: unknown }
+  /** Stream `text` then break the connection. */
+  | { drop: true; text?: string }
+  /** Stream `repeat` forever (until the client goes away) inside one tool call's arguments. */
+  | { runaway: string; name: string }
+  /** Send the headers, then nothing, until the client goes away. */
+  | { hang: true };
+
+/** A request the server received. */
+export interface Recorded {
+  method: string;
+  path: string;
+  headers: Headers;
+  // deno-lint-ignore no-explicit-any
+  body: any;
+}
+
+/** The scripted server. */
+export class ScriptedServer implements SideState {
+  /** Base URL, `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  /** Every request, in order. */
+  readonly requests: Recorded[] = [];
+  /** What the model listings return. */
+  models: string[] = ["scripted"];
+  /**
+   * The models in memory: Ollama's `GET /api/ps` lists them, `POST /api/generate` with
+   * `keep_alive: 0` unloads one (and loads one that was not there, as Ollama does), llama.cpp's
+   * `POST /models/unload` unloads one in router mode.
+   */
+  loaded: string[] = [];
+  /** llama.cpp router mode: `/models/unload` exists; a single-model server answers it 404. */
+  router = false;
+  /** llama.cpp's `GET /props`; unset: 404. */
+  props?: unknown;
+  /** Ollama's `POST /api/show`, by model name; a model not here: 404. */
+  show: Record<string, unknown> = {};
+  /** Fixed answers by path (`/api/ps`, `/models/unload`, …), over every route above. */
+  sideReplies: Record<string, { status: number; body: unknown }> = {};
+  #queues = new Map<string, Reply[]>();
+  #server: Deno.HttpServer;
+
+  private constructor(server: Deno.HttpServer, url: string) {
+    this.#server = server;
+    this.url = url;
+  }
+
+  /** Starts a server on a free loopback port. */
+  static start(): ScriptedServer {
+    let self: ScriptedServer | undefined = undefined;
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      (req) => self!.#handle(req),
+    );
+    self = new ScriptedServer(server, `http://127.0.0.1:${server.addr.port}`);
+    return self;
+  }
+
+  /** Queues replies for requests naming `model`. */
+  script(model: string, replies: Reply[]): void {
+    this.#queues.set(model, [...(this.#queues.get(model) ?? []), ...replies]);
+  }
+
+  /** The chat requests that named `model`. */
+  chats(model: string): Recorded[] {
+    return this.requests.filter((r) =>
+      r.path.endsWith("/chat/completions") && r.body?.model === model
+    );
+  }
+
+  /** The requests to Ollama's native `/api/chat` that named `model`. */
+  nativeChats(model: string): Recorded[] {
+    return this.requests.filter((r) => r.path === "/api/chat" && r.body?.model === model);
+  }
+
+  /** Stops the server. */
+  async close(): Promise<void> {
+    await this.#server.shutdown();
+  }
+
+  async #handle(req: Request): Promise<Response> {
+    const path = new URL(req.url).pathname;
+    const text = req.method === "POST" ? await req.text() : "";
+    let body: unknown = undefined;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
+    }
+    this.requests.push({ method: req.method, path, headers: req.headers, body });
+    const fixed = this.sideReplies[path];
+    if (fixed) return Response.json(fixed.body, { status: fixed.status });
+    const side = sideAnswer(this, path, body);
+    if (side) return side;
+    const native = path === "/api/chat";
+    if (!native && !path.endsWith("/chat/completions")) {
+      return new Response("not found", { status: 404 });
+    }
+    // deno-lint-ignore no-explicit-any
+    const model = (body as any)?.model ?? "";
+    const reply = this.#queues.get(model)?.shift();
+    if (!reply) return native ? ollamaModelNotFound(model) : openaiModelNotFound(model);
+    if ("status" in reply) return Response.json(reply.body, { status: reply.status });
+    return native ? ollamaStream(reply, model) : openaiStream(reply, model);
+  }
+}
