@@ -177,6 +177,39 @@ Deno.test("line mode", async (t) => {
         await term.kill();
       }
     },
+    "/ask runs through the tool hooks: preToolCall can deny it, postToolCall sees its answer":
+      async () => {
+        server.script("asked-hooked", [{ text: "the hooked answer" }]);
+        const hooks = "hooks:\n  preToolCall:\n    - matcher: ask_agent\n" +
+          `      command: ["bash", "-c", "grep -q forbidden && { echo 'not this task' >&2; exit 2; }; exit 0"]\n` +
+          "  postToolCall:\n    - matcher: ask_agent\n" +
+          `      command: ["bash", "-c", "cat > post.json"]\n`;
+        const { term, dir } = await mm(
+          "asker-hooked",
+          `mmConfigs:\n  helper:\n    file: helper.yaml\n${hooks}`,
+        );
+        try {
+          await Deno.writeTextFile(
+            `${dir}/helper.yaml`,
+            `url: ${server.url}\nmodel: asked-hooked\n`,
+          );
+          await term.type("/ask helper the forbidden thing");
+          await term.keys("Enter");
+          await term.waitFor("[ask_agent denied by a hook: not this task]");
+          assertEquals(server.chats("asked-hooked").length, 0);
+          await term.type("/ask helper an allowed thing");
+          await term.keys("Enter");
+          await term.waitFor("helper answered (17 characters)");
+          const post = JSON.parse(await Deno.readTextFile(`${dir}/post.json`));
+          assertEquals([post.event, post.tool, post.output], [
+            "postToolCall",
+            "ask_agent",
+            "the hooked answer",
+          ]);
+        } finally {
+          await term.kill();
+        }
+      },
     "a trailing backslash continues the prompt on the next line": async () => {
       server.script("multi", [{ text: "got both lines" }]);
       const { term } = await mm("multi");

@@ -4,10 +4,9 @@ import { type Agent } from "../../agent/agent.ts";
 import { CompactError } from "../../agent/fit.ts";
 import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
-import { realContext } from "../../context.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
 import { permissionAnswer } from "./permission.ts";
-import type { AnyTool, ToolContext } from "../../tool.ts";
+import type { AnyTool } from "../../tool.ts";
 import { toolLine } from "../terminal/display.ts";
 import type { Message } from "../../history.ts";
 import { contextLine, type ContextPlan, createClient, preloadChat } from "../../provider/client.ts";
@@ -165,21 +164,11 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
           const controller = turn;
           const release = router.push(turnKeys(() => controller.abort()));
           try {
-            const context: ToolContext = {
-              ...realContext(config, cwd, controller.signal, lsp),
-              ask,
-              askPermission,
-              emit: (e) => render.nested(e),
-              ...(recorder ? { sessionId: recorder.session.id } : {}),
-              hookFailure: (message) => {
-                agent.recordError("hook", message);
-                render.line(`[warning: ${message}]`);
-              },
-            };
             const exchange = await askCommand(
+              agent,
               tools,
               args,
-              context,
+              controller.signal,
               (l) => render.line(l),
               (output) => render.preview(output),
             );
@@ -280,22 +269,23 @@ async function memory(config: Config, cwd: string, words: string, agent: Agent):
 }
 
 /**
- * `/ask <agent> <prompt>`: the ask_agent tool run by hand (its permission, hooks and texts). Shows
- * the display line, the agent's work as it streams (through `ctx.emit`), then
- * `<agent> answered (N characters)` or the error. An answer comes back as the exchange the
- * conversation keeps (docs/line-mode.md): the command as typed, and `<agent> answered:` followed by
- * the answer as the model would read it.
+ * `/ask <agent> <prompt>`: the ask_agent tool run by hand, through the agent's own gate, hooks and
+ * context (`Agent.runCommand`). Shows the display line, the agent's work as it streams (its
+ * `nested` events), then `<agent> answered (N characters)` or the error. An answer comes back as
+ * the exchange the conversation keeps (docs/line-mode.md): the command as typed, and
+ * `<agent> answered:` followed by the answer as the model would read it.
  */
 async function askCommand(
+  agent: Agent,
   tools: AnyTool[],
   args: string,
-  ctx: ToolContext,
+  signal: AbortSignal,
   show: (line: string) => void,
   preview: (output: string) => void,
 ): Promise<[string, string] | undefined> {
   const tool = tools.find((t) => t.name === "ask_agent");
-  const agent = args.trim().split(/\s+/)[0] ?? "";
-  if (!tool || !agent) {
+  const name = args.trim().split(/\s+/)[0] ?? "";
+  if (!tool || !name) {
     show(
       !tool
         ? "/ask: the agent file names no agents (mmConfigs)"
@@ -303,22 +293,18 @@ async function askCommand(
     );
     return undefined;
   }
-  const prompt = args.trim().slice(agent.length).trim();
-  const input = { agent, prompt };
+  const prompt = args.trim().slice(name.length).trim();
+  const input = { agent: name, prompt };
   show(toolLine("🗣", "ask", tool.summary(input)));
-  // The tool says whether the call asks: an unknown agent is reported without asking first.
-  const asks = typeof tool.asks === "function" ? tool.asks(input) : tool.asks;
-  if (!ctx.config.yolo && asks) {
-    const answer = await ctx.askPermission!("ask_agent", tool.summary(input), input);
-    if (answer.kind === "reject") {
-      show("[ask_agent rejected by the user]");
-      return undefined;
-    }
+  const outcome = await agent.runCommand("ask_agent", input, signal);
+  if (outcome.kind === "refused") {
+    show(outcome.text);
+    return undefined;
   }
-  const result = await tool.run(input, ctx);
+  const { result } = outcome;
   // The result reads like ask_agent's own in a turn: the preview under the call's line.
   preview(result.display ?? result.output);
   if (result.stop) preview(result.stop);
   if (result.failed) return undefined;
-  return [`/ask ${agent} ${prompt}`, `${agent} answered:\n${result.output}`];
+  return [`/ask ${name} ${prompt}`, `${name} answered:\n${result.output}`];
 }
