@@ -21,7 +21,7 @@ import type { AskOutcome } from "../tool.ts";
 import { VERSION } from "../version.ts";
 import { formQuestions, formResponse } from "./forms.ts";
 import { type AskOptions, type AskResult, QuestionState, Watchdog } from "./child_question.ts";
-import { ALIVE_METHOD } from "./updates.ts";
+import { ALIVE_METHOD, aliveParams, askUserMeta, turnFailure } from "../acp/mm_ext.ts";
 
 type AcpModule = typeof import("npm:@agentclientprotocol/sdk@2.4.0");
 let acpModule: Promise<AcpModule> | undefined;
@@ -81,18 +81,6 @@ export function silenceText(agent: string, ms: number): string {
   return `[error: ${agent} sent nothing for ${d} — turn stopped by the watchdog (watchdogTimeout: ${d}); its model may still be loading or its server overloaded: try again, or raise watchdogTimeout]`;
 }
 
-/**
- * The reason of a failed turn from the sentence `mm -acp` put in its `session/prompt` response
- * (`_meta.mm.error`), without the brackets of `[error: …]`.
- */
-export function turnFailure(
-  response: { _meta?: { [key: string]: unknown } | null },
-): string | undefined {
-  const error = (response._meta?.mm as { error?: unknown } | undefined)?.error;
-  if (typeof error !== "string" || !error.trim()) return undefined;
-  return error.trim().replace(/^\[(?:error|mm): ([\s\S]*)\]$/, "$1");
-}
-
 /** Whether `e` is a JSON-RPC error the child answered (its process is still there). */
 function isRequestError(e: unknown): boolean {
   return e instanceof Error && typeof (e as { code?: unknown }).code === "number";
@@ -134,7 +122,7 @@ export class ChildAgent {
         cwd: opts.cwd,
         mcpServers: [],
         // Nobody to ask: the child's ask_user says so at once (docs/acp.md).
-        _meta: { mm: { askUser: opts.ask !== undefined } },
+        _meta: askUserMeta(opts.ask !== undefined),
       })).sessionId;
     } catch (e) {
       return { kind: "failed", reason: await this.#reason(e) };
@@ -265,10 +253,8 @@ export class ChildAgent {
         s.take(params.update);
         s.opts.onUpdate?.(params.update);
       })
-      .onNotification(ALIVE_METHOD, (p) => p as { sessionId?: unknown }, ({ params }) => {
-        if (typeof params?.sessionId === "string") {
-          this.#sessions.get(params.sessionId)?.watchdog.beat();
-        }
+      .onNotification(ALIVE_METHOD, aliveParams, ({ params }) => {
+        if (params) this.#sessions.get(params.sessionId)?.watchdog.beat();
       })
       .onRequest(methods.client.session.requestPermission, async ({ params }) => {
         return await this.#permission(params);

@@ -5,7 +5,7 @@
 
 import type { SessionUpdate } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { AskUser } from "../tool.ts";
-import { isErrorChunk, nestedAgent } from "./updates.ts";
+import { isErrorChunk, nestedAgent } from "../acp/mm_ext.ts";
 
 /** What a child's permission request for its call `id` is answered with: allowed or not. */
 export type Decide = (title: string, signal: AbortSignal, id: string) => Promise<boolean>;

@@ -10,6 +10,7 @@ import type {
   ElicitationContentValue,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { AskOutcome, Question } from "../tool.ts";
+import { nobodyMeta } from "../acp/mm_ext.ts";
 import { yesNo } from "../text.ts";
 
 type Field = Record<string, unknown>;
@@ -117,6 +118,6 @@ export function formResponse(
     case "cancelled":
       return { action: "cancel" };
     case "nobody":
-      return { action: "decline", _meta: { mm: { nobody: true } } };
+      return { action: "decline", _meta: nobodyMeta() };
   }
 }

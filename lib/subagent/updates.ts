@@ -4,26 +4,8 @@
  */
 
 import type { SessionUpdate, ToolCallContent } from "npm:@agentclientprotocol/sdk@2.4.0";
+import { isErrorChunk } from "../acp/mm_ext.ts";
 import type { FileDiff, NestedEvent, ToolKind } from "../tool.ts";
-
-/** The extension notification (`{sessionId}`) of an `mm -acp` whose model streams what shows nothing yet. */
-export const ALIVE_METHOD = "_mm/alive";
-
-/** Whether an update is the sentence of a failed turn (`_meta.mm.error`): shown in the result only. */
-export function isErrorChunk(update: SessionUpdate): boolean {
-  const meta = (update as { _meta?: { mm?: { error?: unknown } } | null })._meta;
-  return meta?.mm?.error === true;
-}
-
-/**
- * The asked agent an update of an asked mm comes from when that mm forwards the work of an agent it
- * asked in turn (`_meta.mm.nested`, lib/frontend/acp/nested_updates.ts); undefined for its own work.
- */
-export function nestedAgent(update: SessionUpdate): string | undefined {
-  const meta = (update as { _meta?: { mm?: { nested?: unknown } } | null })._meta;
-  const agent = meta?.mm?.nested;
-  return typeof agent === "string" ? agent : undefined;
-}
 
 /** mm's kind and the terminal's emoji for each ACP tool kind (the child's calls carry no emoji). */
 const KINDS: Record<string, { kind: ToolKind; emoji: string }> = {

@@ -9,7 +9,8 @@ import {
   unknownAgentText,
 } from "../../tools/ask_agent.ts";
 import { NOBODY_TEXT } from "../../tools/ask_user.ts";
-import { silenceReason, silenceText, turnFailure } from "../../lib/subagent/child.ts";
+import { silenceReason, silenceText } from "../../lib/subagent/child.ts";
+import { turnFailure } from "../../lib/acp/mm_ext.ts";
 import { maxTurnsText } from "../../lib/agent/texts.ts";
 import { chunks, Editor, select } from "../helpers/acp.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";

@@ -22,7 +22,7 @@ import { resolveModel } from "../../provider/models.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { newSessionId } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
-import { ALIVE_METHOD } from "../../subagent/updates.ts";
+import { ALIVE_METHOD, type AliveParams, mayAskUser, turnErrorMeta } from "../../acp/mm_ext.ts";
 import { availableLspServers } from "../../../tools/lsp/mod.ts";
 import { writeAll } from "../terminal/output.ts";
 import { openSession, startPieces } from "../start.ts";
@@ -146,7 +146,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     requestPermission: (params) => client.request(methods.client.session.requestPermission, params),
     elicit: (params) => client.request(methods.client.elicitation.create, params),
     // An extension notification: an editor ignores it, an asking mm feeds its watchdog with it.
-    alive: (sessionId) => client.notify(ALIVE_METHOD, { sessionId }),
+    alive: (sessionId) => client.notify(ALIVE_METHOD, { sessionId } satisfies AliveParams),
   });
 
   /** A session in `cwd`: its tools, its system prompt (AGENTS.md of `cwd`), its language servers. */
@@ -193,7 +193,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
         const recorder = await openSession({ config, cwd }, await modelName());
         const id = recorder?.session.id ?? newSessionId();
         // An asking mm with nobody to ask says so (docs/acp.md, "Agents that ask agents").
-        const askUser = (params._meta?.mm as { askUser?: unknown } | undefined)?.askUser !== false;
+        const askUser = mayAskUser(params);
         sessions.set(id, await startSession(id, cwd, client, recorder, askUser));
         return { sessionId: id };
       } catch (e) {
@@ -211,7 +211,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
       }
       const { stopReason, error } = await session.prompt(params.prompt);
       // A failed turn is told to an asking mm (lib/subagent/child.ts); an editor ignores `_meta`.
-      return { stopReason, ...(error ? { _meta: { mm: { error } } } : {}) };
+      return { stopReason, ...(error ? { _meta: turnErrorMeta(error) } : {}) };
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();

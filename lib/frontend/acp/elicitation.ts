@@ -15,6 +15,7 @@ import type {
   RequestPermissionRequest,
   RequestPermissionResponse,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
+import { isNobody } from "../../acp/mm_ext.ts";
 import { yesNo } from "../../text.ts";
 import type { AskOutcome, AskUser, Question } from "../../tool.ts";
 import { untilAborted } from "./permission.ts";
@@ -102,8 +103,7 @@ export function formOutcome(
   questions: Question[],
   response: CreateElicitationResponse,
 ): AskOutcome {
-  const meta = (response as { _meta?: { mm?: { nobody?: unknown } } | null })._meta;
-  if (meta?.mm?.nobody === true) return { kind: "nobody" };
+  if (isNobody(response)) return { kind: "nobody" };
   if (response.action === "accept") {
     const content = (response as { content?: Record<string, ElicitationContentValue> | null })
       .content;

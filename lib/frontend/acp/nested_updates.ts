@@ -8,12 +8,8 @@
 
 import type { SessionUpdate, ToolCallContent } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { NestedEvent } from "../../tool.ts";
+import { nestedMeta } from "../../acp/mm_ext.ts";
 import { diffContent } from "./updates.ts";
-
-/** The `_meta` that marks an update as the work of asked agent `agent`. */
-export function nestedMeta(agent: string): { mm: { nested: string } } {
-  return { mm: { nested: agent } };
-}
 
 /** An asked agent's text or thinking as a chunk of this session, marked as its. */
 export function nestedChunk(e: Extract<NestedEvent, { type: "text" | "thought" }>): SessionUpdate {

@@ -22,6 +22,7 @@ import type { Message } from "../../history.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import type { AnyTool, NestedEvent, ToolKind } from "../../tool.ts";
 import { frontEndAgent } from "../start.ts";
+import { errorChunkMeta } from "../../acp/mm_ext.ts";
 import { editorAsk } from "./elicitation.ts";
 import { nestedCallStart, nestedCallUpdate, nestedChunk } from "./nested_updates.ts";
 import { permissionAnswer, permissionOptions, untilAborted } from "./permission.ts";
@@ -331,7 +332,7 @@ export class AcpSession {
    */
   #say(text: string, error = false): void {
     const chunk = textChunk("agent_message_chunk", `${this.#wroteText ? "\n\n" : ""}${text}\n`);
-    this.#send(error ? { ...chunk, _meta: { mm: { error: true } } } : chunk);
+    this.#send(error ? { ...chunk, _meta: errorChunkMeta() } : chunk);
     this.#wroteText = true;
     this.#textFrom = "";
     this.#textNewlines = 1;
