@@ -1,10 +1,9 @@
 /**
- * The agent file: where it is found, how it is read, and how every key of mm.md §2 is checked.
+ * The agent file: found (find.ts), read, and checked against every key of mm.md §2.
  *
  * A bad agent file is never half-applied: the first fault throws a {@link ConfigError} naming
  * `file:line:column`, the key, what was expected and what was found.
  */
-import { isAbsolute, join, resolve } from "node:path";
 import {
   type Document,
   isAlias,
@@ -29,52 +28,9 @@ import {
   PROVIDERS,
 } from "./config.ts";
 import { parseDuration } from "./duration.ts";
+import { ConfigError, errorMessage } from "./errors.ts";
+import { findConfigFile, type FindOptions } from "./find.ts";
 import { nearest } from "./suggest.ts";
-
-/** A fault in the agent file (or in finding it), rendered as one line with its position. */
-export class ConfigError extends Error {
-  /** The agent file's path. */
-  readonly file: string;
-  /** 1-based line of the fault; 0 when the fault is the file itself (missing, unreadable). */
-  readonly line: number;
-  /** 1-based column of the fault; 0 when `line` is 0. */
-  readonly column: number;
-  /** The key at fault, dotted (`sessions.enabled`, `tools[1].parameters.n.type`); "" for none. */
-  readonly key: string;
-
-  /** `detail` is the text after the position, e.g. `yolo: expected true or false, found "nope"`. */
-  constructor(file: string, line: number, column: number, key: string, detail: string) {
-    super(line > 0 ? `${file}:${line}:${column}: ${detail}` : `${file}: ${detail}`);
-    this.name = "ConfigError";
-    this.file = file;
-    this.line = line;
-    this.column = column;
-    this.key = key;
-  }
-}
-
-/** Where to look for the agent file, and the environment to read `$MM_CONFIG` and the rest from. */
-export interface FindOptions {
-  /** The value of `-c/--config`, if given. */
-  flag?: string;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** The home directory; defaults to `$HOME`, then `$USERPROFILE`. */
-  home?: string;
-}
-
-/** The agent file to use, first match wins (mm.md §2), as an absolute path; undefined for none. */
-export function findConfigFile(opts: FindOptions): string | undefined {
-  const home = opts.home ?? (opts.env.HOME || opts.env.USERPROFILE || undefined);
-  if (opts.flag !== undefined) return named(opts.flag, "-c", "-c", opts.cwd, home);
-  const fromEnv = opts.env.MM_CONFIG;
-  if (fromEnv) return named(fromEnv, "$MM_CONFIG", "MM_CONFIG", opts.cwd, home);
-  const candidates = [join(opts.cwd, "mm.yaml"), join(opts.cwd, ".mm", "mm.yaml")];
-  const xdg = opts.env.XDG_CONFIG_HOME;
-  if (xdg && isAbsolute(xdg)) candidates.push(join(xdg, "mm", "mm.yaml"));
-  else if (home) candidates.push(join(home, ".config", "mm", "mm.yaml"));
-  return candidates.find(isFile);
-}
 
 /** Finds, reads and checks the agent file; built-in defaults (plus `$MM_API_KEY`) without one. */
 export function loadConfig(opts: FindOptions): Config {
@@ -88,7 +44,7 @@ export function loadConfig(opts: FindOptions): Config {
   try {
     text = Deno.readTextFileSync(file);
   } catch (err) {
-    throw new ConfigError(file, 0, 0, "", `the agent file cannot be read: ${reason(err)}`);
+    throw new ConfigError(file, 0, 0, "", `the agent file cannot be read: ${errorMessage(err)}`);
   }
   return parseConfig(text, file, opts.env);
 }
@@ -381,7 +337,7 @@ class Reader {
         try {
           new RegExp(matcher);
         } catch (err) {
-          this.expected(e, "a tool name or a regular expression", ` (${reason(err)})`);
+          this.expected(e, "a tool name or a regular expression", ` (${errorMessage(err)})`);
         }
         hook.matcher = matcher;
       } else if (e.name === "command") hook.command = this.argv(e);
@@ -713,49 +669,4 @@ function rangeStart(node: unknown): number | undefined {
 
 function quote(v: string): string {
   return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}…` : v);
-}
-
-function reason(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
-/** The file named by `-c` or `$MM_CONFIG`: it must exist. */
-function named(
-  path: string,
-  source: string,
-  key: string,
-  cwd: string,
-  home: string | undefined,
-): string {
-  const expanded = home && (path === "~" || path.startsWith("~/"))
-    ? join(home, path.slice(1))
-    : path;
-  const file = resolve(cwd, expanded);
-  let stat: Deno.FileInfo;
-  try {
-    stat = Deno.statSync(file);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) {
-      throw new ConfigError(file, 0, 0, key, `the agent file named by ${source} does not exist`);
-    }
-    throw new ConfigError(
-      file,
-      0,
-      0,
-      key,
-      `the agent file named by ${source} cannot be read: ${reason(err)}`,
-    );
-  }
-  if (!stat.isFile) {
-    throw new ConfigError(file, 0, 0, key, `the agent file named by ${source} is not a file`);
-  }
-  return file;
 }
