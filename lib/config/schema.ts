@@ -8,6 +8,7 @@ import {
   type DeclaredParameter,
   type DeclaredToolConfig,
   DEFAULT_URLS,
+  HOOK_EVENTS,
   type HookConfig,
   type HookEvent,
   type LspServerConfig,
@@ -34,48 +35,92 @@ export const BUILTIN_TOOLS: readonly string[] = [
   "search_memory",
 ];
 
-const TOP_KEYS = [
-  "provider",
-  "url",
-  "model",
-  "apiKey",
-  "system",
-  "systemFile",
-  "temperature",
-  "topP",
-  "maxTokens",
-  "contextSize",
-  "yolo",
-  "bashTool",
-  "bashTimeout",
-  "editTools",
-  "maxOutput",
-  "previewLines",
-  "maxTurns",
-  "watchdogTimeout",
-  "skillsDir",
-  "fetchContentTool",
-  "askUserTool",
-  "saveAnswerTool",
-  "unloadModels",
-  "structuredOutput",
-  "lsp",
-  "mmConfigs",
-  "sessions",
-  "hooks",
-  "tools",
-  "acp",
-] as const;
-const LSP_KEYS = ["servers"] as const;
-const LSP_SERVER_KEYS = ["name", "command", "args", "extensions", "initializationOptions"] as const;
-const AGENT_KEYS = ["file", "description", "yolo"] as const;
-const SESSION_KEYS = ["enabled", "dir", "autoSearchMemory", "searchMemory"] as const;
-const HOOK_EVENTS = ["preGeneration", "preToolCall", "postToolCall", "preAsk", "postAsk"] as const;
-const HOOK_KEYS = ["matcher", "command", "timeout"] as const;
-const TOOL_KEYS = ["name", "description", "command", "parameters", "timeout"] as const;
-const PARAMETER_KEYS = ["type", "description", "enum", "default", "optional"] as const;
+/** A key of the agent file's top level: every key of Config but `file`. */
+type TopKey = Exclude<keyof Config, "file">;
+
+/** How the value of top-level key `K` is read; `earlier` holds the top-level entries before it. */
+type ReadKey<K extends TopKey> = (
+  r: Reader,
+  e: Entry,
+  c: Config,
+  earlier: Map<string, Entry>,
+) => Config[K];
+
+/**
+ * Every top-level key with how its value is read, in the order the "known keys" hint names them
+ * (the order of docs/agent-file.md): the one list of the top-level keys, which the compiler holds
+ * to Config (a key missing, misspelt or left over is a type error).
+ */
+const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
+  provider: (r, e) => provider(r, e),
+  url: (r, e) => url(r, e),
+  model: (r, e) => r.string(e, true),
+  apiKey: (r, e) => r.string(e, true),
+  system: (r, e, _c, earlier) => systemPrompt(r, e, earlier),
+  systemFile: (r, e, _c, earlier) => systemPrompt(r, e, earlier),
+  temperature: (r, e) => r.number(e, 0, 2),
+  topP: (r, e) => r.number(e, 0, 1),
+  maxTokens: (r, e) => r.integer(e, 1),
+  contextSize: (r, e) => r.integer(e, 1),
+  yolo: (r, e) => r.boolean(e),
+  bashTool: (r, e) => r.boolean(e),
+  bashTimeout: (r, e) => r.duration(e),
+  editTools: (r, e) => r.boolean(e),
+  maxOutput: (r, e) => r.integer(e, 1),
+  previewLines: (r, e) => r.integer(e, 0),
+  maxTurns: (r, e) => r.integer(e, 1),
+  watchdogTimeout: (r, e) => r.duration(e),
+  skillsDir: (r, e) => r.string(e, true),
+  fetchContentTool: (r, e) => r.boolean(e),
+  askUserTool: (r, e) => r.boolean(e),
+  saveAnswerTool: (r, e) => r.boolean(e),
+  unloadModels: (r, e) => r.boolean(e),
+  structuredOutput: (r, e) => structuredOutput(r, e),
+  lsp: (r, e, c) => lsp(r, e, c.lsp),
+  mmConfigs: (r, e, c) => agents(r, e, c.mmConfigs),
+  sessions: (r, e, c) => sessions(r, e, c.sessions),
+  hooks: (r, e, c) => hooks(r, e, c.hooks),
+  tools: (r, e) => tools(r, e),
+  acp: (r, e, c) => acp(r, e, c.acp),
+};
+
+const TOP_KEYS = Object.keys(TOP_LEVEL) as TopKey[];
+const LSP_KEYS = ["servers"] as const satisfies readonly (keyof Config["lsp"])[];
+const LSP_SERVER_KEYS = [
+  "name",
+  "command",
+  "args",
+  "extensions",
+  "initializationOptions",
+] as const satisfies readonly (keyof LspServerConfig)[];
+const AGENT_KEYS = ["file", "description", "yolo"] as const satisfies readonly (keyof AgentRef)[];
+const SESSION_KEYS = [
+  "enabled",
+  "dir",
+  "autoSearchMemory",
+  "searchMemory",
+] as const satisfies readonly (keyof Config["sessions"])[];
+const HOOK_KEYS = [
+  "matcher",
+  "command",
+  "timeout",
+] as const satisfies readonly (keyof HookConfig)[];
+const TOOL_KEYS = [
+  "name",
+  "description",
+  "command",
+  "parameters",
+  "timeout",
+] as const satisfies readonly (keyof DeclaredToolConfig)[];
+const PARAMETER_KEYS = [
+  "type",
+  "description",
+  "enum",
+  "default",
+  "optional",
+] as const satisfies readonly (keyof DeclaredParameter)[];
 const PARAMETER_TYPES = ["string", "number", "integer", "boolean"] as const;
-const ACP_KEYS = ["title"] as const;
+const ACP_KEYS = ["title"] as const satisfies readonly (keyof Config["acp"])[];
 type BooleanSessionKey = "enabled" | "autoSearchMemory" | "searchMemory";
 
 /** Names of declared tools and their parameters: what every OpenAI-compatible server accepts. */
@@ -88,106 +133,24 @@ export function readConfig(r: Reader, c: Config): Config {
   const root = r.root();
   if (r.isNothing(root)) return c;
   if (!r.isMapping(root)) r.expected(root, "a mapping of keys (key: value lines)");
-  let providerEntry: Entry | undefined;
-  let urlEntry: Entry | undefined;
-  let system: Entry | undefined;
+  const earlier = new Map<string, Entry>();
   for (const e of r.entries(root, TOP_KEYS)) {
-    const name = e.name as typeof TOP_KEYS[number];
-    switch (name) {
-      case "provider":
-        providerEntry = e;
-        c.provider = provider(r, e);
-        break;
-      case "url":
-        urlEntry = e;
-        c.url = url(r, e);
-        break;
-      case "model":
-        c.model = r.string(e, true);
-        break;
-      case "apiKey":
-        c.apiKey = r.string(e, true);
-        break;
-      case "system":
-      case "systemFile":
-        if (system) {
-          const first = `${system.key} is on line ${r.line(system.keyPos)}`;
-          r.fail(
-            e.keyPos,
-            e.key,
-            `${e.key}: expected only one of system and systemFile, found both (${first})`,
-          );
-        }
-        system = e;
-        c[name] = r.string(e, name === "systemFile");
-        break;
-      case "temperature":
-        c.temperature = r.number(e, 0, 2);
-        break;
-      case "topP":
-        c.topP = r.number(e, 0, 1);
-        break;
-      case "maxTokens":
-      case "contextSize":
-      case "maxOutput":
-      case "maxTurns":
-        c[name] = r.integer(e, 1);
-        break;
-      case "previewLines":
-        c.previewLines = r.integer(e, 0);
-        break;
-      case "yolo":
-      case "bashTool":
-      case "editTools":
-      case "fetchContentTool":
-      case "askUserTool":
-      case "saveAnswerTool":
-      case "unloadModels":
-        c[name] = r.boolean(e);
-        break;
-      case "bashTimeout":
-      case "watchdogTimeout":
-        c[name] = r.duration(e);
-        break;
-      case "skillsDir":
-        c.skillsDir = r.string(e, true);
-        break;
-      case "structuredOutput":
-        if (!r.isMapping(e)) r.expected(e, "a mapping (a JSON Schema)");
-        c.structuredOutput = r.plain(e) as Record<string, unknown>;
-        break;
-      case "lsp":
-        for (const l of r.entries(e, LSP_KEYS, true)) {
-          const names = new Set<string>();
-          c.lsp.servers = r.list(l, true).map((s) => lspServer(r, s, names));
-        }
-        break;
-      case "mmConfigs":
-        for (const a of r.dict(e)) c.mmConfigs[a.name] = agent(r, a);
-        break;
-      case "sessions":
-        for (const x of r.entries(e, SESSION_KEYS, true)) {
-          if (x.name === "dir") c.sessions.dir = r.string(x, true);
-          else c.sessions[x.name as BooleanSessionKey] = r.boolean(x);
-        }
-        break;
-      case "hooks":
-        for (const h of r.entries(e, HOOK_EVENTS, true)) {
-          c.hooks[h.name as HookEvent] = r.list(h, true).map((x) => hook(r, x));
-        }
-        break;
-      case "tools": {
-        const names = new Set<string>();
-        c.tools = r.list(e, true).map((t) => tool(r, t, names));
-        break;
-      }
-      case "acp":
-        for (const a of r.entries(e, ACP_KEYS, true)) c.acp.title = r.string(a, true);
-        break;
-    }
+    readKey(e.name as TopKey, r, e, c, earlier);
+    earlier.set(e.name, e);
   }
-  if (providerEntry && !urlEntry) c.url = DEFAULT_URLS[c.provider];
+  if (earlier.has("provider") && !earlier.has("url")) c.url = DEFAULT_URLS[c.provider];
   return c;
+}
+
+/** Reads top-level key `name` into `c`. */
+function readKey<K extends TopKey>(
+  name: K,
+  r: Reader,
+  e: Entry,
+  c: Config,
+  earlier: Map<string, Entry>,
+): void {
+  c[name] = TOP_LEVEL[name](r, e, c, earlier);
 }
 
 // ---- the parts ---------------------------------------------------------------------------------
@@ -215,6 +178,34 @@ function url(r: Reader, s: Slot): string {
   return value.replace(/\/+$/, "");
 }
 
+/** `system` or `systemFile`: only one of the two may be given. */
+function systemPrompt(r: Reader, e: Entry, earlier: Map<string, Entry>): string {
+  const system = earlier.get("system") ?? earlier.get("systemFile");
+  if (system) {
+    const first = `${system.key} is on line ${r.line(system.keyPos)}`;
+    r.fail(
+      e.keyPos,
+      e.key,
+      `${e.key}: expected only one of system and systemFile, found both (${first})`,
+    );
+  }
+  return r.string(e, e.name === "systemFile");
+}
+
+function structuredOutput(r: Reader, e: Entry): Record<string, unknown> {
+  if (!r.isMapping(e)) r.expected(e, "a mapping (a JSON Schema)");
+  return r.plain(e) as Record<string, unknown>;
+}
+
+function lsp(r: Reader, e: Entry, current: Config["lsp"]): Config["lsp"] {
+  const out = { ...current };
+  for (const l of r.entries(e, LSP_KEYS, true)) {
+    const names = new Set<string>();
+    out.servers = r.list(l, true).map((s) => lspServer(r, s, names));
+  }
+  return out;
+}
+
 function lspServer(r: Reader, s: Slot, names: Set<string>): LspServerConfig {
   let name: string | undefined;
   let command: string | undefined;
@@ -239,6 +230,12 @@ function lspServer(r: Reader, s: Slot, names: Set<string>): LspServerConfig {
   return { name, command, ...server } as LspServerConfig;
 }
 
+function agents(r: Reader, e: Entry, current: Config["mmConfigs"]): Config["mmConfigs"] {
+  const out = { ...current };
+  for (const a of r.dict(e)) out[a.name] = agent(r, a);
+  return out;
+}
+
 function agent(r: Reader, s: Slot): AgentRef {
   const agent: Partial<AgentRef> = {};
   for (const e of r.entries(s, AGENT_KEYS)) {
@@ -248,6 +245,23 @@ function agent(r: Reader, s: Slot): AgentRef {
   }
   if (agent.file === undefined) r.missing(s, "file", "the path of an agent file");
   return { file: agent.file, ...agent } as AgentRef;
+}
+
+function sessions(r: Reader, e: Entry, current: Config["sessions"]): Config["sessions"] {
+  const out = { ...current };
+  for (const x of r.entries(e, SESSION_KEYS, true)) {
+    if (x.name === "dir") out.dir = r.string(x, true);
+    else out[x.name as BooleanSessionKey] = r.boolean(x);
+  }
+  return out;
+}
+
+function hooks(r: Reader, e: Entry, current: Config["hooks"]): Config["hooks"] {
+  const out = { ...current };
+  for (const h of r.entries(e, HOOK_EVENTS, true)) {
+    out[h.name as HookEvent] = r.list(h, true).map((x) => hook(r, x));
+  }
+  return out;
 }
 
 function hook(r: Reader, s: Slot): HookConfig {
@@ -266,6 +280,11 @@ function hook(r: Reader, s: Slot): HookConfig {
   }
   if (hook.command === undefined) r.missing(s, "command", ARGV);
   return { command: hook.command, ...hook } as HookConfig;
+}
+
+function tools(r: Reader, e: Entry): DeclaredToolConfig[] {
+  const names = new Set<string>();
+  return r.list(e, true).map((t) => tool(r, t, names));
 }
 
 function tool(r: Reader, s: Slot, names: Set<string>): DeclaredToolConfig {
@@ -407,4 +426,10 @@ function typed(r: Reader, s: Slot, type: DeclaredParameter["type"]): string | nu
       if (typeof v === "boolean") return v;
       return r.expected(s, "true or false");
   }
+}
+
+function acp(r: Reader, e: Entry, current: Config["acp"]): Config["acp"] {
+  const out = { ...current };
+  for (const a of r.entries(e, ACP_KEYS, true)) out.title = r.string(a, true);
+  return out;
 }
