@@ -2,7 +2,7 @@
 
 import { join, resolve } from "node:path";
 import type { Config } from "../config/config.ts";
-import { ConfigError } from "../config/load.ts";
+import { ConfigError } from "../config/errors.ts";
 
 /** The built-in system prompt; `{cwd}` and `{os}` are filled in. Short: a small model's window is small. */
 export const BUILTIN_SYSTEM_PROMPT =

@@ -30,8 +30,17 @@ export interface HookConfig {
   timeout?: number;
 }
 
-/** The five hook events of mm.md §6. */
-export type HookEvent = "preGeneration" | "preToolCall" | "postToolCall" | "preAsk" | "postAsk";
+/** The five hook events of mm.md §6, in the order the docs list them (the keys of `hooks:`). */
+export const HOOK_EVENTS = [
+  "preGeneration",
+  "preToolCall",
+  "postToolCall",
+  "preAsk",
+  "postAsk",
+] as const;
+
+/** One of {@linkcode HOOK_EVENTS}. */
+export type HookEvent = typeof HOOK_EVENTS[number];
 
 /** One parameter of a declared tool. */
 export interface DeclaredParameter {

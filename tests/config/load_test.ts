@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { type Config, DEFAULT_URLS, defaultConfig } from "../../lib/config/config.ts";
-import { ConfigError, findConfigFile, loadConfig, parseConfig } from "../../lib/config/load.ts";
+import { ConfigError } from "../../lib/config/errors.ts";
+import { findConfigFile } from "../../lib/config/find.ts";
+import { loadConfig, parseConfig } from "../../lib/config/load.ts";
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
 
 /** The known top-level keys as the "unknown key" message lists them. */
