@@ -6,19 +6,16 @@
 import { defaultConfig } from "../../lib/config/config.ts";
 import { rejectedText } from "../../lib/permissions/prompt.ts";
 import { toolSchema } from "../../lib/agent/schema.ts";
+import { normalizeAction } from "../../tools/lsp/call.ts";
+import { availableLspServers, lsp, lspBannerLine, notFoundWarning } from "../../tools/lsp/mod.ts";
 import {
   ACTION_DESCRIPTION,
-  availableLspServers,
   COLUMN_DESCRIPTION,
   LINE_DESCRIPTION,
-  lsp,
-  lspBannerLine,
   lspDescription,
   NO_POOL,
-  normalizeAction,
-  notFoundWarning,
   PATH_DESCRIPTION,
-} from "../../tools/lsp/mod.ts";
+} from "../../tools/lsp/texts.ts";
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { fakeContext } from "../helpers/fake_context.ts";
 import { fakeServer, groupGone, lspContext, project, removeProjects } from "../lsp/fixtures.ts";
