@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { defaultConfig, type LspServerConfig } from "../../lib/config/config.ts";
 import { realContext } from "../../lib/context.ts";
 import { LspPool } from "../../lib/lsp/pool.ts";
-import { commandOnPath } from "../../lib/lsp/pool.ts";
+import { commandOnPath } from "../../lib/lsp/servers.ts";
 import type { ToolContext, ToolResult } from "../../lib/tool.ts";
 import type { LspInput } from "../../tools/lsp/call.ts";
 import { lsp } from "../../tools/lsp/mod.ts";

@@ -1,14 +1,13 @@
 /**
  * lsp: definitions, references, hover, symbols, diagnostics and rename through real language
- * servers (tools.md, `lsp`). The servers come from `lsp.servers`; the session's pool reaches the
- * tool through `ctx.lsp`.
+ * servers (tools.md, `lsp`). The servers come from `lsp.servers`, found on the PATH at start-up
+ * (lib/lsp/servers.ts); the session's pool reaches the tool through `ctx.lsp`.
  */
 
 import { errorReason } from "../../lib/files.ts";
 import { fileUri, LspError } from "../../lib/lsp/client.ts";
 import { displayPath } from "../../lib/lsp/format.ts";
-import type { Config, LspServerConfig } from "../../lib/config/config.ts";
-import { commandOnPath } from "../../lib/lsp/pool.ts";
+import type { AvailableServers } from "../../lib/lsp/servers.ts";
 import { cleanSymbol, renameNames } from "../../lib/lsp/symbol.ts";
 import { truncateMiddle } from "../../lib/text.ts";
 import type { LspConnection, Tool, ToolContext, ToolResult } from "../../lib/tool.ts";
@@ -30,7 +29,6 @@ import {
   readErrorText,
   renameNeedsNewNameText,
   sameNameText,
-  serverList,
   SYMBOL_DESCRIPTION,
   unknownActionText,
 } from "./texts.ts";
@@ -66,88 +64,27 @@ const PARAMETERS: Tool<LspInput>["parameters"] = {
   },
 };
 
-/** lsp: answers from the language server of the file's extension; every failure is text. */
-export const lsp: Tool<LspInput> = {
-  name: "lsp",
-  kind: (input) => normalizeAction(input.action) === "rename" ? "edit" : "read",
-  emoji: "🔎",
-  asks: (input) => normalizeAction(input.action) === "rename",
-  counter: "lsp",
-  declared: (config) => availableLspServers(config).servers.length > 0,
-  description: (config) => lspDescription(availableLspServers(config).servers),
-  parameters: PARAMETERS,
-  summary,
-  run,
-};
-
-/** The start-up warning for a server whose command is not on the PATH. */
-export function notFoundWarning(server: LspServerConfig): string {
-  return `[warning: lsp server ${server.name} (${server.command}) not found on the PATH — skipped]`;
-}
-
-/** The configured servers found on the PATH at start-up, and a warning for each one skipped. */
-export interface AvailableServers {
-  servers: LspServerConfig[];
-  warnings: string[];
-}
-
-const available = new WeakMap<Config, AvailableServers>();
-
 /**
- * The servers of `config` whose command is on the PATH of `env` (a command with a slash is resolved
- * against `cwd`), and the `[warning: … skipped]` line of each other one. Without `env` the process's
- * environment is read, once per configuration: the answer is the start-up one for the session.
+ * lsp for the servers found at start-up: declared when one was, and its description names them.
+ * The calls go to the session's pool (`ctx.lsp`).
  */
-export function availableLspServers(
-  config: Config,
-  env?: Record<string, string | undefined>,
-  cwd?: string,
-): AvailableServers {
-  if (env === undefined) {
-    const known = available.get(config);
-    if (known) return known;
-    let environment: Record<string, string> = {};
-    try {
-      environment = Deno.env.toObject();
-    } catch {
-      // No env permission: only commands with a slash can be found.
-    }
-    const found = availableLspServers(config, environment, cwd);
-    available.set(config, found);
-    return found;
-  }
-  let dir = cwd;
-  if (dir === undefined) {
-    try {
-      dir = Deno.cwd();
-    } catch {
-      dir = ".";
-    }
-  }
-  const servers: LspServerConfig[] = [];
-  const warnings: string[] = [];
-  for (const s of config.lsp.servers) {
-    if (commandOnPath(s.command, env.PATH ?? env.Path ?? "", dir, env.PATHEXT ?? "")) {
-      servers.push(s);
-    } else warnings.push(notFoundWarning(s));
-  }
-  return { servers, warnings };
+export function lspTool(found: AvailableServers): Tool<LspInput> {
+  return {
+    name: "lsp",
+    kind: (input) => normalizeAction(input.action) === "rename" ? "edit" : "read",
+    emoji: "🔎",
+    asks: (input) => normalizeAction(input.action) === "rename",
+    counter: "lsp",
+    declared: () => found.servers.length > 0,
+    description: lspDescription(found.servers),
+    parameters: PARAMETERS,
+    summary,
+    run,
+  };
 }
 
-/**
- * The banner's lsp line (line and window modes): the servers found, or that the tool is not
- * declared because none was; undefined when no server is configured at all.
- */
-export function lspBannerLine(
-  config: Config,
-  found = availableLspServers(config),
-): string | undefined {
-  if (config.lsp.servers.length === 0) return undefined;
-  if (found.servers.length === 0) {
-    return "lsp: no configured server is on the PATH — the lsp tool is not declared";
-  }
-  return `lsp: ${serverList(found.servers)}`;
-}
+/** lsp as the list of built-in tools holds it, before discovery: no server, so never declared. */
+export const lsp: Tool<LspInput> = lspTool({ servers: [], warnings: [] });
 
 /** `definition main.go:9 greet`, `rename main.go greet → hello`: the call as the display shows it. */
 function summary(input: LspInput): string {

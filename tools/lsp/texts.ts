@@ -1,7 +1,8 @@
-/** The lsp tool's texts: its description and fields, its refusals and failures. */
+/** The lsp tool's texts: its description and fields, the banner's line, its refusals and failures. */
 
-import type { LspServerConfig } from "../../lib/config/config.ts";
+import type { Config, LspServerConfig } from "../../lib/config/config.ts";
 import { normalizeExtension } from "../../lib/lsp/pool.ts";
+import type { AvailableServers } from "../../lib/lsp/servers.ts";
 import type { LspAction } from "./call.ts";
 
 /** The `action` field's description (tools.md, `lsp`). */
@@ -33,6 +34,21 @@ export function lspDescription(servers: readonly LspServerConfig[]): string {
     "diagnostics, or rename (the edits are applied to the files). Give path and symbol (the " +
     "identifier as written); line and column only to pick one occurrence. " +
     `Servers available: ${serverList(servers)}.`;
+}
+
+/**
+ * The banner's lsp line (line and window modes): the servers found, or that the tool is not
+ * declared because none was; undefined when no server is configured at all.
+ */
+export function lspBannerLine(
+  config: Config,
+  found: AvailableServers,
+): string | undefined {
+  if (config.lsp.servers.length === 0) return undefined;
+  if (found.servers.length === 0) {
+    return "lsp: no configured server is on the PATH — the lsp tool is not declared";
+  }
+  return `lsp: ${serverList(found.servers)}`;
 }
 
 /** The output when the front end runs no language servers (no pool in the context). */
