@@ -3,8 +3,14 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { Config } from "../config/config.ts";
 import { contextReport, createClient, preloadChat } from "../provider/client.ts";
-import { frontEndAgent, lspPool, modelOrFail, openSession, startPieces } from "./start.ts";
-import { availableLspServers } from "../../tools/lsp/mod.ts";
+import {
+  frontEndAgent,
+  lspPool,
+  lspServersOnPath,
+  modelOrFail,
+  openSession,
+  startPieces,
+} from "./start.ts";
 import { Output } from "./terminal/output.ts";
 import { plain } from "./terminal/plain.ts";
 
@@ -31,7 +37,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       out.stdout(JSON.stringify(e.type === "turn_start" ? { ...e, ...started } : e) + "\n");
     }
     : plain(out, opts.config);
-  const lspServers = availableLspServers(opts.config);
+  const lspServers = lspServersOnPath(opts.config, opts.cwd);
   for (const warning of lspServers.warnings) out.stderr(`${warning}\n`);
   preloadChat(opts.config);
   const recorder = await openSession(opts, opts.config.model ?? "");
@@ -41,7 +47,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     (message) => emit({ type: "error", message, where: "generation" }),
   );
   if (model === undefined) return 1;
-  const pieces = startPieces(opts.config, opts.cwd, createClient(opts.config, model));
+  const pieces = startPieces(opts.config, opts.cwd, createClient(opts.config, model), lspServers);
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   Deno.addSignalListener("SIGINT", onInterrupt);

@@ -9,6 +9,7 @@ import { systemPrompt } from "../agent/prompt.ts";
 import type { Config } from "../config/config.ts";
 import { realContext } from "../context.ts";
 import { LspPool } from "../lsp/pool.ts";
+import { availableLspServers, type AvailableServers } from "../lsp/servers.ts";
 import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient } from "../provider/chat.ts";
 import type { Message } from "../history.ts";
@@ -17,7 +18,6 @@ import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
 import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
 import type { AnyTool, AskUser } from "../tool.ts";
-import type { AvailableServers } from "../../tools/lsp/mod.ts";
 import { startupTools } from "../../tools/mod.ts";
 
 /** What choosing a session needs. */
@@ -77,23 +77,39 @@ export interface StartedPieces {
 }
 
 /**
- * Waits for `client` (started by the caller) while the tools and system prompt of `cwd` start
- * beside it. Failures come in that order, tools, prompt, client, and only to whoever awaits.
+ * Waits for `client` (started by the caller) while the tools (lsp for the `lspServers` found at
+ * start-up) and system prompt of `cwd` start beside it. Failures come in that order, tools,
+ * prompt, client, and only to whoever awaits.
  */
 export function startPieces(
   config: Config,
   cwd: string,
   client: Promise<Client>,
+  lspServers: AvailableServers,
 ): Promise<StartedPieces> {
   client.catch(() => {}); // awaited below
   const prompt = systemPrompt(config, cwd);
   prompt.catch(() => {}); // awaited below
   const pieces = (async () => {
-    const tools = await startupTools(config, cwd);
+    const tools = await startupTools(config, cwd, lspServers);
     return { tools, systemPrompt: await prompt, chat: await client };
   })();
   pieces.catch(() => {}); // awaited by the caller
   return pieces;
+}
+
+/**
+ * The servers of `config` found on mm's PATH (a command with a slash from `cwd`): once, at start-up,
+ * for the tools, the banner and the pools.
+ */
+export function lspServersOnPath(config: Config, cwd: string): AvailableServers {
+  let env: Record<string, string> = {};
+  try {
+    env = Deno.env.toObject();
+  } catch {
+    // No env permission: only commands with a slash can be found.
+  }
+  return availableLspServers(config, env, cwd);
 }
 
 /** The language servers of `cwd`, each started on first use; none when none was found. */

@@ -4,7 +4,7 @@
  * {@linkcode LspPool.close} (`shutdown`, `exit`, then the process) when mm exits.
  */
 
-import { basename, delimiter, isAbsolute, join, resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import type { LspServerConfig } from "../config/config.ts";
 import { LspClient, type LspClientOptions, LspError } from "./client.ts";
 
@@ -26,38 +26,6 @@ export function serverForPath(
       return ext !== "." && name.endsWith(ext) && name.length > ext.length;
     })
   );
-}
-
-/**
- * Whether `command` can be run: a name with a slash is resolved against `cwd`, a bare name is looked
- * up in `path` (the `PATH` variable's value). On Windows the `PATHEXT` extensions are tried too.
- */
-export function commandOnPath(
-  command: string,
-  path: string,
-  cwd: string,
-  pathext = "",
-): boolean {
-  if (command === "") return false;
-  const exts = Deno.build.os === "windows" ? ["", ...pathext.split(";").filter((e) => e)] : [""];
-  const candidates =
-    command.includes("/") || (Deno.build.os === "windows" && command.includes("\\"))
-      ? [resolve(cwd, command)]
-      : path.split(delimiter).filter((d) => d !== "").map((d) =>
-        isAbsolute(d) ? join(d, command) : resolve(cwd, d, command)
-      );
-  return candidates.some((c) => exts.some((e) => isExecutable(c + e)));
-}
-
-/** Whether `file` is a file with an execute bit (Deno's stat: no `sys` permission, no node:fs). */
-function isExecutable(file: string): boolean {
-  try {
-    const info = Deno.statSync(file);
-    if (!info.isFile) return false;
-    return Deno.build.os === "windows" || info.mode === null || (info.mode & 0o111) !== 0;
-  } catch {
-    return false;
-  }
 }
 
 /** Why a call fails once the pool is closed. */

@@ -8,13 +8,8 @@ import {
   LspError,
   uriKey,
 } from "../../lib/lsp/client.ts";
-import {
-  commandOnPath,
-  languageId,
-  LspPool,
-  normalizeExtension,
-  serverForPath,
-} from "../../lib/lsp/pool.ts";
+import { languageId, LspPool, normalizeExtension, serverForPath } from "../../lib/lsp/pool.ts";
+import { commandOnPath } from "../../lib/lsp/servers.ts";
 import { fakeServer, groupGone, project, removeProjects } from "./fixtures.ts";
 
 async function rejection(p: Promise<unknown>): Promise<LspError> {

@@ -7,9 +7,11 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultConfig, type LspServerConfig } from "../../lib/config/config.ts";
 import { realContext } from "../../lib/context.ts";
-import { commandOnPath, LspPool } from "../../lib/lsp/pool.ts";
+import { LspPool } from "../../lib/lsp/pool.ts";
+import { commandOnPath } from "../../lib/lsp/servers.ts";
 import type { ToolContext, ToolResult } from "../../lib/tool.ts";
-import { lsp, type LspInput } from "../../tools/lsp/mod.ts";
+import type { LspInput } from "../../tools/lsp/call.ts";
+import { lsp } from "../../tools/lsp/mod.ts";
 
 /** A line with emoji and CJK text before `greet`: column 40 in characters, 41 in UTF-16 (0-based). */
 export const TS_EMOJI_LINE = 'const emoji = "😀😀 漢字"; const message = greet(emoji);';

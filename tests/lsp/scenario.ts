@@ -6,7 +6,7 @@
 
 import type { LspServerConfig } from "../../lib/config/config.ts";
 import type { ToolResult } from "../../lib/tool.ts";
-import type { LspInput } from "../../tools/lsp/mod.ts";
+import type { LspInput } from "../../tools/lsp/call.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { groupGone, lspContext, project, removeProjects } from "./fixtures.ts";
 

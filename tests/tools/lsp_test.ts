@@ -3,22 +3,22 @@
  * tests/lsp/fake_server.ts (real servers: tests/lsp/*_server_test.ts).
  */
 
-import { defaultConfig } from "../../lib/config/config.ts";
+import { type Config, defaultConfig } from "../../lib/config/config.ts";
 import { rejectedText } from "../../lib/permissions/prompt.ts";
 import { toolSchema } from "../../lib/agent/schema.ts";
+import { availableLspServers, notFoundWarning } from "../../lib/lsp/servers.ts";
+import { normalizeAction } from "../../tools/lsp/call.ts";
+import { lsp, lspTool } from "../../tools/lsp/mod.ts";
 import {
   ACTION_DESCRIPTION,
-  availableLspServers,
   COLUMN_DESCRIPTION,
   LINE_DESCRIPTION,
-  lsp,
   lspBannerLine,
   lspDescription,
   NO_POOL,
-  normalizeAction,
-  notFoundWarning,
   PATH_DESCRIPTION,
-} from "../../tools/lsp/mod.ts";
+} from "../../tools/lsp/texts.ts";
+import { declaredTools } from "../../tools/mod.ts";
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { fakeContext } from "../helpers/fake_context.ts";
 import { fakeServer, groupGone, lspContext, project, removeProjects } from "../lsp/fixtures.ts";
@@ -31,13 +31,18 @@ const PYRIGHT = {
   extensions: [".py", "pyi"],
 };
 
+/** The servers of `config` on the test process's PATH, as a front end finds them at start-up. */
+function found(config: Config) {
+  return availableLspServers(config, Deno.env.toObject(), Deno.cwd());
+}
+
 Deno.test("lsp declaration", async (t) => {
   const dir = await project({ "gopls": "#!/bin/sh\n" });
   await Deno.chmod(`${dir}/gopls`, 0o755);
   const config = { ...defaultConfig(), lsp: { servers: [GOPLS, PYRIGHT] } };
 
   await t.step("servers not on the PATH are skipped with the warning", () => {
-    assertEquals(availableLspServers(config, { PATH: `/nonexistent:${dir}` }), {
+    assertEquals(availableLspServers(config, { PATH: `/nonexistent:${dir}` }, dir), {
       servers: [GOPLS],
       warnings: [
         "[warning: lsp server pyright (pyright-langserver) not found on the PATH — skipped]",
@@ -50,24 +55,28 @@ Deno.test("lsp declaration", async (t) => {
   });
 
   await t.step("declared only when a configured server is on the PATH", () => {
-    assertEquals(lsp.declared(defaultConfig()), false);
+    assertEquals(lspTool(found(defaultConfig())).declared(defaultConfig()), false);
     const missing = { ...defaultConfig(), lsp: { servers: [{ ...GOPLS, command: "no-such-ls" }] } };
-    assertEquals(lsp.declared(missing), false);
+    assertEquals(lspTool(found(missing)).declared(missing), false);
     const deno = { ...defaultConfig(), lsp: { servers: [{ ...GOPLS, command: "deno" }] } };
-    assertEquals(lsp.declared(deno), true);
+    assertEquals(lspTool(found(deno)).declared(deno), true);
+    assertEquals(lsp.declared(deno), false, "the built-in list's lsp, before discovery");
+    const names = declaredTools(deno, found(deno)).map((t) => t.name);
+    assertEquals(names.indexOf("lsp"), names.indexOf("edit_file") + 1);
+    assertEquals(declaredTools(deno).map((t) => t.name).includes("lsp"), false);
   });
 
   await t.step("the banner says which servers were found, or that none was", () => {
     const none = { ...defaultConfig(), lsp: { servers: [{ ...GOPLS, command: "no-such-ls" }] } };
     assertEquals(
-      lspBannerLine(none),
+      lspBannerLine(none, found(none)),
       "lsp: no configured server is on the PATH — the lsp tool is not declared",
     );
     assertEquals(
-      lspBannerLine(config, availableLspServers(config, { PATH: dir })),
+      lspBannerLine(config, availableLspServers(config, { PATH: dir }, dir)),
       "lsp: gopls (.go)",
     );
-    assertEquals(lspBannerLine(defaultConfig()), undefined);
+    assertEquals(lspBannerLine(defaultConfig(), found(defaultConfig())), undefined);
   });
 
   await t.step("the description names the servers, their extensions and the six actions", () => {
@@ -78,7 +87,7 @@ Deno.test("lsp declaration", async (t) => {
     }
     const deno = { ...defaultConfig(), lsp: { servers: [{ ...GOPLS, command: "deno" }] } };
     assertStringIncludes(
-      toolSchema(lsp, deno).function.description,
+      toolSchema(lspTool(found(deno)), deno).function.description,
       "Servers available: gopls (.go).",
     );
   });

@@ -23,9 +23,8 @@ import type { SessionRecorder } from "../../session/recorder.ts";
 import { newSessionId } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
 import { ALIVE_METHOD, type AliveParams, mayAskUser, turnErrorMeta } from "../../acp/mm_ext.ts";
-import { availableLspServers } from "../../../tools/lsp/mod.ts";
 import { writeAll } from "../terminal/output.ts";
-import { openSession, startPieces } from "../start.ts";
+import { lspServersOnPath, openSession, startPieces } from "../start.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
 
 /** What editor mode needs. */
@@ -103,7 +102,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
   consoleToStderr();
   const { config } = opts;
   const log = (line: string) => writeAll(Deno.stderr, line.endsWith("\n") ? line : `${line}\n`);
-  const lspServers = availableLspServers(config);
+  const lspServers = lspServersOnPath(config, Deno.cwd());
   for (const warning of lspServers.warnings) log(warning);
   preloadChat(config);
   // One client for every session: a num_ctx raised for one is kept for all (Ollama reloads the
@@ -158,7 +157,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     askUser = true,
   ): Promise<AcpSession> => {
     const name = await modelName();
-    const { chat, tools, systemPrompt } = await startPieces(config, cwd, chatFor(name));
+    const { chat, tools, systemPrompt } = await startPieces(config, cwd, chatFor(name), lspServers);
     return new AcpSession({
       id,
       cwd,

@@ -14,9 +14,16 @@ import { ProviderError } from "../../provider/errors.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { sessionsDir } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
-import { availableLspServers, lspBannerLine } from "../../../tools/lsp/mod.ts";
+import { lspBannerLine } from "../../../tools/lsp/texts.ts";
 import { writeAll } from "../terminal/output.ts";
-import { frontEndAgent, lspPool, modelOrFail, openSession, startPieces } from "../start.ts";
+import {
+  frontEndAgent,
+  lspPool,
+  lspServersOnPath,
+  modelOrFail,
+  openSession,
+  startPieces,
+} from "../start.ts";
 import { helpLines, isCommand, parseCommand, unknownCommandText } from "./commands.ts";
 import { History, LineEditor } from "./editor.ts";
 import { type Key, KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
@@ -56,11 +63,11 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   preloadChat(config);
   const model = await modelOrFail(config, (message) => render.line(`mm: ${message}`));
   if (model === undefined) return 1;
-  const pieces = startPieces(config, cwd, createClient(config, model));
+  const lspFound = lspServersOnPath(config, cwd);
+  const pieces = startPieces(config, cwd, createClient(config, model), lspFound);
   let recorder = await openSession(opts, model);
   const { chat, tools, systemPrompt } = await pieces;
 
-  const lspFound = availableLspServers(config);
   const lsp = lspPool(lspFound, cwd);
 
   const keys = opts.keys ?? terminalKeys();
