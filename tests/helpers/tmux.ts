@@ -10,12 +10,19 @@ async function tmux(...args: string[]): Promise<string> {
   return new TextDecoder().decode(out.stdout);
 }
 
-/** A program running in its own tmux session. */
+/**
+ * A program running in its own tmux session, on a tmux server of its own (`-L`): sessions of
+ * tests running side by side never meet a server that another test's last session is shutting
+ * down.
+ */
 export class Terminal {
   readonly name: string;
+  /** The tmux server's socket, removed with it. */
+  #socket: string;
 
-  private constructor(name: string) {
+  private constructor(name: string, socket: string) {
     this.name = name;
+    this.#socket = socket;
   }
 
   /** Starts `argv` in `cwd` in a new detached tmux session of the given size. */
@@ -27,6 +34,8 @@ export class Terminal {
     const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
     const command = `env ${env} ${argv.map(shellQuote).join(" ")}; echo "[exited $?]"; sleep 600`;
     await tmux(
+      "-L",
+      name,
       "new-session",
       "-d",
       "-s",
@@ -39,27 +48,31 @@ export class Terminal {
       opts.cwd,
       command,
     );
-    return new Terminal(name);
+    const socket = (await tmux("-L", name, "display", "-p", "#{socket_path}")).trim();
+    return new Terminal(name, socket);
   }
 
   /** Sends keys as tmux names them (`Enter`, `Escape`, `C-c`, `C-d`) or literal text with `-l`. */
   async keys(...keys: string[]): Promise<void> {
-    await tmux("send-keys", "-t", this.name, ...keys);
+    await tmux("-L", this.name, "send-keys", "-t", this.name, ...keys);
   }
 
   /** Types `text` literally. */
   async type(text: string): Promise<void> {
-    await tmux("send-keys", "-t", this.name, "-l", text);
+    await tmux("-L", this.name, "send-keys", "-t", this.name, "-l", text);
   }
 
   /** The screen as text, trailing blank lines removed. */
   async screen(): Promise<string> {
-    return (await tmux("capture-pane", "-t", this.name, "-p", "-J")).replace(/\s+$/, "") + "\n";
+    return (await tmux("-L", this.name, "capture-pane", "-t", this.name, "-p", "-J")).replace(
+      /\s+$/,
+      "",
+    ) + "\n";
   }
 
   /** The screen with its colour escape sequences, as tmux keeps them. */
   async screenWithEscapes(): Promise<string> {
-    return await tmux("capture-pane", "-t", this.name, "-p", "-e", "-J");
+    return await tmux("-L", this.name, "capture-pane", "-t", this.name, "-p", "-e", "-J");
   }
 
   /** Waits until the screen matches `pattern` (polling every 50 ms), or fails after `timeout` ms. */
@@ -78,7 +91,8 @@ export class Terminal {
 
   /** Ends the session and its programs. */
   async kill(): Promise<void> {
-    await tmux("kill-session", "-t", this.name).catch(() => {});
+    await tmux("-L", this.name, "kill-server").catch(() => {});
+    await Deno.remove(this.#socket).catch(() => {});
   }
 }
 
