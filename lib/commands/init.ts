@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { DEFAULT_URLS, type ProviderName, PROVIDERS } from "../config/config.ts";
 import { modelsURL, pullHint } from "../provider/endpoints.ts";
-import { VERSION } from "../version.ts";
+import { requestServer } from "../provider/http.ts";
 import { writeAll } from "../frontend/terminal/output.ts";
 
 /** One place to look for a running server. */
@@ -70,27 +70,21 @@ export async function probeServer(
   probe: Probe,
   timeout = PROBE_TIMEOUT,
 ): Promise<Found | undefined> {
-  try {
-    const response = await fetch(modelsURL(probe.provider, probe.url), {
-      headers: { "User-Agent": `mm/${VERSION}` },
-      signal: AbortSignal.timeout(timeout),
-    });
-    if (!response.ok) {
-      await response.body?.cancel();
-      return undefined;
-    }
-    const body = await response.json();
-    const list = probe.provider === "ollama" || probe.provider === "llmman"
-      ? body?.models
-      : body?.data;
-    if (!Array.isArray(list)) return undefined;
-    const models = list.map((m: { name?: unknown; id?: unknown; model?: unknown }) =>
-      m?.name ?? m?.id ?? m?.model
-    ).filter((n: unknown): n is string => typeof n === "string" && n !== "");
-    return { ...probe, models };
-  } catch {
-    return undefined;
-  }
+  const answer = await requestServer({
+    url: modelsURL(probe.provider, probe.url),
+    timeout,
+    discardErrorBody: true,
+  });
+  if (answer.kind !== "ok") return undefined;
+  const body = answer.json as { models?: unknown; data?: unknown } | undefined;
+  const list = probe.provider === "ollama" || probe.provider === "llmman"
+    ? body?.models
+    : body?.data;
+  if (!Array.isArray(list)) return undefined;
+  const models = list.map((m: { name?: unknown; id?: unknown; model?: unknown }) =>
+    m?.name ?? m?.id ?? m?.model
+  ).filter((n: unknown): n is string => typeof n === "string" && n !== "");
+  return { ...probe, models };
 }
 
 /** The starter agent file for `found` (the server's models), or for Ollama with none found. */

@@ -2,7 +2,6 @@
 
 import type { Config } from "../config/config.ts";
 import type { Message, ToolCall } from "../history.ts";
-import { VERSION } from "../version.ts";
 import { chatBaseURL } from "./endpoints.ts";
 import {
   causeText,
@@ -16,6 +15,7 @@ import {
   type Target,
   unreachable,
 } from "./errors.ts";
+import { USER_AGENT } from "./http.ts";
 
 /** A tool as declared to the model. */
 export interface ToolSchema {
@@ -90,7 +90,7 @@ export function createChatClient(
     apiKey: config.apiKey ?? "none",
     maxRetries: 0,
     timeout: 24 * 3600 * 1000,
-    defaultHeaders: { "User-Agent": `mm/${VERSION}` },
+    defaultHeaders: { "User-Agent": USER_AGENT },
   });
   return { target, stream: (request) => streamChat(mod, client, config, target, request) };
 }

@@ -5,7 +5,7 @@
  */
 
 import type { Config } from "../config/config.ts";
-import { VERSION } from "../version.ts";
+import { requestServer } from "./http.ts";
 import { sameOllamaModel } from "./unload.ts";
 
 /**
@@ -227,22 +227,12 @@ async function sideJSON(
   timeout: number,
   body?: unknown,
 ): Promise<unknown> {
-  const headers: Record<string, string> = { "User-Agent": `mm/${VERSION}` };
-  if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  try {
-    const response = await fetch(url, {
-      method: body === undefined ? "GET" : "POST",
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeout),
-    });
-    if (!response.ok) {
-      await response.body?.cancel();
-      return undefined;
-    }
-    return await response.json();
-  } catch {
-    return undefined;
-  }
+  const answer = await requestServer({
+    url,
+    apiKey: config.apiKey,
+    body,
+    timeout,
+    discardErrorBody: true,
+  });
+  return answer.kind === "ok" ? answer.json : undefined;
 }

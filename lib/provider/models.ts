@@ -1,32 +1,47 @@
 /** Listing a server's models, and picking the model when the agent file names none. */
 
 import type { Config } from "../config/config.ts";
-import { VERSION } from "../version.ts";
 import { modelsURL } from "./endpoints.ts";
 import { httpError, ProviderError, unreachable } from "./errors.ts";
+import { requestServer } from "./http.ts";
 
 /** The names of the models the server serves (Ollama's `/api/tags`, else the OpenAI `/models`). */
 export async function listModels(config: Config, signal?: AbortSignal): Promise<string[]> {
   const url = modelsURL(config.provider, config.url);
   const target = { provider: config.provider, url: config.url, model: "(none)" };
-  const headers: Record<string, string> = { "User-Agent": `mm/${VERSION}` };
-  if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
-  let response: Response;
-  try {
-    response = await fetch(url, { headers, signal: signal ?? AbortSignal.timeout(30_000) });
-  } catch (e) {
-    throw unreachable(target, (e as Error).message.replace(/\s+/g, " "));
+  const answer = await requestServer({
+    url,
+    apiKey: config.apiKey,
+    signal: signal ?? AbortSignal.timeout(30_000),
+  });
+  if (answer.kind === "failed") {
+    if (answer.stage === "body") throw answer.error;
+    throw unreachable(target, (answer.error as Error).message.replace(/\s+/g, " "));
   }
-  const text = await response.text();
-  if (!response.ok) throw httpError(target, response.status, text.trim().slice(0, 300));
+  if (answer.kind === "http") {
+    throw httpError(target, answer.status, answer.text.trim().slice(0, 300));
+  }
+  const names = modelNames(answer.json);
+  if (names === undefined) {
+    throw httpError(target, answer.status, `the model list at ${url} is not JSON`);
+  }
+  return names;
+}
+
+/** The names in a model list (`models` or `data`), or undefined when it is not JSON of that shape. */
+function modelNames(json: unknown): string[] | undefined {
+  if (json === undefined) return undefined;
   try {
-    const body = JSON.parse(text);
-    const list: { name?: string; id?: string; model?: string }[] = body.models ?? body.data ?? [];
+    const body = json as { models?: ModelEntry[]; data?: ModelEntry[] };
+    const list: ModelEntry[] = body.models ?? body.data ?? [];
     return list.map((m) => m.name ?? m.id ?? m.model ?? "").filter((n) => n !== "");
   } catch {
-    throw httpError(target, response.status, `the model list at ${url} is not JSON`);
+    return undefined;
   }
 }
+
+/** One model of a list: Ollama names it, the OpenAI API gives its id. */
+type ModelEntry = { name?: string; id?: string; model?: string };
 
 /** The model to use: the agent file's, else the only one the server lists. */
 export async function resolveModel(config: Config): Promise<string> {

@@ -5,7 +5,6 @@
  */
 
 import type { Config } from "../config/config.ts";
-import { VERSION } from "../version.ts";
 import { type ChatRequest, type ChatResult, StreamAborted } from "./chat.ts";
 import { type Message, type ToolCall } from "../history.ts";
 import {
@@ -20,6 +19,7 @@ import {
   type Target,
   unreachable,
 } from "./errors.ts";
+import { serverHeaders } from "./http.ts";
 
 type OllamaModule = typeof import("npm:ollama@0.6.4/browser");
 
@@ -175,8 +175,9 @@ function toolCall(raw: unknown, index: number): ToolCall {
 function requestFetch(config: Config, signal: AbortSignal): typeof fetch {
   return async (input, init = {}) => {
     const headers = new Headers(init.headers);
-    headers.set("User-Agent", `mm/${VERSION}`);
-    if (config.apiKey) headers.set("Authorization", `Bearer ${config.apiKey}`);
+    for (const [name, value] of Object.entries(serverHeaders(config.apiKey))) {
+      headers.set(name, value);
+    }
     const signals = init.signal ? [init.signal, signal] : [signal];
     const response = await fetch(input, { ...init, headers, signal: AbortSignal.any(signals) });
     if (response.ok || response.headers.get("content-type")?.includes("application/json")) {

@@ -5,8 +5,8 @@
 
 import type { Config, ProviderName } from "../config/config.ts";
 import type { Http } from "../tool.ts";
-import { VERSION } from "../version.ts";
 import { causeText } from "./errors.ts";
+import { requestServer } from "./http.ts";
 
 /** Milliseconds one request to the server may take (tools.md: 30 s per request). */
 export const UNLOAD_TIMEOUT = 30_000;
@@ -60,12 +60,12 @@ export function unloadModel(req: UnloadRequest): Promise<UnloadOutcome> {
 
 /** Ollama and llmman: `GET /api/ps`, then, only when loaded, `POST /api/generate` keep_alive 0. */
 async function unloadOllama(req: UnloadRequest): Promise<UnloadOutcome> {
-  const ps = await call(req, "GET", "/api/ps");
+  const ps = await call(req, "/api/ps");
   if ("failure" in ps) return cannot(ps.failure);
   const loaded = loadedNames(ps.json);
   if (loaded === undefined) return cannot(unconfirmed(req, "a /api/ps answer without models"));
   if (!loaded.some((name) => sameOllamaModel(name, req.model))) return { kind: "notLoaded" };
-  const gen = await call(req, "POST", "/api/generate", { model: req.model, keep_alive: 0 });
+  const gen = await call(req, "/api/generate", { model: req.model, keep_alive: 0 });
   if ("failure" in gen) return cannot(gen.failure);
   const reason = doneReason(gen.text);
   if (reason === "unload") return { kind: "unloaded" };
@@ -76,7 +76,7 @@ async function unloadOllama(req: UnloadRequest): Promise<UnloadOutcome> {
 
 /** llama.cpp: `POST /models/unload` (router mode); 404 means a single-model server. */
 async function unloadLlamaCpp(req: UnloadRequest): Promise<UnloadOutcome> {
-  const res = await call(req, "POST", "/models/unload", { model: req.model });
+  const res = await call(req, "/models/unload", { model: req.model });
   if ("failure" in res) {
     const f = res.failure;
     if (f.kind === "http" && f.status === 404) return cannot({ kind: "singleModel", url: f.url });
@@ -133,57 +133,35 @@ function doneReason(text: string): string | undefined {
 type CallResult = { text: string; json: unknown } | { failure: UnloadFailure };
 
 /** One request to the server's side API, with its own timeout and the turn's cancellation. */
-async function call(
-  req: UnloadRequest,
-  method: "GET" | "POST",
-  path: string,
-  body?: unknown,
-): Promise<CallResult> {
-  const { provider } = req.config;
-  const base = req.config.url.replace(/\/+$/, "");
-  const url = `${base}${path}`;
+async function call(req: UnloadRequest, path: string, body?: unknown): Promise<CallResult> {
+  const { provider, url } = req.config;
   const ms = req.timeout ?? UNLOAD_TIMEOUT;
-  const timer = AbortSignal.timeout(ms);
-  const headers: Record<string, string> = { "User-Agent": `mm/${VERSION}` };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (req.config.apiKey) headers.Authorization = `Bearer ${req.config.apiKey}`;
-  const aborted = (): UnloadFailure | undefined => {
-    if (req.signal.aborted) return { kind: "cancelled" };
-    if (timer.aborted) return { kind: "timeout", provider, url: req.config.url, ms };
-    return undefined;
-  };
-  try {
-    const response = await req.http.fetch(url, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.any([req.signal, timer]),
-    });
-    const text = await response.text();
-    if (!response.ok) {
+  const answer = await requestServer({
+    url: `${url.replace(/\/+$/, "")}${path}`,
+    apiKey: req.config.apiKey,
+    body,
+    signal: req.signal,
+    timeout: ms,
+    fetch: (target, init) => req.http.fetch(target, init),
+  });
+  switch (answer.kind) {
+    case "ok":
+      // Ollama may stream JSON lines (no JSON then); the callers read the text.
+      return { text: answer.text, json: answer.json };
+    case "http":
       return {
         failure: {
           kind: "http",
           provider,
-          url: req.config.url,
-          status: response.status,
-          message: serverMessage(text),
+          url,
+          status: answer.status,
+          message: serverMessage(answer.text),
         },
       };
-    }
-    let json: unknown = undefined;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // Ollama may stream JSON lines; the callers read the text.
-    }
-    return { text, json };
-  } catch (e) {
-    const stop = aborted();
-    if (stop) return { failure: stop };
-    return {
-      failure: { kind: "unreachable", provider, url: req.config.url, detail: causeText(e) },
-    };
+    case "failed":
+      if (req.signal.aborted) return { failure: { kind: "cancelled" } };
+      if (answer.timedOut) return { failure: { kind: "timeout", provider, url, ms } };
+      return { failure: { kind: "unreachable", provider, url, detail: causeText(answer.error) } };
   }
 }
 

@@ -82,6 +82,11 @@ export function requestHeaders(): Record<string, string> {
   };
 }
 
+/** A failure with its code and reason. */
+function fail(code: 1 | 2, reason: string): FetchFailure {
+  return { ok: false, code, reason };
+}
+
 /** Thrown inside this module only, when the deadline or the caller's signal ends the fetch. */
 class Stopped extends Error {}
 
@@ -93,73 +98,150 @@ export async function fetchPage(url: URL, options: FetchPageOptions): Promise<Fe
   const timeout = options.timeout ?? FETCH_TIMEOUT;
   const deadline = AbortSignal.timeout(timeout);
   const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
-  const fail = (code: 1 | 2, reason: string): FetchFailure => ({ ok: false, code, reason });
+  // The URL being checked, fetched or read: the timeout's reason names it.
   let current = url;
   try {
-    for (let redirects = 0;; redirects++) {
-      const policy = await robotsPolicy(current, options, signal);
-      if (!policyAllows(policy, current)) {
-        const robotsUrl = `${current.origin}/robots.txt`;
+    const walk = await followRedirects(url, {
+      http: options.http,
+      signal,
+      max: MAX_REDIRECTS,
+      refuse: async (next) => {
+        current = next;
+        const policy = await robotsPolicy(next, options, signal);
+        if (policyAllows(policy, next)) return undefined;
+        const robotsUrl = `${next.origin}/robots.txt`;
         return fail(
           2,
           policy.kind === "forbidAll"
             ? robotsUnreadableText(robotsUrl, policy.reason)
-            : robotsForbidsText(current.href, robotsUrl),
+            : robotsForbidsText(next.href, robotsUrl),
         );
-      }
-      let response: Response;
-      try {
-        response = await raced(
-          options.http.fetch(current, { redirect: "manual", headers: requestHeaders(), signal }),
-          signal,
+      },
+    });
+    if ("ok" in walk) return walk;
+    switch (walk.kind) {
+      case "unreachable":
+        if (signal.aborted) throw new Stopped();
+        return fail(2, unreachableText(walk.url, walk.error));
+      case "redirect":
+        return fail(
+          2,
+          walk.next === undefined
+            ? badRedirectText(walk.url.href, walk.location)
+            : tooManyRedirectsText(walk.next.href),
         );
-      } catch (err) {
-        if (signal.aborted) throw new Stopped();
-        return fail(2, unreachableText(current, err));
-      }
-      const location = response.headers.get("location");
-      if (REDIRECTS.has(response.status) && location !== null) {
-        await discard(response);
-        let next: URL;
-        try {
-          next = new URL(location, current);
-        } catch {
-          return fail(2, badRedirectText(current.href, location));
-        }
-        if (next.protocol !== "http:" && next.protocol !== "https:") {
-          return fail(2, badRedirectText(current.href, location));
-        }
-        if (redirects >= MAX_REDIRECTS) return fail(2, tooManyRedirectsText(next.href));
-        current = next;
-        continue;
-      }
-      if (response.status >= 300 || response.status < 200) {
-        await discard(response);
-        return fail(2, statusText(current.href, response.status, response.statusText));
-      }
-      const contentType = response.headers.get("content-type");
-      const type = contentType === null ? "" : mediaType(contentType);
-      if (type !== "" && !HTML_TYPES.includes(type)) {
-        await discard(response);
-        return fail(1, notHtmlText(current.href, contentType!));
-      }
-      const maxBytes = options.maxBytes ?? MAX_PAGE_BYTES;
-      let bytes: Uint8Array | undefined;
-      try {
-        bytes = await readBody(response, maxBytes, signal);
-      } catch (err) {
-        if (signal.aborted) throw new Stopped();
-        return fail(2, brokenText(current, err));
-      }
-      if (bytes === undefined) return fail(1, tooLargeText(current.href, maxBytes));
-      if (type === "" && !sniffsAsHtml(bytes)) return fail(1, notHtmlText(current.href, null));
-      return { ok: true, url: current.href, contentType, bytes };
+      case "answer":
+        return await readPage(walk.url, walk.response, options.maxBytes ?? MAX_PAGE_BYTES, signal);
     }
   } catch (err) {
     if (!(err instanceof Stopped) && !signal.aborted) throw err;
     if (options.signal?.aborted && !deadline.aborted) return fail(2, CANCELLED_TEXT);
     return fail(2, timeoutText(current.href, timeout));
   }
+}
+
+/**
+ * The page in the final answer from `url`: a 2xx of an HTML type (or none, and HTML inside), of
+ * at most `maxBytes`. Throws Stopped when `signal` ends the reading.
+ */
+async function readPage(
+  url: URL,
+  response: Response,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<FetchOutcome> {
+  if (response.status >= 300 || response.status < 200) {
+    await discard(response);
+    return fail(2, statusText(url.href, response.status, response.statusText));
+  }
+  const contentType = response.headers.get("content-type");
+  const type = contentType === null ? "" : mediaType(contentType);
+  if (type !== "" && !HTML_TYPES.includes(type)) {
+    await discard(response);
+    return fail(1, notHtmlText(url.href, contentType!));
+  }
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await readBody(response, maxBytes, signal);
+  } catch (err) {
+    if (signal.aborted) throw new Stopped();
+    return fail(2, brokenText(url, err));
+  }
+  if (bytes === undefined) return fail(1, tooLargeText(url.href, maxBytes));
+  if (type === "" && !sniffsAsHtml(bytes)) return fail(1, notHtmlText(url.href, null));
+  return { ok: true, url: url.href, contentType, bytes };
+}
+
+/** Where following the redirections from a URL ended. */
+type Walk =
+  /** `url` answered something other than a redirection; its body is still unread. */
+  | { kind: "answer"; url: URL; response: Response }
+  /** The request for `url` threw `error` (the end of the signal among the reasons). */
+  | { kind: "unreachable"; url: URL; error: unknown }
+  /**
+   * `url` answered a redirection `status` that is not followed: to `location`, which is not an
+   * http or https URL (`next` undefined), or to `next`, one redirection more than allowed.
+   */
+  | { kind: "redirect"; url: URL; status: number; location: string; next?: URL };
+
+/** How to follow redirections: the HTTP, the signal, the limit, and a check before each request. */
+interface WalkOptions<Refusal> {
+  http: Http;
+  signal: AbortSignal;
+  /** Redirections followed before giving up. */
+  max: number;
+  /** Asked before each request (the first too): a refusal ends the walk with it. */
+  refuse?: (url: URL) => Promise<Refusal | undefined>;
+}
+
+/**
+ * `GET` of `start` with redirections followed by hand, each target checked before it is asked
+ * for; the bodies of the redirections let go. Throws only what `refuse` throws.
+ */
+async function followRedirects<Refusal = never>(
+  start: URL,
+  options: WalkOptions<Refusal>,
+): Promise<Walk | Refusal> {
+  const { http, signal } = options;
+  let url = start;
+  for (let redirects = 0;; redirects++) {
+    if (options.refuse) {
+      // Awaited only when there is one: without, the request starts in the caller's tick, before a
+      // cancellation can land (raced lets go of a fetch begun after its signal ended, unhandled).
+      const refusal = await options.refuse(url);
+      if (refusal !== undefined) return refusal;
+    }
+    let response: Response;
+    try {
+      response = await raced(
+        http.fetch(url, { redirect: "manual", headers: requestHeaders(), signal }),
+        signal,
+      );
+    } catch (error) {
+      return { kind: "unreachable", url, error };
+    }
+    const location = response.headers.get("location");
+    if (!REDIRECTS.has(response.status) || location === null) {
+      return { kind: "answer", url, response };
+    }
+    await discard(response);
+    const { status } = response;
+    const next = httpURL(location, url);
+    if (next === undefined) return { kind: "redirect", url, status, location };
+    if (redirects >= options.max) return { kind: "redirect", url, status, location, next };
+    url = next;
+  }
+}
+
+/** `location` resolved against `base`, when it is an http or https URL. */
+function httpURL(location: string, base: URL): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(location, base);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
 }
 
 /** The robots.txt policy for `url`'s origin: from the cache, or read now (and cached). */
@@ -190,59 +272,35 @@ async function readRobots(
   const limit = options.robotsTimeout ?? ROBOTS_TIMEOUT;
   const own = AbortSignal.timeout(limit);
   const signal = AbortSignal.any([outer, own]);
-  let url = new URL("/robots.txt", origin);
-  for (let hops = 0;; hops++) {
-    let response: Response;
-    try {
-      response = await raced(
-        options.http.fetch(url, { redirect: "manual", headers: requestHeaders(), signal }),
-        signal,
-      );
-    } catch (err) {
-      if (outer.aborted) throw new Stopped();
-      const why = own.aborted
-        ? `no answer within ${formatDuration(limit)}`
-        : unreachableReason(err);
-      return { kind: "forbidAll", reason: why };
-    }
-    const location = response.headers.get("location");
-    if (REDIRECTS.has(response.status) && location !== null) {
-      await discard(response);
-      let next: URL | undefined;
-      try {
-        next = new URL(location, url);
-      } catch {
-        next = undefined;
-      }
-      const usable = next !== undefined &&
-        (next.protocol === "http:" || next.protocol === "https:");
-      if (!usable || hops >= MAX_ROBOTS_REDIRECTS) {
-        return { kind: "allowAll", status: response.status };
-      }
-      url = next!;
-      continue;
-    }
-    if (response.status >= 500) {
-      await discard(response);
-      return { kind: "forbidAll", reason: httpStatus(response.status, response.statusText) };
-    }
-    if (response.status < 200 || response.status >= 300) {
-      await discard(response);
-      return { kind: "allowAll", status: response.status };
-    }
-    let bytes: Uint8Array;
-    try {
-      bytes = await readBody(response, MAX_ROBOTS_BYTES, signal, true) ?? new Uint8Array();
-    } catch (err) {
-      if (outer.aborted) throw new Stopped();
-      const why = own.aborted
-        ? `no answer within ${formatDuration(limit)}`
-        : unreachableReason(err);
-      return { kind: "forbidAll", reason: why };
-    }
-    const text = new TextDecoder().decode(bytes);
-    return { kind: "rules", rules: rulesFor(parseRobotsTxt(text), PRODUCT_TOKEN) };
+  const unanswered = (err: unknown): RobotsPolicy => {
+    if (outer.aborted) throw new Stopped();
+    const why = own.aborted ? `no answer within ${formatDuration(limit)}` : unreachableReason(err);
+    return { kind: "forbidAll", reason: why };
+  };
+  const walk = await followRedirects(new URL("/robots.txt", origin), {
+    http: options.http,
+    signal,
+    max: MAX_ROBOTS_REDIRECTS,
+  });
+  if (walk.kind === "unreachable") return unanswered(walk.error);
+  if (walk.kind === "redirect") return { kind: "allowAll", status: walk.status };
+  const { response } = walk;
+  if (response.status >= 500) {
+    await discard(response);
+    return { kind: "forbidAll", reason: httpStatus(response.status, response.statusText) };
   }
+  if (response.status < 200 || response.status >= 300) {
+    await discard(response);
+    return { kind: "allowAll", status: response.status };
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBody(response, MAX_ROBOTS_BYTES, signal, true) ?? new Uint8Array();
+  } catch (err) {
+    return unanswered(err);
+  }
+  const text = new TextDecoder().decode(bytes);
+  return { kind: "rules", rules: rulesFor(parseRobotsTxt(text), PRODUCT_TOKEN) };
 }
 
 /**
