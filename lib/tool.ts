@@ -152,6 +152,40 @@ export interface ToolContext {
   hookFailure?(message: string): void;
   /** The session file's id when sessions are on: the `session` of the hooks a tool runs itself. */
   sessionId?: string;
+  /** The agents of `mmConfigs` (ask_agent); absent when none can be asked. */
+  agents?: Agents;
+}
+
+/** A question to an agent of `mmConfigs` (ask_agent, `/ask`, `mm --ask`). */
+export interface AgentQuestion {
+  /** The agent's `mmConfigs` name. */
+  agent: string;
+  /** The prompt as the asking side wrote it: what the preAsk and postAsk hooks see. */
+  prompt: string;
+  /** What the agent receives (the prompt, after the conversation with `with_context`). */
+  message: string;
+  /** The answer is cut to this many characters. */
+  maxOutput: number;
+}
+
+/** How a question to an agent ended. */
+export interface AgentAnswer {
+  /** What the model reads (the answer with any hook's context), or the failure. */
+  result: ToolResult;
+  /** The answer alone (a postAsk hook's replacement when there is one); absent when it failed. */
+  answer?: string;
+}
+
+/** The part of a tool's context that asking an agent uses. */
+export type AskingContext = Pick<
+  ToolContext,
+  "cwd" | "config" | "signal" | "ask" | "askPermission" | "emit" | "hookFailure" | "sessionId"
+>;
+
+/** The agents a tool may ask (lib/subagent/ask.ts is the real one). */
+export interface Agents {
+  /** Asks one agent, with its hooks; never throws. */
+  ask(question: AgentQuestion, ctx: AskingContext): Promise<AgentAnswer>;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { resolve } from "node:path";
 import type { Config } from "../lib/config/config.ts";
 import type { AvailableServers } from "../lib/lsp/servers.ts";
+import type { AgentInfo } from "../lib/subagent/ask.ts";
 import type { AnyTool } from "../lib/tool.ts";
 import { askAgentTool } from "./ask_agent.ts";
 import { askUser } from "./ask_user.ts";
@@ -42,20 +43,28 @@ export function declaredTools(config: Config, lspServers?: AvailableServers): An
   return builtinTools(lspServers ? lspTool(lspServers) : lsp).filter((t) => t.declared(config));
 }
 
+/** What start-up found that the tools are built for. */
+export interface FoundAtStartup {
+  /** The configured language servers found on the PATH. */
+  lspServers: AvailableServers;
+  /** The agents of `mmConfigs`, their files read once. */
+  agents: AgentInfo[];
+}
+
 /**
  * Every tool of a run, built once at start-up: the built-ins `config` declares (lsp when one of
- * `lspServers` was found), `read_skill` when `skillsDir` holds a skill, `ask_agent` when
+ * the servers was found), `read_skill` when `skillsDir` holds a skill, `ask_agent` when
  * `mmConfigs` names an agent, and the declared tools of the `tools:` block.
  */
 export async function startupTools(
   config: Config,
   cwd: string,
-  lspServers: AvailableServers,
+  found: FoundAtStartup,
 ): Promise<AnyTool[]> {
-  const tools = declaredTools(config, lspServers);
+  const tools = declaredTools(config, found.lspServers);
   const skills = await scanSkills(resolve(cwd, config.skillsDir));
   if (skills.length) tools.push(readSkillTool(skills));
-  if (Object.keys(config.mmConfigs).length) tools.push(askAgentTool(config));
+  if (found.agents.length) tools.push(askAgentTool(found.agents));
   for (const entry of config.tools) tools.push(declaredTool(entry));
   return tools;
 }

@@ -1,8 +1,8 @@
-/** The system prompt: the agent file's, else the built-in one, with AGENTS.md appended. */
-
-import { join, resolve } from "node:path";
-import type { Config } from "../config/config.ts";
-import { ConfigError } from "../config/errors.ts";
+/**
+ * The system prompt (mm.md §5): the agent file's `system` or `systemFile`, else the built-in one,
+ * with the project's AGENTS.md appended. A pure function of what the front end's start-up read
+ * (lib/frontend/start.ts reads the files).
+ */
 
 /** The built-in system prompt; `{cwd}` and `{os}` are filled in. Short: a small model's window is small. */
 export const BUILTIN_SYSTEM_PROMPT =
@@ -12,33 +12,23 @@ export const BUILTIN_SYSTEM_PROMPT =
 - Never claim a result you did not see in a tool's output.
 - When done, answer briefly: what you did and what you found.`;
 
-/** The system prompt for a turn in `cwd`. Reads `systemFile` and `AGENTS.md` when present. */
-export async function systemPrompt(config: Config, cwd: string): Promise<string> {
-  let prompt: string;
-  if (config.system !== undefined) prompt = config.system;
-  else if (config.systemFile !== undefined) {
-    const base = config.file ? resolve(config.file, "..") : cwd;
-    const path = resolve(base, config.systemFile);
-    try {
-      prompt = await Deno.readTextFile(path);
-    } catch (e) {
-      const reason = e instanceof Deno.errors.NotFound ? "no such file" : (e as Error).message;
-      throw new ConfigError(
-        config.file ?? path,
-        0,
-        0,
-        "systemFile",
-        `systemFile: ${path} cannot be read (${reason})`,
-      );
-    }
-  } else {
-    prompt = BUILTIN_SYSTEM_PROMPT.replace("{cwd}", cwd).replace("{os}", Deno.build.os);
-  }
-  try {
-    const agents = await Deno.readTextFile(join(cwd, "AGENTS.md"));
-    if (agents.trim()) prompt += `\n\n# AGENTS.md\n\n${agents.trim()}\n`;
-  } catch {
-    // No AGENTS.md: nothing to append.
-  }
+/** What a system prompt is made of. */
+export interface PromptParts {
+  /** The agent file's `system`, or the text of its `systemFile`; the built-in prompt when absent. */
+  system?: string;
+  /** The working directory, for the built-in prompt. */
+  cwd: string;
+  /** The operating system (`linux`, `darwin`, `windows`), for the built-in prompt. */
+  os: string;
+  /** The text of the project's AGENTS.md, when it has one. */
+  agentsMd?: string;
+}
+
+/** The system prompt of `parts`. */
+export function systemPrompt(parts: PromptParts): string {
+  let prompt = parts.system ??
+    BUILTIN_SYSTEM_PROMPT.replace("{cwd}", parts.cwd).replace("{os}", parts.os);
+  const agents = parts.agentsMd?.trim();
+  if (agents) prompt += `\n\n# AGENTS.md\n\n${agents}\n`;
   return prompt;
 }

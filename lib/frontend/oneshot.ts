@@ -2,15 +2,8 @@
 
 import type { AgentEvent } from "../agent/events.ts";
 import type { Config } from "../config/config.ts";
-import { contextReport, createClient, preloadChat } from "../provider/client.ts";
-import {
-  frontEndAgent,
-  lspPool,
-  lspServersOnPath,
-  modelOrFail,
-  openSession,
-  startPieces,
-} from "./start.ts";
+import { contextReport } from "../provider/client.ts";
+import { start } from "./start.ts";
 import { Output } from "./terminal/output.ts";
 import { plain } from "./terminal/plain.ts";
 
@@ -37,33 +30,21 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       out.stdout(JSON.stringify(e.type === "turn_start" ? { ...e, ...started } : e) + "\n");
     }
     : plain(out, opts.config);
-  const lspServers = lspServersOnPath(opts.config, opts.cwd);
-  for (const warning of lspServers.warnings) out.stderr(`${warning}\n`);
-  preloadChat(opts.config);
-  const recorder = await openSession(opts, opts.config.model ?? "");
-  for (const warning of recorder?.warnings ?? []) emit({ type: "warning", message: warning });
-  const model = await modelOrFail(
-    opts.config,
-    (message) => emit({ type: "error", message, where: "generation" }),
-  );
-  if (model === undefined) return 1;
-  const pieces = startPieces(opts.config, opts.cwd, createClient(opts.config, model), lspServers);
+  const begun = await start({
+    ...opts,
+    runWarning: (message) => out.stderr(`${message}\n`),
+    sessionWarning: (message) => emit({ type: "warning", message }),
+  });
+  if (!begun.ok) {
+    emit({ type: "error", message: begun.error, where: "generation" });
+    return 1;
+  }
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   Deno.addSignalListener("SIGINT", onInterrupt);
-  // Language servers start on first use, live for the process, and are stopped before mm exits.
-  const lsp = lspPool(lspServers, opts.cwd);
   try {
-    const ready = await pieces;
-    started = contextReport(ready.chat.plan);
-    const agent = frontEndAgent({
-      ...ready,
-      config: opts.config,
-      cwd: opts.cwd,
-      model,
-      lsp,
-      recorder,
-    }, {
+    started = contextReport(begun.chat.plan);
+    const agent = begun.agent({
       // Nobody can be asked in one-shot mode: a call that would ask is rejected.
       askPermission: () => Promise.resolve({ kind: "reject" }),
       emit,
@@ -76,7 +57,8 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     }
     return outcome.status === "answered" ? 0 : 1;
   } finally {
-    await lsp?.close();
+    // Language servers start on first use, live for the process, and are stopped before mm exits.
+    await begun.close();
     Deno.removeSignalListener("SIGINT", onInterrupt);
   }
 }

@@ -1,24 +1,70 @@
 /**
- * What every front end does before the first turn: the model, the session file, the chat client,
- * the tools, the system prompt, the language servers, and the agent made of them.
+ * One start-up for every front end (docs/architecture.md, "Adding a front end"): what a run finds
+ * once (its environment, the language servers on the PATH, the agents of `mmConfigs`), the model,
+ * the session file, the chat client, the tools, the system prompt, the language servers of a
+ * working directory, and the agent made of them. A front end is then a renderer and an input loop.
  */
 
+import { join, resolve } from "node:path";
 import { Agent } from "../agent/agent.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import { systemPrompt } from "../agent/prompt.ts";
 import type { Config } from "../config/config.ts";
+import { ConfigError } from "../config/errors.ts";
 import { realContext } from "../context.ts";
+import type { Message } from "../history.ts";
 import { LspPool } from "../lsp/pool.ts";
 import { availableLspServers, type AvailableServers } from "../lsp/servers.ts";
 import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient } from "../provider/chat.ts";
-import type { Message } from "../history.ts";
-import type { Client } from "../provider/client.ts";
+import { type Client, createClient, preloadChat } from "../provider/client.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
 import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
+import { type AgentInfo, agentInfos, askDepth, Subagents } from "../subagent/ask.ts";
 import type { AnyTool, AskUser } from "../tool.ts";
 import { startupTools } from "../../tools/mod.ts";
+
+/** What a run of mm finds once, whatever its front end and however many directories it serves. */
+export interface Run {
+  config: Config;
+  /** mm's environment, read once (empty without the env permission). */
+  env: Record<string, string>;
+  /** The configured language servers found on the PATH, and a warning for each one skipped. */
+  lspServers: AvailableServers;
+  /** The agents of `mmConfigs`, their files read once. */
+  agentInfos: AgentInfo[];
+  /** The tools' way to those agents; undefined when `mmConfigs` names none. */
+  agents?: Subagents;
+}
+
+/** The environment of this process, or an empty one without the env permission. */
+function readEnv(): Record<string, string> {
+  try {
+    return Deno.env.toObject();
+  } catch {
+    // No env permission: only commands with a slash can be found.
+    return {};
+  }
+}
+
+/**
+ * What this run finds once, from the directory mm was started in: the language servers on the
+ * PATH (a command with a slash from `cwd`), the agents of `mmConfigs`; the chat package starts
+ * loading meanwhile.
+ */
+export function startRun(config: Config, cwd: string): Run {
+  const env = readEnv();
+  preloadChat(config);
+  const names = Object.keys(config.mmConfigs);
+  return {
+    config,
+    env,
+    lspServers: availableLspServers(config, env, cwd),
+    agentInfos: names.length ? agentInfos(config, env, cwd) : [],
+    agents: names.length ? new Subagents(config, askDepth(env)) : undefined,
+  };
+}
 
 /** What choosing a session needs. */
 export interface SessionChoice {
@@ -52,18 +98,38 @@ export async function openSession(
   });
 }
 
-/** The model to use, or undefined once `fail` was told the server's error. */
-export async function modelOrFail(
-  config: Config,
-  fail: (message: string) => void,
-): Promise<string | undefined> {
+/** The text of `config.systemFile` (relative to the agent file), or a ConfigError saying why not. */
+async function readSystemFile(config: Config, cwd: string): Promise<string | undefined> {
+  if (config.system !== undefined || config.systemFile === undefined) return config.system;
+  const base = config.file ? resolve(config.file, "..") : cwd;
+  const path = resolve(base, config.systemFile);
   try {
-    return await resolveModel(config);
+    return await Deno.readTextFile(path);
   } catch (e) {
-    if (!(e instanceof ProviderError)) throw e;
-    fail(e.message);
-    return undefined;
+    const reason = e instanceof Deno.errors.NotFound ? "no such file" : (e as Error).message;
+    throw new ConfigError(
+      config.file ?? path,
+      0,
+      0,
+      "systemFile",
+      `systemFile: ${path} cannot be read (${reason})`,
+    );
   }
+}
+
+/** The AGENTS.md of `cwd`, when there is one. */
+async function readAgentsMd(cwd: string): Promise<string | undefined> {
+  try {
+    return await Deno.readTextFile(join(cwd, "AGENTS.md"));
+  } catch {
+    return undefined; // No AGENTS.md: nothing to append.
+  }
+}
+
+/** The system prompt of `cwd`: its files read here, the prompt built by the core's pure function. */
+export async function readSystemPrompt(config: Config, cwd: string): Promise<string> {
+  const [system, agentsMd] = await Promise.all([readSystemFile(config, cwd), readAgentsMd(cwd)]);
+  return systemPrompt({ system, cwd, os: Deno.build.os, agentsMd });
 }
 
 /** The pieces of an agent that take time to start. */
@@ -77,39 +143,26 @@ export interface StartedPieces {
 }
 
 /**
- * Waits for `client` (started by the caller) while the tools (lsp for the `lspServers` found at
- * start-up) and system prompt of `cwd` start beside it. Failures come in that order, tools,
- * prompt, client, and only to whoever awaits.
+ * Waits for `client` (started by the caller) while the tools and the system prompt of `cwd` start
+ * beside it. Failures come in that order, tools, prompt, client, and only to whoever awaits.
  */
 export function startPieces(
-  config: Config,
+  run: Run,
   cwd: string,
   client: Promise<Client>,
-  lspServers: AvailableServers,
 ): Promise<StartedPieces> {
   client.catch(() => {}); // awaited below
-  const prompt = systemPrompt(config, cwd);
+  const prompt = readSystemPrompt(run.config, cwd);
   prompt.catch(() => {}); // awaited below
   const pieces = (async () => {
-    const tools = await startupTools(config, cwd, lspServers);
+    const tools = await startupTools(run.config, cwd, {
+      lspServers: run.lspServers,
+      agents: run.agentInfos,
+    });
     return { tools, systemPrompt: await prompt, chat: await client };
   })();
   pieces.catch(() => {}); // awaited by the caller
   return pieces;
-}
-
-/**
- * The servers of `config` found on mm's PATH (a command with a slash from `cwd`): once, at start-up,
- * for the tools, the banner and the pools.
- */
-export function lspServersOnPath(config: Config, cwd: string): AvailableServers {
-  let env: Record<string, string> = {};
-  try {
-    env = Deno.env.toObject();
-  } catch {
-    // No env permission: only commands with a slash can be found.
-  }
-  return availableLspServers(config, env, cwd);
 }
 
 /** The language servers of `cwd`, each started on first use; none when none was found. */
@@ -129,6 +182,8 @@ export interface AgentParts {
   systemPrompt: string;
   /** The language servers of `cwd`. */
   lsp?: LspPool;
+  /** The agents of `mmConfigs`, for ask_agent. */
+  agents?: Subagents;
   /** The session file, saved after every step. */
   recorder?: SessionRecorder;
   /** The hooks' `session` when it is not the session file's own id (ACP names its sessions). */
@@ -162,6 +217,7 @@ export function frontEndAgent(
     context: (signal) => ({
       ...realContext(config, cwd, signal, lsp),
       ...(ways.ask ? { ask: ways.ask } : {}),
+      ...(parts.agents ? { agents: parts.agents } : {}),
     }),
     askPermission: ways.askPermission,
     emit: ways.emit,
@@ -174,4 +230,102 @@ export function frontEndAgent(
     sessionId: recorder ? () => parts.sessionId ?? recorder.session.id : undefined,
   }, earlier);
   return agent;
+}
+
+/** What a front end of one working directory (one-shot, line, window) starts with. */
+export interface StartOptions extends SessionChoice {
+  /** A warning of the run's start-up: a configured language server not on the PATH. */
+  runWarning(message: string): void;
+  /** A warning of the session file (one it repaired or could not read whole). */
+  sessionWarning(message: string): void;
+}
+
+/** A front end's start-up that could not reach a model: the server's sentence. */
+export interface StartFailure {
+  ok: false;
+  error: string;
+}
+
+/** A front end of one working directory, ready for its first turn. */
+export class Started {
+  readonly ok = true;
+  readonly run: Run;
+  readonly cwd: string;
+  readonly model: string;
+  readonly chat: Client;
+  readonly tools: AnyTool[];
+  readonly systemPrompt: string;
+  /** The language servers of `cwd`, started on first use. */
+  readonly lsp?: LspPool;
+  /** The session file, when sessions are on. */
+  recorder?: SessionRecorder;
+
+  /** What `start` found. */
+  constructor(
+    run: Run,
+    cwd: string,
+    model: string,
+    pieces: StartedPieces,
+    recorder: SessionRecorder | undefined,
+  ) {
+    this.run = run;
+    this.cwd = cwd;
+    this.model = model;
+    this.chat = pieces.chat;
+    this.tools = pieces.tools;
+    this.systemPrompt = pieces.systemPrompt;
+    this.recorder = recorder;
+    this.lsp = lspPool(run.lspServers, cwd);
+  }
+
+  /** The agent of this front end: the session's earlier messages unless `earlier` says otherwise. */
+  agent(ways: FrontEndWays, earlier?: { message: Message; turn: number }[]): Agent {
+    return frontEndAgent(
+      {
+        config: this.run.config,
+        cwd: this.cwd,
+        model: this.model,
+        chat: this.chat,
+        tools: this.tools,
+        systemPrompt: this.systemPrompt,
+        lsp: this.lsp,
+        agents: this.run.agents,
+        recorder: this.recorder,
+      },
+      ways,
+      earlier ?? this.recorder?.earlier() ?? [],
+    );
+  }
+
+  /** `/new`: a fresh session file (when sessions are on); the next agent starts empty. */
+  async newSession(): Promise<void> {
+    this.recorder = await openSession({ config: this.run.config, cwd: this.cwd }, this.model);
+  }
+
+  /** Stops what was started: the language servers. */
+  async close(): Promise<void> {
+    await this.lsp?.close();
+  }
+}
+
+/**
+ * Starts a front end of one working directory: what the run finds once, the session file (its
+ * errors thrown before any request), the model (its server's error returned), then the chat
+ * client, the tools and the system prompt side by side. Warnings are told as they come.
+ */
+export async function start(opts: StartOptions): Promise<Started | StartFailure> {
+  const { config, cwd } = opts;
+  const run = startRun(config, cwd);
+  for (const warning of run.lspServers.warnings) opts.runWarning(warning);
+  const recorder = await openSession(opts, config.model ?? "");
+  for (const warning of recorder?.warnings ?? []) opts.sessionWarning(warning);
+  let model: string;
+  try {
+    model = await resolveModel(config);
+  } catch (e) {
+    if (!(e instanceof ProviderError)) throw e;
+    return { ok: false, error: e.message };
+  }
+  const pieces = await startPieces(run, cwd, createClient(config, model));
+  return new Started(run, cwd, model, pieces, recorder);
 }

@@ -31,21 +31,6 @@ function loadAcp(): Promise<AcpModule> {
   return acpModule ??= import("npm:@agentclientprotocol/sdk@2.4.0");
 }
 
-/** How deep asked agents may nest: the top agent is level 0, its asked agents level 1, theirs 2. */
-export const MAX_ASK_DEPTH = 2;
-
-/** This process's level of asking (`MM_ASK_DEPTH`, 0 when unset). */
-export function askDepth(): number {
-  const n = Number(Deno.env.get("MM_ASK_DEPTH") ?? "0");
-  return Number.isInteger(n) && n > 0 ? n : 0;
-}
-
-/** The reason a question is refused for depth, or undefined when it may be asked. */
-export function depthRefusal(depth = askDepth()): string | undefined {
-  if (depth < MAX_ASK_DEPTH) return undefined;
-  return `asked agents nest at most ${MAX_ASK_DEPTH} levels deep and this agent is already at level ${depth} (MM_ASK_DEPTH) — do the task yourself`;
-}
-
 /** The absolute path of an `mmConfigs` entry's file: relative to the asking agent file's directory. */
 export function agentFilePath(ref: AgentRef, config: Config): string {
   const base = config.file ? dirname(config.file) : Deno.cwd();
@@ -91,6 +76,7 @@ export class ChildAgent {
   readonly name: string;
   readonly file: string;
   readonly yolo: boolean;
+  #depth: number;
   #child?: Deno.ChildProcess;
   #agent?: ClientContext;
   #starting?: Promise<void>;
@@ -100,9 +86,10 @@ export class ChildAgent {
   /** The open questions, by ACP session id. */
   #sessions = new Map<string, QuestionState>();
 
-  /** An agent of `config.mmConfigs`, not started yet. */
-  constructor(name: string, ref: AgentRef, config: Config) {
+  /** An agent of `config.mmConfigs`, not started yet, asked from asking depth `depth`. */
+  constructor(name: string, ref: AgentRef, config: Config, depth: number) {
     this.name = name;
+    this.#depth = depth;
     this.file = agentFilePath(ref, config);
     this.yolo = childYolo(ref, config);
   }
@@ -233,7 +220,7 @@ export class ChildAgent {
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      env: { MM_ASK_DEPTH: String(askDepth() + 1) },
+      env: { MM_ASK_DEPTH: String(this.#depth + 1) },
     }).spawn();
     this.#child = child;
     child.status.then(() => {
@@ -319,30 +306,4 @@ export class ChildAgent {
       s.watchdog.release();
     }
   }
-}
-
-/** The children of this process, by `mmConfigs` name; all of them are stopped at exit. */
-const children = new Map<string, ChildAgent>();
-let exitHook = false;
-
-/** The running (or ready to start) child of agent `name`. */
-export function childAgent(name: string, ref: AgentRef, config: Config): ChildAgent {
-  let child = children.get(name);
-  if (!child) {
-    child = new ChildAgent(name, ref, config);
-    children.set(name, child);
-  }
-  if (!exitHook) {
-    exitHook = true;
-    globalThis.addEventListener("unload", () => {
-      for (const c of children.values()) c.kill();
-    });
-  }
-  return child;
-}
-
-/** Stops every child (a front end that ends calls it; exit kills them anyway). */
-export async function closeChildren(): Promise<void> {
-  await Promise.all([...children.values()].map((c) => c.close()));
-  children.clear();
 }

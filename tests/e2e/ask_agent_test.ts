@@ -1,13 +1,7 @@
 /** ask_agent and `mm --ask`: the real `mm -p` asks a child `mm -acp`, both on the scripted server. */
 
-import {
-  ASK_AGENT_PARAGRAPH,
-  emptyPromptText,
-  failedText,
-  noAnswerText,
-  stoppedText,
-  unknownAgentText,
-} from "../../tools/ask_agent.ts";
+import { ASK_AGENT_PARAGRAPH, emptyPromptText, unknownAgentText } from "../../tools/ask_agent.ts";
+import { failedText, noAnswerText, stoppedText } from "../../lib/subagent/ask.ts";
 import { NOBODY_TEXT } from "../../tools/ask_user.ts";
 import { silenceReason, silenceText } from "../../lib/subagent/child.ts";
 import { turnFailure } from "../../lib/acp/mm_ext.ts";

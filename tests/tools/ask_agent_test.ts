@@ -3,11 +3,15 @@
 import {
   ASK_AGENT_PARAGRAPH,
   askAgentDescription,
+  askAgentTool,
   askSummary,
   contextText,
   normalInput,
 } from "../../tools/ask_agent.ts";
-import { depthRefusal } from "../../lib/subagent/child.ts";
+import { defaultConfig } from "../../lib/config/config.ts";
+import { depthRefusal, MAX_ASK_DEPTH, Subagents } from "../../lib/subagent/ask.ts";
+import type { AgentQuestion, Agents } from "../../lib/tool.ts";
+import { fakeContext } from "../helpers/fake_context.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 Deno.test("with_context: up to the turn's question, one line per call, no outputs, whole lines", () => {
@@ -73,4 +77,78 @@ Deno.test("depth: levels 0 and 1 may ask, 2 may not", () => {
   assertEquals(depthRefusal(0), undefined);
   assertEquals(depthRefusal(1), undefined);
   assertEquals(typeof depthRefusal(2), "string");
+});
+
+Deno.test("ask_agent reaches the agents through its context's port", async (t) => {
+  const infos = [{ name: "helper", ref: { file: "helper.yaml" }, purpose: "helps" }];
+  const tool = askAgentTool(infos);
+  const asked: AgentQuestion[] = [];
+  const agents: Agents = {
+    ask: (question) => {
+      asked.push(question);
+      return Promise.resolve({
+        result: { output: "42", display: "helper answered (2 characters)" },
+      });
+    },
+  };
+  await t.step("the question, the answer as the result", async () => {
+    const ctx = { ...fakeContext({ config: { maxOutput: 500 } }), agents };
+    const result = await tool.run({ agent: " helper ", prompt: "six times seven?" }, ctx);
+    assertEquals(result, { output: "42", display: "helper answered (2 characters)" });
+    assertEquals(asked.at(-1), {
+      agent: "helper",
+      prompt: "six times seven?",
+      message: "six times seven?",
+      maxOutput: 500,
+    });
+  });
+  await t.step(
+    "with_context: the conversation before the prompt, the hooks see the prompt",
+    async () => {
+      const history = [
+        { role: "system" as const, content: "sys" },
+        { role: "user" as const, content: "the question" },
+      ];
+      const ctx = {
+        ...fakeContext(),
+        agents,
+        conversation: { history, callerText: "" },
+      };
+      await tool.run({ agent: "helper", prompt: "do it", with_context: true }, ctx);
+      assertEquals(asked.at(-1)?.prompt, "do it");
+      assertEquals(
+        asked.at(-1)?.message,
+        "The conversation so far, for context:\nUser: the question\n\nYour task:\ndo it",
+      );
+    },
+  );
+  await t.step("no port: a failure that says so, nothing asked", async () => {
+    const n = asked.length;
+    const result = await tool.run({ agent: "helper", prompt: "x" }, fakeContext());
+    assertEquals(result, {
+      output: "[ask_agent: helper failed: agents cannot be asked in this mode]",
+      failed: true,
+    });
+    assertEquals(asked.length, n);
+  });
+  await t.step("an unknown agent is refused before the port is asked", async () => {
+    const n = asked.length;
+    const result = await tool.run({ agent: "nobody", prompt: "x" }, { ...fakeContext(), agents });
+    assertEquals(result.failed, true);
+    assertEquals(asked.length, n);
+  });
+});
+
+Deno.test("Subagents: too deep an agent asks nobody and says why", async () => {
+  const config = {
+    ...defaultConfig(),
+    mmConfigs: { helper: { file: "/nonexistent/helper.yaml" } },
+  };
+  const answer = await new Subagents(config, MAX_ASK_DEPTH).ask(
+    { agent: "helper", prompt: "x", message: "x", maxOutput: 100 },
+    { ...fakeContext(), config },
+  );
+  assertEquals(answer, {
+    result: { output: `[ask_agent: helper failed: ${depthRefusal(MAX_ASK_DEPTH)}]`, failed: true },
+  });
 });

@@ -17,14 +17,14 @@ import {
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { Config } from "../../config/config.ts";
 import { LspPool } from "../../lsp/pool.ts";
-import { type Client, createClient, preloadChat } from "../../provider/client.ts";
+import { type Client, createClient } from "../../provider/client.ts";
 import { resolveModel } from "../../provider/models.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { newSessionId } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
 import { ALIVE_METHOD, type AliveParams, mayAskUser, turnErrorMeta } from "../../acp/mm_ext.ts";
 import { writeAll } from "../terminal/output.ts";
-import { lspServersOnPath, openSession, startPieces } from "../start.ts";
+import { openSession, startPieces, startRun } from "../start.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
 
 /** What editor mode needs. */
@@ -102,9 +102,9 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
   consoleToStderr();
   const { config } = opts;
   const log = (line: string) => writeAll(Deno.stderr, line.endsWith("\n") ? line : `${line}\n`);
-  const lspServers = lspServersOnPath(config, Deno.cwd());
+  const run = startRun(config, Deno.cwd());
+  const { lspServers } = run;
   for (const warning of lspServers.warnings) log(warning);
-  preloadChat(config);
   // One client for every session: a num_ctx raised for one is kept for all (Ollama reloads the
   // model when it changes), and the window is learnt once (again while it is unknown).
   let chat: Promise<Client> | undefined;
@@ -157,7 +157,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     askUser = true,
   ): Promise<AcpSession> => {
     const name = await modelName();
-    const { chat, tools, systemPrompt } = await startPieces(config, cwd, chatFor(name), lspServers);
+    const { chat, tools, systemPrompt } = await startPieces(run, cwd, chatFor(name));
     return new AcpSession({
       id,
       cwd,
@@ -168,6 +168,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
       systemPrompt,
       recorder,
       lsp: poolFor(cwd),
+      agents: run.agents,
       peer: peerOf(client),
       forms,
       notices,

@@ -20,6 +20,7 @@ import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
 import type { ChatClient } from "../../provider/chat.ts";
 import type { Message } from "../../history.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
+import type { Subagents } from "../../subagent/ask.ts";
 import type { AnyTool, NestedEvent, ToolKind } from "../../tool.ts";
 import { frontEndAgent } from "../start.ts";
 import { errorChunkMeta } from "../../acp/mm_ext.ts";
@@ -63,6 +64,8 @@ export interface SessionOptions {
   recorder?: SessionRecorder;
   /** The language servers of `cwd`, shared by the sessions of that directory. */
   lsp?: LspPool;
+  /** The agents of `mmConfigs`, for ask_agent. */
+  agents?: Subagents;
   peer: EditorPeer;
   /** The client advertised `elicitation.form`. */
   forms: boolean;

@@ -1,6 +1,6 @@
 /** Line mode (`mm` in a terminal): a conversation, one turn after another, until the user quits. */
 
-import { type Agent } from "../../agent/agent.ts";
+import type { Agent } from "../../agent/agent.ts";
 import { CompactError } from "../../agent/fit.ts";
 import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
@@ -9,21 +9,14 @@ import { permissionAnswer } from "./permission.ts";
 import type { AnyTool } from "../../tool.ts";
 import { toolLine } from "../terminal/display.ts";
 import type { Message } from "../../history.ts";
-import { contextLine, type ContextPlan, createClient, preloadChat } from "../../provider/client.ts";
+import { contextLine, type ContextPlan } from "../../provider/client.ts";
 import { ProviderError } from "../../provider/errors.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { sessionsDir } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
 import { lspBannerLine } from "../../../tools/lsp/texts.ts";
 import { writeAll } from "../terminal/output.ts";
-import {
-  frontEndAgent,
-  lspPool,
-  lspServersOnPath,
-  modelOrFail,
-  openSession,
-  startPieces,
-} from "../start.ts";
+import { start } from "../start.ts";
 import { helpLines, isCommand, parseCommand, unknownCommandText } from "./commands.ts";
 import { History, LineEditor } from "./editor.ts";
 import { type Key, KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
@@ -60,15 +53,18 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   };
   const spinner = new Spinner(Deno.stderr.isTerminal());
   const render = new LineRenderer(screen, spinner, config.previewLines);
-  preloadChat(config);
-  const model = await modelOrFail(config, (message) => render.line(`mm: ${message}`));
-  if (model === undefined) return 1;
-  const lspFound = lspServersOnPath(config, cwd);
-  const pieces = startPieces(config, cwd, createClient(config, model), lspFound);
-  let recorder = await openSession(opts, model);
-  const { chat, tools, systemPrompt } = await pieces;
-
-  const lsp = lspPool(lspFound, cwd);
+  // Start-up's warnings are shown under the banner.
+  const warnings: string[] = [];
+  const begun = await start({
+    ...opts,
+    runWarning: (w: string) => warnings.push(w),
+    sessionWarning: (w: string) => warnings.push(w),
+  });
+  if (!begun.ok) {
+    render.line(`mm: ${begun.error}`);
+    return 1;
+  }
+  const { model, tools, run } = begun;
 
   const keys = opts.keys ?? terminalKeys();
   const router = new KeyRouter();
@@ -122,17 +118,16 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   });
 
   const newAgent = (earlier?: { message: Message; turn: number }[]): Agent =>
-    frontEndAgent(
-      { config, cwd, model, chat, tools, systemPrompt, lsp, recorder },
+    begun.agent(
       { askPermission, emit: (e) => render.handle(e), warn: (w) => render.line(w), ask },
       earlier,
     );
   let agent = newAgent();
 
-  render.write(banner(config, model, tools.map((t) => t.name), recorder, chat.plan));
-  const lspLine = lspBannerLine(config, lspFound);
+  render.write(banner(config, model, tools.map((t) => t.name), begun.recorder, begun.chat.plan));
+  const lspLine = lspBannerLine(config, run.lspServers);
   if (lspLine) render.write(lspLine + "\n");
-  for (const w of [...lspFound.warnings, ...recorder?.warnings ?? []]) render.line(w);
+  for (const w of warnings) render.line(w);
   if (agent.history.length > 1) {
     render.line(render.dim(`(continuing: ${agent.history.length - 1} earlier message(s))`));
   }
@@ -160,8 +155,9 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
         if (name === "/quit" || name === "/exit") break;
         if (name === "/help") render.write(["Commands:", ...helpLines()].join("\n") + "\n");
         else if (name === "/new") {
-          recorder = await openSession({ config, cwd }, model);
+          await begun.newSession();
           agent = newAgent([]);
+          const { recorder } = begun;
           render.line(`new conversation${recorder ? ` (session ${recorder.session.id})` : ""}`);
         } else if (name === "/compact") await compact(agent, render, spinner);
         else if (name === "/memory") {
@@ -207,7 +203,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
     }
   } finally {
     keys.stop();
-    await lsp?.close();
+    await begun.close();
     Deno.removeSignalListener("SIGINT", onSignal);
   }
   return 0;
