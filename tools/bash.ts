@@ -1,9 +1,7 @@
 /** bash: one shell command, `bash -c <command>`, output merged and truncated (tools.md, `bash`). */
 
-import { formatDuration } from "../lib/config/duration.ts";
-import { TOO_LARGE_MARKER } from "../lib/exec.ts";
-import { truncateMiddle } from "../lib/text.ts";
-import type { ExecResult, Tool, ToolResult } from "../lib/tool.ts";
+import type { Tool } from "../lib/tool.ts";
+import { commandOutput } from "./_command.ts";
 
 /** Input of bash, after coercion. */
 export interface BashInput {
@@ -17,82 +15,9 @@ export const BASH_DESCRIPTION =
 /** The `command` field's description (tools.md, `bash`). */
 export const COMMAND_DESCRIPTION = "The shell command to run.";
 
-/** The last line of the output when the command outlived its timeout: `[error: 30s timeout exceeded]`. */
-export function timeoutText(timeout: number): string {
-  return `[error: ${formatDuration(timeout)} timeout exceeded]`;
-}
-
-/** The last line of the output when the turn was cancelled while the command ran. */
-export const CANCELLED_TEXT = "[error: cancelled]";
-
-/** The last line of the output of a command that exited with a non-zero status. */
-export function exitCodeText(code: number): string {
-  return `[exit code: exit status ${code}]`;
-}
-
-/** The last line of the output of a command ended by a signal mm did not send: `[exit code: signal: killed]`. */
-export function signalExitText(signal: string): string {
-  return `[exit code: signal: ${signalName(signal)}]`;
-}
-
 /** The output when bash itself cannot be started. */
 export function startErrorText(reason: string): string {
   return `[error: bash cannot be started: ${reason}]`;
-}
-
-/** Go's names of the signals (what `exit status`'s sibling `signal: killed` says), by POSIX name. */
-const SIGNAL_NAMES: Record<string, string> = {
-  SIGHUP: "hangup",
-  SIGINT: "interrupt",
-  SIGQUIT: "quit",
-  SIGILL: "illegal instruction",
-  SIGTRAP: "trace/breakpoint trap",
-  SIGABRT: "aborted",
-  SIGBUS: "bus error",
-  SIGFPE: "floating point exception",
-  SIGKILL: "killed",
-  SIGUSR1: "user defined signal 1",
-  SIGSEGV: "segmentation fault",
-  SIGUSR2: "user defined signal 2",
-  SIGPIPE: "broken pipe",
-  SIGALRM: "alarm clock",
-  SIGTERM: "terminated",
-  SIGSTKFLT: "stack fault",
-  SIGCHLD: "child exited",
-  SIGCONT: "continued",
-  SIGSTOP: "stopped (signal)",
-  SIGTSTP: "stopped",
-  SIGTTIN: "stopped (tty input)",
-  SIGTTOU: "stopped (tty output)",
-  SIGURG: "urgent I/O condition",
-  SIGXCPU: "CPU time limit exceeded",
-  SIGXFSZ: "file size limit exceeded",
-  SIGVTALRM: "virtual timer expired",
-  SIGPROF: "profiling timer expired",
-  SIGWINCH: "window changed",
-  SIGIO: "I/O possible",
-  SIGPWR: "power failure",
-  SIGSYS: "bad system call",
-};
-
-/** A signal as Go's os/exec writes it (`SIGKILL` → `killed`); an unknown one keeps its name. */
-export function signalName(signal: string): string {
-  return SIGNAL_NAMES[signal] ?? signal;
-}
-
-/** The marker line that ends the output, or undefined for a clean exit. */
-function endMarker(result: ExecResult, timeout: number): string | undefined {
-  if (result.timedOut) return timeoutText(timeout);
-  if (result.cancelled) return CANCELLED_TEXT;
-  if (result.signal) return signalExitText(result.signal);
-  if (result.code !== undefined && result.code !== 0) return exitCodeText(result.code);
-  return undefined;
-}
-
-/** `text`, then `line` on a line of its own. */
-function appendLine(text: string, line: string): string {
-  if (text === "") return line;
-  return text.endsWith("\n") ? text + line : `${text}\n${line}`;
 }
 
 /** bash: runs `bash -c <command>` in the working directory, with the configured timeout. */
@@ -122,14 +47,3 @@ export const bash: Tool<BashInput> = {
     return commandOutput(result, timeout, ctx.config.maxOutput);
   },
 };
-
-/**
- * A finished command's result as the model reads it: the output truncated to `maxOutput`, then
- * the timeout, cancellation, signal or exit-code line. Declared tools end their output the same way.
- */
-export function commandOutput(result: ExecResult, timeout: number, maxOutput: number): ToolResult {
-  const output = truncateMiddle(result.output, maxOutput, TOO_LARGE_MARKER.trim());
-  const marker = endMarker(result, timeout);
-  if (marker === undefined) return { output };
-  return { output: appendLine(output, marker), failed: true };
-}

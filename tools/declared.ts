@@ -3,7 +3,7 @@
 import { coerceInput } from "../lib/tool_input.ts";
 import type { DeclaredParameter, DeclaredToolConfig } from "../lib/config/config.ts";
 import type { AnyTool, Parameter, Tool } from "../lib/tool.ts";
-import { commandOutput } from "./bash.ts";
+import { commandOutput } from "./_command.ts";
 
 /** The description a parameter is declared with: its own, `One of: …`, `Optional…`. */
 export function parameterDescription(p: DeclaredParameter): string {

@@ -9,14 +9,10 @@ import { errorReason } from "../lib/files.ts";
 import { truncateMiddle } from "../lib/text.ts";
 import type { Tool, ToolResult } from "../lib/tool.ts";
 import { type Closest, FileText, type Located, resolveEdit } from "./edit_match.ts";
-import { directoryText, missingText, numberLine, READ_LIMIT, readErrorText } from "./read_file.ts";
-import {
-  DIFF_TOO_SLOW,
-  diffHunks,
-  type Hunk,
-  unchangedText,
-  writeErrorText,
-} from "./write_file.ts";
+import { numberLine } from "./_lines.ts";
+import { directoryText, missingText, READ_LIMIT, readErrorText } from "./_files.ts";
+import { unchangedText, writeErrorText } from "./_files.ts";
+import { DIFF_TOO_SLOW, diffHunks, type Hunk } from "./_diff.ts";
 
 /** One replacement: `old` as the model sent it, and `new`. */
 export interface Edit {

@@ -2,6 +2,8 @@
 
 import { errorReason } from "../lib/files.ts";
 import type { Tool, ToolContext, ToolResult } from "../lib/tool.ts";
+import { directoryText, missingText, READ_LIMIT, readErrorText } from "./_files.ts";
+import { numberLine } from "./_lines.ts";
 
 /** Input of read_file, after coercion; a left-out optional field is undefined. */
 export interface ReadFileInput {
@@ -23,21 +25,6 @@ export const END_DESCRIPTION = "Last line (1-based, inclusive); 0 = to the end."
 /** The `numbered` field's description (tools.md, `read_file`). */
 export const NUMBERED_DESCRIPTION = "Prefix each line with its number.";
 
-/** Files larger than this many bytes are refused rather than loaded. */
-export const READ_LIMIT = 64 * 1024 * 1024;
-
-/** The output for a path where nothing is (tools.md: `<path> does not exist. Create it with write_file`). */
-export function missingText(path: string): string {
-  return `${path} does not exist. Create it with write_file`;
-}
-
-/** The output for a directory; the hint depends on whether bash is declared. */
-export function directoryText(path: string, bashDeclared: boolean): string {
-  return bashDeclared
-    ? `${path} is a directory, not a file. To see what it holds, run ls with bash.`
-    : `${path} is a directory, not a file. Give the path of a file inside it.`;
-}
-
 /** The output for a file that holds a NUL byte. */
 export function binaryText(path: string, size: number): string {
   return `${path} is a binary file (${size} bytes); read_file shows text files only.`;
@@ -51,11 +38,6 @@ export function tooLargeText(path: string, size: number): string {
 /** The output for an empty file. */
 export function emptyText(path: string): string {
   return `${path} is empty (0 lines).`;
-}
-
-/** The output when the file cannot be read (`permission denied`). */
-export function readErrorText(path: string, reason: string): string {
-  return `cannot read ${path}: ${reason}`;
 }
 
 /** The output for a negative `start` or `end`. */
@@ -92,15 +74,6 @@ export function longLineNote(line: number, kept: number, length: number, total: 
   return `[... output truncated to maxOutput: line ${line} cut after ${kept} of its ${length} ` +
     `characters${next}]`;
 }
-
-/** The numbered form of a line: number right-aligned to `width`, ` │ `, the line (`  7 │ x`). */
-export function numberLine(n: number, width: number, line: string): string {
-  const num = String(n).padStart(width);
-  return line === "" ? `${num} │` : `${num} │ ${line}`;
-}
-
-/** Matches the prefix {@linkcode numberLine} adds, for a tool that must strip a copied one. */
-export const NUMBER_PREFIX = /^ *\d+ │(?: |$)/;
 
 /** `1 line`, `3 lines`. */
 function lines(n: number): string {

@@ -1,14 +1,10 @@
 /** write_file: a whole file's content, written atomically, reported as a diff (tools.md, `write_file`). */
 
-import {
-  formatPatch,
-  OMIT_HEADERS,
-  structuredPatch,
-  type StructuredPatchHunk,
-} from "npm:diff@9.0.0";
 import { errorReason } from "../lib/files.ts";
 import { countLines, truncateMiddle } from "../lib/text.ts";
 import type { Tool, ToolResult } from "../lib/tool.ts";
+import { DIFF_TOO_SLOW, lineDiff } from "./_diff.ts";
+import { unchangedText, writeErrorText } from "./_files.ts";
 
 /** Input of write_file, after coercion. */
 export interface WriteFileInput {
@@ -25,9 +21,6 @@ export const PATH_DESCRIPTION =
 /** The `content` field's description (tools.md, `write_file`). */
 export const CONTENT_DESCRIPTION = "The whole content of the file.";
 
-/** Milliseconds the diff may take before the output gives up on showing it. */
-export const DIFF_TIMEOUT = 2000;
-
 /** The headline of a new file: `created notes/a.txt (3 lines)`, `created a.txt (empty)`. */
 export function createdText(path: string, lineCount: number): string {
   return `created ${path} (${lineCount === 0 ? "empty" : lines(lineCount)})`;
@@ -43,69 +36,9 @@ export function replacedBinaryText(path: string, size: number, lineCount: number
   return `wrote ${path}: replaced a binary file of ${size} bytes with ${lines(lineCount)}`;
 }
 
-/** The output when the file already holds exactly this content. */
-export function unchangedText(path: string): string {
-  return `${path} already has this content — nothing was written`;
-}
-
-/** The output when the file cannot be written (`is a directory`, `permission denied`). */
-export function writeErrorText(path: string, reason: string): string {
-  return `cannot write ${path}: ${reason} — nothing was written`;
-}
-
-/** The line that replaces a diff that took longer than {@linkcode DIFF_TIMEOUT} to compute. */
-export const DIFF_TOO_SLOW = "(the diff took too long to compute and is not shown)";
-
 /** `1 line`, `3 lines`. */
 function lines(n: number): string {
   return n === 1 ? "1 line" : `${n} lines`;
-}
-
-/** One hunk of a line diff: where it starts in each text, and its ` `, `-`, `+` and `\` lines. */
-export type Hunk = StructuredPatchHunk;
-
-/** The patch from `oldText` to `newText` with 3 lines of context, and its counts. */
-function patchOf(oldText: string, newText: string) {
-  const patch = structuredPatch("", "", oldText, newText, undefined, undefined, {
-    context: 3,
-    timeout: DIFF_TIMEOUT,
-  });
-  if (patch === undefined) return undefined;
-  let added = 0;
-  let deleted = 0;
-  for (const hunk of patch.hunks) {
-    for (const line of hunk.lines) {
-      if (line.startsWith("+")) added++;
-      else if (line.startsWith("-")) deleted++;
-    }
-  }
-  return { patch, added, deleted };
-}
-
-/**
- * The hunks of the change from `oldText` to `newText` (3 lines of context) and its added and
- * deleted line counts; undefined when the diff takes longer than {@linkcode DIFF_TIMEOUT}.
- */
-export function diffHunks(
-  oldText: string,
-  newText: string,
-): { hunks: Hunk[]; added: number; deleted: number } | undefined {
-  const diff = patchOf(oldText, newText);
-  return diff && { hunks: diff.patch.hunks, added: diff.added, deleted: diff.deleted };
-}
-
-/** The hunks of the change from `oldText` to `newText` and its counts; no hunks when too slow. */
-export function lineDiff(
-  oldText: string,
-  newText: string,
-): { hunks: string; added: number; deleted: number } | undefined {
-  const diff = patchOf(oldText, newText);
-  if (diff === undefined) return undefined;
-  return {
-    hunks: formatPatch(diff.patch, OMIT_HEADERS).replace(/\n$/, ""),
-    added: diff.added,
-    deleted: diff.deleted,
-  };
 }
 
 /** write_file: replaces or creates a file through `ctx.fs.writeAtomic`. */

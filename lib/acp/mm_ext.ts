@@ -60,7 +60,7 @@ export function errorChunkMeta(): { mm: { error: true } } {
   return { mm: { error: true } };
 }
 
-/** Whether an update is the sentence of a failed turn: shown in the result only, never the answer. */
+/** Whether an update is the sentence of a failed turn: shown in the result, never the answer. */
 export function isErrorChunk(update: unknown): boolean {
   return mmMeta(update).error === true;
 }

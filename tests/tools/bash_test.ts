@@ -3,16 +3,14 @@ import { fakeContext } from "../helpers/fake_context.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
 import { TOO_LARGE_MARKER } from "../../lib/exec.ts";
 import { rejectedText } from "../../lib/permissions/prompt.ts";
+import { bash, COMMAND_DESCRIPTION, startErrorText } from "../../tools/bash.ts";
 import {
-  bash,
   CANCELLED_TEXT,
-  COMMAND_DESCRIPTION,
   exitCodeText,
   signalExitText,
   signalName,
-  startErrorText,
   timeoutText,
-} from "../../tools/bash.ts";
+} from "../../tools/_command.ts";
 
 Deno.test("bash", async (t) => {
   await t.step("declared when bashTool: true (the default)", () => {

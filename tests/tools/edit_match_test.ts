@@ -9,7 +9,7 @@ import {
   stripPadding,
   withoutCopiedPrefix,
 } from "../../tools/edit_match.ts";
-import { numberLine } from "../../tools/read_file.ts";
+import { numberLine } from "../../tools/_lines.ts";
 import {
   detectIndent,
   modelWidth,

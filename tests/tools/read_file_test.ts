@@ -4,23 +4,20 @@ import { defaultConfig } from "../../lib/config/config.ts";
 import type { FileInfo } from "../../lib/tool.ts";
 import {
   binaryText,
-  directoryText,
   emptyText,
   END_DESCRIPTION,
   endBeforeStartText,
   longLineNote,
-  missingText,
-  NUMBER_PREFIX,
   NUMBERED_DESCRIPTION,
-  numberLine,
   pastEndText,
   PATH_DESCRIPTION,
-  READ_LIMIT,
   readFile,
   START_DESCRIPTION,
   tooLargeText,
   truncatedNote,
 } from "../../tools/read_file.ts";
+import { NUMBER_PREFIX, numberLine } from "../../tools/_lines.ts";
+import { directoryText, missingText, READ_LIMIT } from "../../tools/_files.ts";
 
 const FIVE = "one\ntwo\nthree\nfour\nfive\n";
 

@@ -5,14 +5,13 @@ import { rejectedText } from "../../lib/permissions/prompt.ts";
 import {
   CONTENT_DESCRIPTION,
   createdText,
-  lineDiff,
   PATH_DESCRIPTION,
   replacedBinaryText,
-  unchangedText,
-  writeErrorText,
   writeFile,
   wroteText,
 } from "../../tools/write_file.ts";
+import { unchangedText, writeErrorText } from "../../tools/_files.ts";
+import { lineDiff } from "../../tools/_diff.ts";
 
 Deno.test("write_file", async (t) => {
   await t.step("declared when editTools: true", () => {
