@@ -56,7 +56,21 @@ export function layerFault(from: string, to: string): string | undefined {
   if (pa && pb && pa !== pb) {
     return `${from} imports ${to}: tools and the agent core meet only through lib/tool.ts`;
   }
+  if (pa === "tools" && pb === "tools" && !toolMayImport(from, to)) {
+    return `${from} imports ${to}: a tool imports shared helpers (tools/_*.ts), not another tool`;
+  }
   return undefined;
+}
+
+/**
+ * Whether tool module `from` may import tool module `to`: `tools/mod.ts` gathers every tool; a
+ * tool of its own folder (`tools/lsp/`) imports its own modules; any tool imports the `_` helpers.
+ */
+function toolMayImport(from: string, to: string): boolean {
+  if (from === "tools/mod.ts") return true;
+  if (to.split("/").at(-1)!.startsWith("_")) return true;
+  const folder = dirname(from);
+  return folder !== "tools" && dirname(to) === folder;
 }
 
 const SPECIFIER = /(?:^|[^\w.])(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g;

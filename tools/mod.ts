@@ -9,7 +9,7 @@ import { askAgentTool } from "./ask_agent.ts";
 import { askUser } from "./ask_user.ts";
 import { bash } from "./bash.ts";
 import { declaredTool } from "./declared.ts";
-import { editFile } from "./edit_file.ts";
+import { editFile } from "./edit_file/mod.ts";
 import { fetchContent } from "./fetch_content.ts";
 import { lsp, lspTool } from "./lsp/mod.ts";
 import { readFile } from "./read_file.ts";

@@ -33,6 +33,18 @@ Deno.test("check_imports: an import up, or between tools and the core, is a faul
     "tools and the agent core meet only through lib/tool.ts",
   );
   assertStringIncludes(layerFault("lib/agent/agent.ts", "main.ts") ?? "", "never up");
+  assertStringIncludes(
+    layerFault("tools/edit_file.ts", "tools/read_file.ts") ?? "",
+    "a tool imports shared helpers (tools/_*.ts), not another tool",
+  );
+  assertEquals(layerFault("tools/edit_file.ts", "tools/_files.ts"), undefined);
+  assertEquals(layerFault("tools/lsp/mod.ts", "tools/lsp/texts.ts"), undefined);
+  assertEquals(layerFault("tools/mod.ts", "tools/lsp/mod.ts"), undefined);
+  assertStringIncludes(
+    layerFault("tools/edit_file.ts", "tools/edit_match.ts") ?? "",
+    "not another tool",
+  );
+  assertEquals(layerFault("tools/edit_file/mod.ts", "tools/edit_file/match.ts"), undefined);
 });
 
 Deno.test("check_imports: the relative imports of a module, static and dynamic", () => {

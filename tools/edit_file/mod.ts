@@ -1,18 +1,18 @@
 /**
  * edit_file: replacements of text that appears exactly once, all resolved against the original
  * file, found by three passes that forgive a small model's whitespace (tools.md, `edit_file`).
- * The matcher is `edit_match.ts`, the re-indentation `reindent.ts`; docs/tools.md has the rules.
+ * The matcher is `match.ts`, the re-indentation `reindent.ts`; docs/tools.md has the rules.
  */
 
-import { coerceValue } from "../lib/tool_input.ts";
-import { errorReason } from "../lib/files.ts";
-import { truncateMiddle } from "../lib/text.ts";
-import type { Tool, ToolResult } from "../lib/tool.ts";
-import { type Closest, FileText, type Located, resolveEdit } from "./edit_match.ts";
-import { numberLine } from "./_lines.ts";
-import { directoryText, missingText, READ_LIMIT, readErrorText } from "./_files.ts";
-import { unchangedText, writeErrorText } from "./_files.ts";
-import { DIFF_TOO_SLOW, diffHunks, type Hunk } from "./_diff.ts";
+import { coerceValue } from "../../lib/tool_input.ts";
+import { errorReason } from "../../lib/files.ts";
+import { truncateMiddle } from "../../lib/text.ts";
+import type { Tool, ToolResult } from "../../lib/tool.ts";
+import { type Closest, FileText, type Located, resolveEdit } from "./match.ts";
+import { numberLine } from "../_lines.ts";
+import { directoryText, missingText, READ_LIMIT, readErrorText } from "../_files.ts";
+import { unchangedText, writeErrorText } from "../_files.ts";
+import { DIFF_TOO_SLOW, diffHunks, type Hunk } from "../_diff.ts";
 
 /** One replacement: `old` as the model sent it, and `new`. */
 export interface Edit {

@@ -4,7 +4,7 @@
  * (tools.md, `edit_file`, "How `old` is matched"). Texts here are LF-normalised, without a BOM.
  */
 
-import { NUMBER_PREFIX } from "./_lines.ts";
+import { NUMBER_PREFIX } from "../_lines.ts";
 import {
   detectIndent,
   type IndentUnit,

@@ -1,4 +1,4 @@
-import { assertEquals } from "../helpers/assert.ts";
+import { assertEquals } from "../../helpers/assert.ts";
 import {
   boundedDistance,
   closestRegion,
@@ -8,15 +8,15 @@ import {
   stripCopiedPrefix,
   stripPadding,
   withoutCopiedPrefix,
-} from "../../tools/edit_match.ts";
-import { numberLine } from "../../tools/_lines.ts";
+} from "../../../tools/edit_file/match.ts";
+import { numberLine } from "../../../tools/_lines.ts";
 import {
   detectIndent,
   modelWidth,
   type Reindent,
   reindent,
   spaceStep,
-} from "../../tools/reindent.ts";
+} from "../../../tools/edit_file/reindent.ts";
 
 Deno.test("edit_match: the passes", async (t) => {
   const file = new FileText("a\n\tb := 1\n\tc := 2\nd\n");

@@ -1,7 +1,7 @@
-import { defaultConfig } from "../../lib/config/config.ts";
-import { toolSchema } from "../../lib/agent/schema.ts";
-import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { type FakeContext, fakeContext } from "../helpers/fake_context.ts";
+import { defaultConfig } from "../../../lib/config/config.ts";
+import { toolSchema } from "../../../lib/agent/schema.ts";
+import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { type FakeContext, fakeContext } from "../../helpers/fake_context.ts";
 import {
   ambiguousText,
   DRY_RUN_DESCRIPTION,
@@ -23,8 +23,8 @@ import {
   readSource,
   repeatText,
   sameText,
-} from "../../tools/edit_file.ts";
-import { BUILTIN_TOOLS } from "../../tools/mod.ts";
+} from "../../../tools/edit_file/mod.ts";
+import { BUILTIN_TOOLS } from "../../../tools/mod.ts";
 
 const GO = "package main\n\nfunc main() {\n\tcount := 1\n\tprint(count)\n}\n";
 
