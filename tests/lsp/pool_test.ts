@@ -1,4 +1,4 @@
-/** The pool of clients against the scripted server of fake_server.ts, and which server a file goes to. */
+/** The pool of clients, against the scripted server of fake_server.ts; a file's server. */
 
 import { assertEquals } from "../helpers/assert.ts";
 import { languageId, LspPool, normalizeExtension, serverForPath } from "../../lib/lsp/pool.ts";

@@ -1,4 +1,4 @@
-/** ask_agent's pure parts: the context lines, the description, the display, the depth. */
+/** ask_agent's pure parts: the context lines, the description, the display. */
 
 import {
   ASK_AGENT_PARAGRAPH,
@@ -7,7 +7,6 @@ import {
   contextText,
   normalInput,
 } from "../../tools/ask_agent.ts";
-import { depthRefusal } from "../../lib/subagent/child.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 Deno.test("with_context: up to the turn's question, one line per call, no outputs, whole lines", () => {
@@ -67,10 +66,4 @@ Deno.test("the description and the display line", () => {
 
 Deno.test("the agent's name is taken without the spaces around it", () => {
   assertEquals(normalInput({ agent: " helper ", prompt: "x" }), { agent: "helper", prompt: "x" });
-});
-
-Deno.test("depth: levels 0 and 1 may ask, 2 may not", () => {
-  assertEquals(depthRefusal(0), undefined);
-  assertEquals(depthRefusal(1), undefined);
-  assertEquals(typeof depthRefusal(2), "string");
 });

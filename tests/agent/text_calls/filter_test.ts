@@ -1,4 +1,4 @@
-/** The stream filter of text-form tool calls (TextCallFilter): what shows, what is held, runaways. */
+/** The stream filter of text-form calls (TextCallFilter): what shows, what is held, runaways. */
 
 import { TextCallFilter } from "../../../lib/agent/text_calls/filter.ts";
 import { type TextCallOptions, textToolCalls } from "../../../lib/agent/text_calls/mod.ts";

@@ -1,4 +1,4 @@
-/** The recogniser of text-form tool calls (textToolCalls): a corpus of calls and answers, its rules. */
+/** The recogniser of text-form calls (textToolCalls): a corpus of calls and answers, its rules. */
 
 import { textToolCalls } from "../../../lib/agent/text_calls/mod.ts";
 import { BUILTIN_TOOLS } from "../../../tools/mod.ts";
