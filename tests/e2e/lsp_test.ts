@@ -4,7 +4,7 @@ import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
-import { groupGone, processesIn, TS_FILES } from "../lsp/fixtures.ts";
+import { groupGone, processesIn, TS_FILES } from "../helpers/lsp/fixtures.ts";
 
 const server = ScriptedServer.start();
 

@@ -1,26 +1,14 @@
-/** The client and the pool against the scripted server of fake_server.ts (a real process). */
+/** The client against the scripted server of fake_server.ts (a real process). */
 
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
+import { configurationSection, fileUri, LspClient, uriKey } from "../../lib/lsp/client.ts";
 import {
-  configurationSection,
-  fileUri,
-  LspClient,
-  LspError,
-  uriKey,
-} from "../../lib/lsp/client.ts";
-import { languageId, LspPool, normalizeExtension, serverForPath } from "../../lib/lsp/pool.ts";
-import { commandOnPath } from "../../lib/lsp/servers.ts";
-import { fakeServer, groupGone, project, removeProjects } from "./fixtures.ts";
-
-async function rejection(p: Promise<unknown>): Promise<LspError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof LspError) return e;
-    throw e;
-  }
-  throw new Error("expected an LspError");
-}
+  fakeServer,
+  groupGone,
+  project,
+  rejection,
+  removeProjects,
+} from "../helpers/lsp/fixtures.ts";
 
 Deno.test("lsp client", async (t) => {
   const dir = await project({ "a.fk": "one BAD\ntwo\n", "b.fk": "crash boom\n" });
@@ -113,78 +101,7 @@ Deno.test("lsp client: a server that exits at once cannot start", async () => {
   await removeProjects();
 });
 
-Deno.test("lsp pool: started on first use, started again when it died, closed for good", async (t) => {
-  const dir = await project({ "a.fk": "x\n" });
-  const server = fakeServer();
-  const pool = new LspPool([server], dir);
-  assertEquals(await pool.running(), []);
-
-  const first = await pool.client(server);
-  await t.step("the same client for every call while it lives", async () => {
-    assertEquals(await pool.client(server), first);
-    assertEquals((await pool.running()).map((c) => c.pid), [first.pid]);
-  });
-
-  await t.step("killed: the next call starts it again", async () => {
-    Deno.kill(first.pid, "SIGKILL");
-    const second = await pool.client(server);
-    // The exit may not be seen yet: then the pool hands out the same client, which fails as gone.
-    const again = second === first ? await rejection(first.request("fake/log", {})) : undefined;
-    const live = again ? await pool.client(server) : second;
-    assertEquals(live.alive, true);
-    assertEquals(live.pid !== first.pid, true);
-    assertEquals(await groupGone(first.pid), []);
-  });
-
-  await t.step("close stops every server and refuses later calls", async () => {
-    const [live] = await pool.running();
-    await pool.close();
-    assertEquals(await groupGone(live.pid), []);
-    assertEquals((await rejection(pool.client(server))).message, "mm is exiting");
-  });
-  await removeProjects();
-});
-
 Deno.test("lsp pool: servers by extension, commands on the PATH", async (t) => {
-  const go = { name: "gopls", command: "gopls", args: [], extensions: ["go"] };
-  const py = {
-    name: "pyright",
-    command: "pyright-langserver",
-    args: [],
-    extensions: [".py", ".PYI"],
-  };
-  const dts = { name: "dts", command: "x", args: [], extensions: [".d.ts"] };
-
-  await t.step("extensions with or without the dot, any case; the first server wins", () => {
-    assertEquals(normalizeExtension("GO"), ".go");
-    assertEquals(serverForPath([go, py], "cmd/main.go"), go);
-    assertEquals(serverForPath([go, py], "x.pyi"), py);
-    assertEquals(serverForPath([go, py], "x.md"), undefined);
-    assertEquals(serverForPath([go, py], ".go"), undefined);
-    assertEquals(serverForPath([dts, go], "types.d.ts"), dts);
-  });
-
-  await t.step("language identifiers", () => {
-    assertEquals(languageId("a/b.ts"), "typescript");
-    assertEquals(languageId("x.PY"), "python");
-    assertEquals(languageId("x.go"), "go");
-    assertEquals(languageId("x.weird"), "weird");
-    assertEquals(languageId("Makefile"), "plaintext");
-  });
-
-  await t.step(
-    "a bare name is searched on the PATH, a name with a slash from the cwd",
-    async () => {
-      const dir = await project({ "tool.sh": "#!/bin/sh\n", "plain.txt": "" });
-      await Deno.chmod(`${dir}/tool.sh`, 0o755);
-      assertEquals(commandOnPath("tool.sh", `/nonexistent:${dir}`, "/"), true);
-      assertEquals(commandOnPath("plain.txt", dir, "/"), false, "not executable");
-      assertEquals(commandOnPath("./tool.sh", "", dir), true);
-      assertEquals(commandOnPath("nope", dir, dir), false);
-      assertEquals(commandOnPath("", dir, dir), false);
-    },
-  );
-
   await t.step("workspace/configuration sections", () => {
     const deno = { name: "deno", command: "/usr/bin/deno", args: [], extensions: [] };
     const opts = { ...deno, initializationOptions: { enable: true, python: { path: "p" } } };
@@ -200,5 +117,4 @@ Deno.test("lsp pool: servers by extension, commands on the PATH", async (t) => {
     assertEquals(uriKey("file:///a%20b/c.ts"), "/a b/c.ts");
     assertEquals(uriKey("deno:/asset/x"), "deno:/asset/x");
   });
-  await removeProjects();
 });

@@ -1,12 +1,6 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { excerpt, locateWords } from "../../lib/session/excerpt.ts";
-import {
-  countBits,
-  foldText,
-  foldWithMap,
-  queryWords,
-  WordMatcher,
-} from "../../lib/session/fold.ts";
+import { excerpt } from "../../lib/session/excerpt.ts";
+import { queryWords, WordMatcher } from "../../lib/session/fold.ts";
 import {
   cutHitsText,
   DEFAULT_LIMIT,
@@ -15,7 +9,6 @@ import {
   hitDate,
   HOOK_CONTEXT_LINE,
   MAX_LIMIT,
-  mayHold,
   moreHitsText,
   NO_HIT_ADVICE,
   noHitText,
@@ -138,120 +131,6 @@ Deno.test("search_memory texts", async (t) => {
     assertEquals(hitDate("2026-03-04T05:06:07.890Z"), "2026-03-04 05:06");
     assertEquals(hitDate("2026-03-04T01:06:07+02:00"), "2026-03-03 23:06");
     assertEquals(hitDate("yesterday at noon"), "yesterday at noon");
-  });
-});
-
-Deno.test("matching", async (t) => {
-  await t.step("case and accents fold: preference finds Préférence", () => {
-    assertEquals(foldText("Préférence ÉTÉ"), "preference ete");
-    assertEquals(foldText("pre\u0301fe\u0301rence"), "preference");
-    assertEquals(foldText("ΛΌΓΟΣ λόγος"), "λογοσ λογοσ");
-    const m = new WordMatcher(["preference"]);
-    assertEquals(m.any("Ma Préférence"), true);
-    assertEquals(m.any("ma PRE\u0301FE\u0301RENCE"), true, "decomposed accents");
-    assertEquals(m.any("PREFERENCE"), true);
-    assertEquals(m.any("préfér ence"), false);
-  });
-
-  await t.step("words outside ASCII: Greek with its final sigma, Cyrillic, Korean", () => {
-    assertEquals(new WordMatcher(queryWords("λόγος")).any("ΤΟ ΛΌΓΟΣ ΕΊΝΑΙ"), true);
-    assertEquals(new WordMatcher(queryWords("ёлка")).any("Новогодняя ЕЛКА"), true);
-    assertEquals(new WordMatcher(queryWords("한국")).any("나는 한국어를 배운다"), true);
-    assertEquals(new WordMatcher(queryWords("한국")).any("나는 일본어를 배운다"), false);
-    assertEquals(new WordMatcher(queryWords("kelvin")).any("in \u212Aelvin"), true);
-  });
-
-  await t.step("the folded text keeps the way back to the original", () => {
-    const text = "Voici la Préférence 😀 ΛΌΓΟΣ";
-    const f = foldWithMap(text);
-    assertEquals(f.text, foldText(text));
-    const at = f.text.indexOf("λογοσ");
-    assertEquals(text.slice(f.map![at]), "ΛΌΓΟΣ");
-    assertEquals(locateWords(text, ["preference"]), { start: 9, firstEnd: 19, end: 19 });
-    assertEquals(foldWithMap("plain ASCII").map, undefined);
-  });
-
-  await t.step("the query split into words, each once; short words left out beside longer", () => {
-    assertEquals(queryWords("Préférence de l'utilisateur, préférence!"), [
-      "preference",
-      "utilisateur",
-    ]);
-    assertEquals(queryWords("de a"), ["de", "a"], "only short words: all kept");
-    assertEquals(queryWords("C++ node.js"), ["node"]);
-    assertEquals(queryWords("  ?!, — "), []);
-  });
-
-  await t.step("a word matches inside a longer word", () => {
-    const m = new WordMatcher(queryWords("deploy"));
-    assertEquals(m.any("the redeployment failed"), true);
-    assertEquals(m.any("the redéployment failed"), true);
-  });
-
-  await t.step("a mask of the words held", () => {
-    const m = new WordMatcher(queryWords("alpha beta gamma"));
-    assertEquals(m.mask("beta and ALPHA"), 0b011);
-    assertEquals(countBits(m.mask("gamma alpha beta")), 3);
-    assertEquals(m.mask("nothing"), 0);
-  });
-
-  await t.step("a raw file is skipped only when it cannot hold a word", () => {
-    const m = new WordMatcher(["preference"]);
-    assertEquals(mayHold('{"content": "Pr\\u00e9f\\u00e9rence"}', m), true, "\\u escapes");
-    assertEquals(mayHold('{"content": "colour \\u001b[31mred"}', m), false, "control escapes");
-    assertEquals(mayHold('{"content": "my préférence"}', m), true);
-    assertEquals(mayHold('{"content": "nothing — here"}', m), false);
-  });
-});
-
-Deno.test("excerpts", async (t) => {
-  await t.step("80 characters before the first word, 160 after it, … where cut", () => {
-    const text = "A".repeat(100) + " needle " + "B".repeat(1000);
-    assertEquals(
-      excerpt(text, ["needle"]),
-      "…" + "A".repeat(79) + " needle " + "B".repeat(159) + "…",
-    );
-  });
-
-  await t.step("nothing cut at a text's ends: no …", () => {
-    assertEquals(excerpt("short needle text", ["needle"]), "short needle text");
-    assertEquals(excerpt("   \n needle  \n", ["needle"]), "needle");
-  });
-
-  await t.step("from the first word found to the last, 600 characters at most", () => {
-    const near = "x".repeat(100) + "alpha" + "y".repeat(300) + "omega" + "z".repeat(500);
-    assertEquals(
-      excerpt(near, ["omega", "alpha"]),
-      "…" + "x".repeat(80) + "alpha" + "y".repeat(300) + "omega" + "…",
-    );
-    const far = "x".repeat(100) + "alpha" + "y".repeat(1900) + "omega" + "z".repeat(100);
-    const cut = excerpt(far, ["alpha", "omega"]);
-    assertEquals(cut, "…" + "x".repeat(80) + "alpha" + "y".repeat(515) + "…");
-    assertEquals(cut.length, 602);
-  });
-
-  await t.step("whitespace collapsed: one line", () => {
-    const text = "first line\n\n  second\tline with the needle\r\nthird line";
-    assertEquals(excerpt(text, ["needle"]), "first line second line with the needle third line");
-  });
-
-  await t.step("cut from the original text, accents and all", () => {
-    const text = "x".repeat(200) + " Ma PRÉFÉRENCE est le thé.";
-    assertEquals(
-      excerpt(text, ["preference"]),
-      "…" + "x".repeat(76) + " Ma PRÉFÉRENCE est le thé.",
-    );
-  });
-
-  await t.step("no word in the text: its beginning, 240 characters", () => {
-    const text = "w".repeat(500);
-    assertEquals(excerpt(text, ["needle"]), "w".repeat(240) + "…");
-  });
-
-  await t.step("never half a surrogate pair", () => {
-    const text = "😀".repeat(100) + "needle" + "😀".repeat(200);
-    const cut = excerpt(text, ["needle"]);
-    assertEquals(cut.includes("\uFFFD"), false);
-    assertEquals([...cut.slice(1, -1)].every((c) => c === "😀" || "needle".includes(c)), true);
   });
 });
 

@@ -8,8 +8,6 @@ import {
   contextText,
   normalInput,
 } from "../../tools/ask_agent.ts";
-import { defaultConfig } from "../../lib/config/config.ts";
-import { depthRefusal, MAX_ASK_DEPTH, Subagents } from "../../lib/subagent/ask.ts";
 import type { AgentQuestion, Agents } from "../../lib/tool.ts";
 import { fakeContext } from "../helpers/fake_context.ts";
 import { assertEquals } from "../helpers/assert.ts";
@@ -73,12 +71,6 @@ Deno.test("the agent's name is taken without the spaces around it", () => {
   assertEquals(normalInput({ agent: " helper ", prompt: "x" }), { agent: "helper", prompt: "x" });
 });
 
-Deno.test("depth: levels 0 and 1 may ask, 2 may not", () => {
-  assertEquals(depthRefusal(0), undefined);
-  assertEquals(depthRefusal(1), undefined);
-  assertEquals(typeof depthRefusal(2), "string");
-});
-
 Deno.test("ask_agent reaches the agents through its context's port", async (t) => {
   const infos = [{ name: "helper", ref: { file: "helper.yaml" }, purpose: "helps" }];
   const tool = askAgentTool(infos);
@@ -136,19 +128,5 @@ Deno.test("ask_agent reaches the agents through its context's port", async (t) =
     const result = await tool.run({ agent: "nobody", prompt: "x" }, { ...fakeContext(), agents });
     assertEquals(result.failed, true);
     assertEquals(asked.length, n);
-  });
-});
-
-Deno.test("Subagents: too deep an agent asks nobody and says why", async () => {
-  const config = {
-    ...defaultConfig(),
-    mmConfigs: { helper: { file: "/nonexistent/helper.yaml" } },
-  };
-  const answer = await new Subagents(config, MAX_ASK_DEPTH).ask(
-    { agent: "helper", prompt: "x", message: "x", maxOutput: 100 },
-    { ...fakeContext(), config },
-  );
-  assertEquals(answer, {
-    result: { output: `[ask_agent: helper failed: ${depthRefusal(MAX_ASK_DEPTH)}]`, failed: true },
   });
 });

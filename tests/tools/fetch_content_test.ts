@@ -12,7 +12,13 @@ import {
   savedText,
   truncateMarkdown,
 } from "../../tools/fetch_content.ts";
-import { BLOG_POST, BLOG_POST_MD, NEWS_PAGE, NEWS_PAGE_MD, windows1252 } from "../webmd/pages.ts";
+import {
+  BLOG_POST,
+  BLOG_POST_MD,
+  NEWS_PAGE,
+  NEWS_PAGE_MD,
+  windows1252,
+} from "../fixtures/webmd/pages.ts";
 
 const encoder = new TextEncoder();
 const typed = (type: string) => ({ "content-type": type });

@@ -14,7 +14,7 @@ import {
   DOCS_PAGE_MD,
   NEWS_PAGE,
   NEWS_PAGE_MD,
-} from "./pages.ts";
+} from "../fixtures/webmd/pages.ts";
 
 const BASE = "https://example.com/docs/page.html";
 

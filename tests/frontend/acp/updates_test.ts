@@ -7,7 +7,6 @@ import {
   toolTitle,
   typedPrompt,
 } from "../../../lib/frontend/acp/updates.ts";
-import { describeCall } from "../../../lib/agent/dispatch.ts";
 import { HOOK_CONTEXT_MARKER } from "../../../lib/hooks/run.ts";
 import type { Message } from "../../../lib/history.ts";
 import { BUILTIN_TOOLS } from "../../../tools/mod.ts";
@@ -118,29 +117,6 @@ Deno.test("typedPrompt", async (t) => {
   });
   await t.step("a prompt without hook context is kept", () => {
     assertEquals(typedPrompt("fix it"), "fix it");
-  });
-});
-
-Deno.test("describeCall", async (t) => {
-  await t.step("a known tool: its kind and summary", () => {
-    assertEquals(describeCall(BUILTIN_TOOLS, "read_file", '{"path": "a.ts"}'), {
-      name: "read_file",
-      kind: "read",
-      summary: "a.ts",
-      input: { path: "a.ts" },
-    });
-  });
-  await t.step("a name written loosely is forgiven, as the core does", () => {
-    assertEquals(describeCall(BUILTIN_TOOLS, "Read-File", '{"path": "a.ts"}').name, "read_file");
-  });
-  await t.step("an unknown tool or bad arguments: kind other, the raw arguments", () => {
-    assertEquals(describeCall(BUILTIN_TOOLS, "nope", "{}"), {
-      name: "nope",
-      kind: "other",
-      summary: "{}",
-      input: "{}",
-    });
-    assertEquals(describeCall(BUILTIN_TOOLS, "bash", "{not json").kind, "other");
   });
 });
 

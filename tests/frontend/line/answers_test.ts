@@ -1,4 +1,4 @@
-import { assertEquals } from "../helpers/assert.ts";
+import { assertEquals } from "../../helpers/assert.ts";
 import {
   ANSWER_PROMPT,
   hintLine,
@@ -7,9 +7,9 @@ import {
   type LineAskerIO,
   parseAnswer,
   questionLines,
-} from "../../lib/frontend/line/answers.ts";
-import { yesNo } from "../../lib/text.ts";
-import type { Question } from "../../lib/tool.ts";
+} from "../../../lib/frontend/line/answers.ts";
+import { yesNo } from "../../../lib/text.ts";
+import type { Question } from "../../../lib/tool.ts";
 
 const colour: Question = { question: "Colour?", type: "choice", options: ["Red", "Green", "Blue"] };
 const colourDefault: Question = { ...colour, default: "Green" };

@@ -1,7 +1,12 @@
 /** The lsp tool against pyright's language server (npm; installed by .ci/run). */
 
-import { PY_EMOJI_LINE, PY_FILES, PYRIGHT_SERVER, skipWithout } from "./fixtures.ts";
-import { runScenario } from "./scenario.ts";
+import {
+  PY_EMOJI_LINE,
+  PY_FILES,
+  PYRIGHT_SERVER,
+  skipWithout,
+} from "../../helpers/lsp/fixtures.ts";
+import { runScenario } from "../../helpers/lsp/scenario.ts";
 
 Deno.test({
   name: "lsp with pyright",

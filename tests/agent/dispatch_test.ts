@@ -1,11 +1,16 @@
-/** The core with a tool that declares its own schema and reads its own input (`Tool.parse`). */
+/**
+ * How a call is prepared (lib/agent/dispatch.ts): a tool that declares its own schema and reads its
+ * own input (`Tool.parse`) through the core, and how a stored call shows (`describeCall`).
+ */
 
 import { Agent } from "../../lib/agent/agent.ts";
+import { describeCall } from "../../lib/agent/dispatch.ts";
 import { coerceInput } from "../../lib/tool_input.ts";
 import { toolSchema } from "../../lib/agent/schema.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
 import { createChatClient, loadOpenAI } from "../../lib/provider/chat.ts";
 import type { Tool } from "../../lib/tool.ts";
+import { BUILTIN_TOOLS } from "../../tools/mod.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { fakeContext } from "../helpers/fake_context.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
@@ -102,4 +107,27 @@ Deno.test("a tool's own schema and parse", async (t) => {
   });
 
   await server.close();
+});
+
+Deno.test("describeCall", async (t) => {
+  await t.step("a known tool: its kind and summary", () => {
+    assertEquals(describeCall(BUILTIN_TOOLS, "read_file", '{"path": "a.ts"}'), {
+      name: "read_file",
+      kind: "read",
+      summary: "a.ts",
+      input: { path: "a.ts" },
+    });
+  });
+  await t.step("a name written loosely is forgiven, as the core does", () => {
+    assertEquals(describeCall(BUILTIN_TOOLS, "Read-File", '{"path": "a.ts"}').name, "read_file");
+  });
+  await t.step("an unknown tool or bad arguments: kind other, the raw arguments", () => {
+    assertEquals(describeCall(BUILTIN_TOOLS, "nope", "{}"), {
+      name: "nope",
+      kind: "other",
+      summary: "{}",
+      input: "{}",
+    });
+    assertEquals(describeCall(BUILTIN_TOOLS, "bash", "{not json").kind, "other");
+  });
 });

@@ -4,10 +4,10 @@
  * again, renames across files, and no process left once the pool is closed.
  */
 
-import type { LspServerConfig } from "../../lib/config/config.ts";
-import type { ToolResult } from "../../lib/tool.ts";
-import type { LspInput } from "../../tools/lsp/call.ts";
-import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import type { LspServerConfig } from "../../../lib/config/config.ts";
+import type { ToolResult } from "../../../lib/tool.ts";
+import type { LspInput } from "../../../tools/lsp/call.ts";
+import { assertEquals, assertStringIncludes } from "../assert.ts";
 import { groupGone, lspContext, project, removeProjects } from "./fixtures.ts";
 
 /** What a language's project and its server answer. */

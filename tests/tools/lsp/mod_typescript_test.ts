@@ -1,7 +1,13 @@
 /** The lsp tool against typescript-language-server (npm; installed by .ci/run). */
 
-import { skipWithout, TS_EMOJI_LINE, TS_FILES, TSCONFIG, TSLS_SERVER } from "./fixtures.ts";
-import { runScenario } from "./scenario.ts";
+import {
+  skipWithout,
+  TS_EMOJI_LINE,
+  TS_FILES,
+  TSCONFIG,
+  TSLS_SERVER,
+} from "../../helpers/lsp/fixtures.ts";
+import { runScenario } from "../../helpers/lsp/scenario.ts";
 
 Deno.test({
   name: "lsp with typescript-language-server",

@@ -1,14 +1,14 @@
 /**
  * The lsp tool: its declaration and every text of tools.md, against the scripted server of
- * tests/lsp/fake_server.ts (real servers: tests/lsp/*_server_test.ts).
+ * tests/helpers/lsp/fake_server.ts (real servers: mod_<server>_test.ts beside this file).
  */
 
-import { type Config, defaultConfig } from "../../lib/config/config.ts";
-import { rejectedText } from "../../lib/permissions/prompt.ts";
-import { toolSchema } from "../../lib/agent/schema.ts";
-import { availableLspServers, notFoundWarning } from "../../lib/lsp/servers.ts";
-import { normalizeAction } from "../../tools/lsp/call.ts";
-import { lsp, lspTool } from "../../tools/lsp/mod.ts";
+import { type Config, defaultConfig } from "../../../lib/config/config.ts";
+import { rejectedText } from "../../../lib/permissions/prompt.ts";
+import { toolSchema } from "../../../lib/agent/schema.ts";
+import { availableLspServers } from "../../../lib/lsp/servers.ts";
+import { normalizeAction } from "../../../tools/lsp/call.ts";
+import { lsp, lspTool } from "../../../tools/lsp/mod.ts";
 import {
   ACTION_DESCRIPTION,
   COLUMN_DESCRIPTION,
@@ -17,19 +17,19 @@ import {
   lspDescription,
   NO_POOL,
   PATH_DESCRIPTION,
-} from "../../tools/lsp/texts.ts";
-import { declaredTools } from "../../tools/mod.ts";
-import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
-import { fakeContext } from "../helpers/fake_context.ts";
-import { fakeServer, groupGone, lspContext, project, removeProjects } from "../lsp/fixtures.ts";
-
-const GOPLS = { name: "gopls", command: "gopls", args: [], extensions: [".go"] };
-const PYRIGHT = {
-  name: "pyright",
-  command: "pyright-langserver",
-  args: ["--stdio"],
-  extensions: [".py", "pyi"],
-};
+} from "../../../tools/lsp/texts.ts";
+import { declaredTools } from "../../../tools/mod.ts";
+import { assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
+import { fakeContext } from "../../helpers/fake_context.ts";
+import {
+  fakeServer,
+  GOPLS,
+  groupGone,
+  lspContext,
+  project,
+  PYRIGHT,
+  removeProjects,
+} from "../../helpers/lsp/fixtures.ts";
 
 /** The servers of `config` on the test process's PATH, as a front end finds them at start-up. */
 function found(config: Config) {
@@ -40,19 +40,6 @@ Deno.test("lsp declaration", async (t) => {
   const dir = await project({ "gopls": "#!/bin/sh\n" });
   await Deno.chmod(`${dir}/gopls`, 0o755);
   const config = { ...defaultConfig(), lsp: { servers: [GOPLS, PYRIGHT] } };
-
-  await t.step("servers not on the PATH are skipped with the warning", () => {
-    assertEquals(availableLspServers(config, { PATH: `/nonexistent:${dir}` }, dir), {
-      servers: [GOPLS],
-      warnings: [
-        "[warning: lsp server pyright (pyright-langserver) not found on the PATH — skipped]",
-      ],
-    });
-    assertEquals(
-      notFoundWarning(GOPLS),
-      "[warning: lsp server gopls (gopls) not found on the PATH — skipped]",
-    );
-  });
 
   await t.step("declared only when a configured server is on the PATH", () => {
     assertEquals(lspTool(found(defaultConfig())).declared(defaultConfig()), false);

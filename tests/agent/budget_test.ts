@@ -28,11 +28,11 @@ import {
   TOOL_OVERHEAD,
   toolsTokens,
   unreadFrom,
-} from "../lib/agent/budget.ts";
-import { TOO_LARGE_MARKER } from "../lib/exec.ts";
-import type { ToolSchema } from "../lib/provider/chat.ts";
-import type { Message } from "../lib/history.ts";
-import { assertEquals, assertStringIncludes } from "./helpers/assert.ts";
+} from "../../lib/agent/budget.ts";
+import { TOO_LARGE_MARKER } from "../../lib/exec.ts";
+import type { ToolSchema } from "../../lib/provider/chat.ts";
+import type { Message } from "../../lib/history.ts";
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 
 function assert(condition: boolean, msg?: string): void {
   assertEquals(condition, true, msg);

@@ -1,6 +1,6 @@
-import { coerceInput, invalidCallText, parseToolArguments } from "../../lib/tool_input.ts";
-import type { Parameter } from "../../lib/tool.ts";
-import { assertEquals } from "../helpers/assert.ts";
+import { coerceInput, invalidCallText, parseToolArguments } from "../lib/tool_input.ts";
+import type { Parameter } from "../lib/tool.ts";
+import { assertEquals } from "./helpers/assert.ts";
 
 Deno.test("parseToolArguments repairs what is unambiguous", async (t) => {
   const cases: [string, string, unknown][] = [

@@ -1,8 +1,8 @@
 /** What each agent file keeps of Deno's permissions (lib/permissions/sandbox.ts). */
 
-import { assertEquals } from "./helpers/assert.ts";
-import { type Config, defaultConfig } from "../lib/config/config.ts";
-import { permissionNeeds } from "../lib/permissions/sandbox.ts";
+import { assertEquals } from "../helpers/assert.ts";
+import { type Config, defaultConfig } from "../../lib/config/config.ts";
+import { permissionNeeds } from "../../lib/permissions/sandbox.ts";
 
 /** The defaults with `over` on top, and every tool that runs or writes off unless `over` says so. */
 function bare(over: Partial<Config> = {}): Config {

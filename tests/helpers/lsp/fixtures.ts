@@ -5,13 +5,14 @@
 
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defaultConfig, type LspServerConfig } from "../../lib/config/config.ts";
-import { realContext } from "../../lib/context.ts";
-import { LspPool } from "../../lib/lsp/pool.ts";
-import { commandOnPath } from "../../lib/lsp/servers.ts";
-import type { ToolContext, ToolResult } from "../../lib/tool.ts";
-import type { LspInput } from "../../tools/lsp/call.ts";
-import { lsp } from "../../tools/lsp/mod.ts";
+import { defaultConfig, type LspServerConfig } from "../../../lib/config/config.ts";
+import { realContext } from "../../../lib/context.ts";
+import { LspError } from "../../../lib/lsp/client.ts";
+import { LspPool } from "../../../lib/lsp/pool.ts";
+import { commandOnPath } from "../../../lib/lsp/servers.ts";
+import type { ToolContext, ToolResult } from "../../../lib/tool.ts";
+import type { LspInput } from "../../../tools/lsp/call.ts";
+import { lsp } from "../../../tools/lsp/mod.ts";
 
 /** A line with emoji and CJK text before `greet`: column 40 in characters, 41 in UTF-16 (0-based). */
 export const TS_EMOJI_LINE = 'const emoji = "😀😀 漢字"; const message = greet(emoji);';
@@ -102,7 +103,7 @@ export async function removeProjects(): Promise<void> {
   for (const dir of projects.splice(0)) await Deno.remove(dir, { recursive: true }).catch(() => {});
 }
 
-/** The fake server of tests/lsp/fake_server.ts as a configured server, with its options. */
+/** The fake server of tests/helpers/lsp/fake_server.ts as a configured server, with its options. */
 export function fakeServer(
   options: Record<string, unknown> = {},
   name = "fake",
@@ -116,6 +117,33 @@ export function fakeServer(
     extensions,
     initializationOptions: options,
   };
+}
+
+/** gopls as configured, for the declaration and discovery tests (never started). */
+export const GOPLS: LspServerConfig = {
+  name: "gopls",
+  command: "gopls",
+  args: [],
+  extensions: [".go"],
+};
+
+/** pyright as configured, one extension without its dot (never started). */
+export const PYRIGHT: LspServerConfig = {
+  name: "pyright",
+  command: "pyright-langserver",
+  args: ["--stdio"],
+  extensions: [".py", "pyi"],
+};
+
+/** The LspError `p` rejects with; anything else fails the test. */
+export async function rejection(p: Promise<unknown>): Promise<LspError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof LspError) return e;
+    throw e;
+  }
+  throw new Error("expected an LspError");
 }
 
 /** `deno lsp`, enabled for a project without deno.json. */

@@ -1,5 +1,5 @@
-import { helpText, parseFlags, UsageError } from "../lib/cli/flags.ts";
-import { assertEquals, assertStringIncludes, assertThrows } from "./helpers/assert.ts";
+import { helpText, parseFlags, UsageError } from "../../lib/cli/flags.ts";
+import { assertEquals, assertStringIncludes, assertThrows } from "../helpers/assert.ts";
 
 Deno.test("parseFlags", async (t) => {
   await t.step("Go style and GNU style are the same", () => {

@@ -1,7 +1,7 @@
 /** The lsp tool against `deno lsp` (always there: mm's own runtime). */
 
-import { DENO_SERVER, TS_EMOJI_LINE, TS_FILES } from "./fixtures.ts";
-import { runScenario } from "./scenario.ts";
+import { DENO_SERVER, TS_EMOJI_LINE, TS_FILES } from "../../helpers/lsp/fixtures.ts";
+import { runScenario } from "../../helpers/lsp/scenario.ts";
 
 Deno.test("lsp with deno lsp", async (t) => {
   await runScenario(t, {
