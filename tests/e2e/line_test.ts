@@ -210,6 +210,24 @@ Deno.test("line mode", async (t) => {
           await term.kill();
         }
       },
+    "what is typed while a turn runs waits for the prompt after it": async () => {
+      server.script("ahead", [{ text: "slow answer", delay: 1500 }]);
+      const { term } = await mm("ahead");
+      try {
+        await term.type("go");
+        await term.keys("Enter");
+        await term.waitFor("› go\n");
+        // Typed blind while the model is still silent: a command, then the start of a prompt.
+        await term.type("/help");
+        await term.keys("Enter");
+        await term.type("next que");
+        const screen = await term.waitFor("› next que");
+        assertStringIncludes(screen, "slow answer");
+        assertStringIncludes(screen, "Commands:");
+      } finally {
+        await term.kill();
+      }
+    },
     "a trailing backslash continues the prompt on the next line": async () => {
       server.script("multi", [{ text: "got both lines" }]);
       const { term } = await mm("multi");

@@ -183,18 +183,42 @@ export function terminalKeys(): KeySource {
 /** Routes keys to the innermost listener: a line being read, else the running turn. */
 export class KeyRouter {
   #stack: ((key: Key) => void)[] = [];
+  /** Keys that came while nobody listened, or handed back for the next listener. */
+  #pending: Key[] = [];
 
-  /** Delivers a key to the innermost listener, if any. */
+  /** Delivers a key to the innermost listener; kept for the next one when nobody listens. */
   dispatch(key: Key): void {
-    this.#stack.at(-1)?.(key);
+    const listener = this.#stack.at(-1);
+    if (listener && this.#pending.length === 0) listener(key);
+    else {
+      this.#pending.push(key);
+      this.#flushSoon();
+    }
   }
 
   /** Makes `listener` the innermost one until the returned function is called. */
   push(listener: (key: Key) => void): () => void {
     this.#stack.push(listener);
+    this.#flushSoon();
     return () => {
       const i = this.#stack.lastIndexOf(listener);
       if (i >= 0) this.#stack.splice(i, 1);
     };
+  }
+
+  /** Hands `keys` to the next listener, before any key that comes later (type-ahead). */
+  defer(keys: Key[]): void {
+    this.#pending.unshift(...keys);
+    this.#flushSoon();
+  }
+
+  /** Delivers the pending keys, in order, once the listener that will take them is in place. */
+  #flushSoon(): void {
+    if (this.#pending.length === 0 || this.#stack.length === 0) return;
+    queueMicrotask(() => {
+      while (this.#pending.length && this.#stack.length) {
+        this.#stack.at(-1)!(this.#pending.shift()!);
+      }
+    });
   }
 }

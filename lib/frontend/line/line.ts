@@ -165,7 +165,8 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
         } else if (name === "/ask") {
           turn = new AbortController();
           const controller = turn;
-          const release = router.push(turnKeys(() => controller.abort()));
+          const typed = turnKeys(() => controller.abort());
+          const release = router.push(typed.listen);
           try {
             const exchange = await askCommand(
               agent,
@@ -178,6 +179,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
             if (exchange) await agent.addExchange(...exchange);
           } finally {
             release();
+            router.defer(typed.ahead());
             turn = undefined;
           }
         } else if (name === "/abort") render.line("no turn is running: nothing to abort");
@@ -187,7 +189,8 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
       }
       turn = new AbortController();
       const controller = turn;
-      const release = router.push(turnKeys(() => controller.abort()));
+      const typed = turnKeys(() => controller.abort());
+      const release = router.push(typed.listen);
       try {
         const outcome = await agent.runTurn(text, controller.signal);
         if (outcome.status !== "answered") {
@@ -197,6 +200,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
         if (outcome.status === "cancelled") render.line("⏹ turn cancelled");
       } finally {
         release();
+        router.defer(typed.ahead());
         turn = undefined;
       }
       if (quitAfterTurn) break;
@@ -209,16 +213,39 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   return 0;
 }
 
-/** The keys while a turn runs: Esc or Ctrl-C cancels it, and so does `/abort` typed blind. */
-export function turnKeys(cancel: () => void): (key: Key) => void {
-  let typed = "";
-  return (key) => {
-    if (key.name === "escape" || key.name === "ctrl-c") cancel();
-    else if (key.name === "text" || key.name === "paste") typed += key.text;
-    else if (key.name === "enter") {
-      if (typed.trim() === "/abort") cancel();
-      typed = "";
-    }
+/** What a turn does with the keys typed while it runs. */
+export interface TurnKeys {
+  /** The listener of the turn's keys. */
+  listen(key: Key): void;
+  /** The keys typed ahead, for the prompt after the turn (a typed `/abort` line is not among them). */
+  ahead(): Key[];
+}
+
+/**
+ * The keys while a turn runs: Esc or Ctrl-C cancels it, and so does `/abort` typed blind; anything
+ * else typed is kept for the prompt that follows the turn.
+ */
+export function turnKeys(cancel: () => void): TurnKeys {
+  const ahead: Key[] = [];
+  let lineStart = 0;
+  let line = "";
+  return {
+    listen: (key) => {
+      if (key.name === "escape" || key.name === "ctrl-c") {
+        cancel();
+        return;
+      }
+      if (key.name === "text" || key.name === "paste") line += key.text;
+      if (key.name === "enter" && line.trim() === "/abort") {
+        cancel();
+        ahead.splice(lineStart);
+      } else ahead.push(key);
+      if (key.name === "enter") {
+        line = "";
+        lineStart = ahead.length;
+      }
+    },
+    ahead: () => ahead,
   };
 }
 
