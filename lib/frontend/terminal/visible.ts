@@ -6,7 +6,8 @@
  * output as it was: this is for display only.
  */
 
-// C0 controls but tab and newline, DEL, and the C1 controls.
+// C0 controls but tab and newline, DEL, and the C1 controls: matching them is the point.
+// deno-lint-ignore no-control-regex
 const CONTROL = /\r\n|[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]/g;
 
 /** `text` safe to write to a terminal (see the module's doc). */
