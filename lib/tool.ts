@@ -14,10 +14,10 @@ export type Counter = "commands" | "fileOps" | "skills" | "lsp";
 /**
  * One parameter of a tool's input, as declared to the model. `array` is for a tool that declares
  * its own {@linkcode Tool.schema} and reads its input with {@linkcode Tool.parse}: the core's
- * coercion only checks that the value is a list.
+ * coercion only checks that the value is a list (`object`: a mapping; an MCP tool's parameters).
  */
 export interface Parameter {
-  type: "string" | "integer" | "number" | "boolean" | "array";
+  type: "string" | "integer" | "number" | "boolean" | "array" | "object";
   description: string;
   /** Left out of `required`; the tool supplies its default. */
   optional?: boolean;
@@ -154,6 +154,56 @@ export interface ToolContext {
   sessionId?: string;
   /** The agents of `mmConfigs` (ask_agent); absent when none can be asked. */
   agents?: Agents;
+}
+
+/** One tool of an MCP server, as listed (lib/mcp/list.ts): what the tools of tools/mcp/ are built from. */
+export interface McpToolInfo {
+  /** The server's own name of the tool. */
+  name: string;
+  /** Its description, cut to a sentence or two. */
+  description: string;
+  /** The server's input schema, `$ref`s inlined: what arguments are checked against. */
+  inputSchema: Record<string, unknown>;
+  /** The schema declared to the model: sanitised for every provider (lib/mcp/sanitize.ts). */
+  schema: Record<string, unknown>;
+  /** The server says the tool only reads (`readOnlyHint`): the editor shows a read. */
+  readOnly: boolean;
+}
+
+/** A `tools/call` result as the server sent it, read leniently. */
+export interface McpResult {
+  /** The content blocks (text, image, audio, resource…), as sent. */
+  content: unknown[];
+  structuredContent?: unknown;
+  isError: boolean;
+}
+
+/** How a call of an MCP tool ended. */
+export type McpCallOutcome =
+  | { kind: "result"; result: McpResult }
+  /** The server is not running (it failed to start, or died): why. */
+  | { kind: "down"; reason: string }
+  | { kind: "timeout"; ms: number }
+  | { kind: "cancelled" }
+  /** The server answered with a JSON-RPC error: its message. */
+  | { kind: "error"; message: string };
+
+/** One MCP server as its tools reach it (lib/mcp/server.ts is the real one). */
+export interface McpServerPort {
+  /** The server's name in `mcpServers` (or the editor's). */
+  readonly name: string;
+  /** Whether its calls ask for permission when `yolo: false`. */
+  readonly ask: boolean;
+  /** Calls tool `tool` (the server's own name) with `args`; never throws. */
+  call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallOutcome>;
+}
+
+/** A running MCP server with the tools it declares (its allow list applied). */
+export interface McpServerTools {
+  server: McpServerPort;
+  tools: McpToolInfo[];
+  /** How many tools it listed, before its allow list. */
+  listed: number;
 }
 
 /** A question to an agent of `mmConfigs` (ask_agent, `/ask`, `mm --ask`). */

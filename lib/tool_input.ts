@@ -147,7 +147,7 @@ export function coerceInput(
 }
 
 function article(type: Parameter["type"]): string {
-  return type === "integer" || type === "array" ? `an ${type}` : `a ${type}`;
+  return type === "integer" || type === "array" || type === "object" ? `an ${type}` : `a ${type}`;
 }
 
 /** One value coerced to `type`, or undefined when it cannot be. */
@@ -178,6 +178,10 @@ export function coerceValue(type: Parameter["type"], value: unknown): unknown {
       return undefined;
     case "array":
       return Array.isArray(value) ? value : undefined;
+    case "object":
+      return typeof value === "object" && value !== null && !Array.isArray(value)
+        ? value
+        : undefined;
   }
 }
 
@@ -189,11 +193,12 @@ export function invalidCallText(
   params: Record<string, Parameter>,
 ): string {
   // A description's own final period would double the separators that follow it (`.;`, `..`).
-  const expected = Object.entries(params).map(([p, spec]) =>
-    `${p} (${spec.type}${spec.optional ? ", optional" : ""}): ${
-      spec.description.trim().replace(/\.+$/, "")
-    }`
-  ).join("; ");
+  const expected = Object.entries(params).map(([p, spec]) => {
+    const description = spec.description.trim().replace(/\.+$/, "");
+    return `${p} (${spec.type}${spec.optional ? ", optional" : ""})${
+      description ? `: ${description}` : ""
+    }`;
+  }).join("; ");
   return `[${name}: invalid call, nothing was run — ${faults.join("; ")}. You sent: ${sent}. ` +
     `Expected: ${expected}. Call ${name} again with each parameter as its own field.]`;
 }

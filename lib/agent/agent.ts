@@ -29,6 +29,11 @@ export interface AgentOptions {
   chat: ChatClient;
   /** The declared tools. */
   tools: AnyTool[];
+  /**
+   * Tools known only once their servers have started (MCP): asked for once, by the first turn (or
+   * command), and declared after `tools` for the rest of the conversation.
+   */
+  moreTools?: () => Promise<AnyTool[]>;
   systemPrompt: string;
   /** The tools' context for one turn. */
   context(signal: AbortSignal): ToolContext;
@@ -56,9 +61,11 @@ export class Agent {
   /** Every failure that ended or marred a turn. */
   readonly errors: RecordedError[] = [];
   #opts: AgentOptions;
-  #model: ModelCaller;
-  #dispatch: Dispatcher;
-  #fit: FitTarget;
+  #tools: AnyTool[];
+  #moreTools?: () => Promise<AnyTool[]>;
+  #model!: ModelCaller;
+  #dispatch!: Dispatcher;
+  #fit!: FitTarget;
   #turn = 0;
   #previousAnswer: string | undefined;
   /** Where the current turn's prompt is in `history`. */
@@ -74,6 +81,15 @@ export class Agent {
       this.turns.push(turn);
       this.#turn = Math.max(this.#turn, turn);
     }
+    this.#tools = opts.tools;
+    this.#moreTools = opts.moreTools;
+    this.#declare(opts.tools);
+  }
+
+  /** The tools declared to the model: the model calls, the dispatcher and fitting built for them. */
+  #declare(tools: AnyTool[]): void {
+    const opts = { ...this.#opts, tools };
+    this.#tools = tools;
     this.#model = new ModelCaller(opts);
     this.#dispatch = new Dispatcher({
       ...opts,
@@ -89,6 +105,20 @@ export class Agent {
       notice: (message) => opts.emit({ type: "notice", message }),
       recordError: (message) => this.recordError("generation", message),
     };
+  }
+
+  /** The tools of `moreTools`, asked for once, before the conversation's first call of anything. */
+  async #addMoreTools(): Promise<void> {
+    const more = this.#moreTools;
+    if (!more) return;
+    this.#moreTools = undefined;
+    const extra = await more();
+    if (extra.length) this.#declare([...this.#tools, ...extra]);
+  }
+
+  /** The tools declared to the model (those of `moreTools` once the first turn asked for them). */
+  get tools(): readonly AnyTool[] {
+    return this.#tools;
   }
 
   /** The loop detector: `/new` makes a new conversation, `/compact` keeps it. */
@@ -108,6 +138,7 @@ export class Agent {
     this.#turn++;
     this.#previousAnswer = lastAnswer(this.history);
     emit({ type: "turn_start", prompt, provider: config.provider, model: chat.target.model });
+    await this.#addMoreTools();
     const cwd = this.#opts.context(signal).cwd;
     const pre = await this.#dispatch.hooks("preGeneration", {
       event: "preGeneration",
@@ -138,7 +169,7 @@ export class Agent {
         if (e instanceof ProviderError) return await fail(e.message, "provider");
         throw e;
       }
-      const { calls, content } = answerCalls(result, this.#opts.tools, config);
+      const { calls, content } = answerCalls(result, this.#tools, config);
       await this.#push({
         role: "assistant",
         content: content || (calls.length ? null : ""),
@@ -184,6 +215,7 @@ export class Agent {
     signal: AbortSignal,
     id = "command",
   ): Promise<CommandOutcome> {
+    await this.#addMoreTools();
     return await this.#dispatch.command(name, input, signal, id);
   }
 

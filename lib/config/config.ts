@@ -61,6 +61,44 @@ export interface DeclaredToolConfig {
   timeout?: number;
 }
 
+/** How an MCP server is reached: a program over stdio, Streamable HTTP, or legacy HTTP+SSE. */
+export type McpTransport = "stdio" | "http" | "sse";
+
+/** One server of `mcpServers` (docs/mcp.md). Durations are milliseconds. */
+export interface McpServerConfig {
+  type: McpTransport;
+  /** stdio: the program and its arguments (`command`, then `args`). */
+  command: string[];
+  /** stdio: the variables given besides the minimal environment, `${VAR}` expanded. */
+  env: Record<string, string>;
+  /** stdio: where the server runs, relative to the working directory; the working directory when absent. */
+  cwd?: string;
+  /** http, sse: the server's endpoint. */
+  url?: string;
+  /** http, sse: headers of every request, `${VAR}` expanded. */
+  headers: Record<string, string>;
+  /** The tools declared, as globs over the server's own tool names; absent: every tool. */
+  tools?: string[];
+  /** Tools never declared, as globs; applied after `tools`. */
+  exclude: string[];
+  /** Whether a call asks for permission when `yolo: false` (false: a trusted server). */
+  ask: boolean;
+  startupTimeout: number;
+  /** Time one call may take. */
+  timeout: number;
+  enabled: boolean;
+}
+
+/** How the tools of the MCP servers are declared (`mcp:`). */
+export interface McpOptions {
+  /** `auto`: the two catalog tools when the declarations exceed the budget; true or false: forced. */
+  catalog: boolean | "auto";
+  /** Characters of MCP tool declarations above which `auto` turns to the catalog. */
+  budget: number;
+  /** MCP tools above which `auto` turns to the catalog. */
+  maxTools: number;
+}
+
 /** The whole configuration, as every module reads it. Durations are milliseconds. */
 export interface Config {
   /** Where the agent file came from, or undefined for built-in defaults. */
@@ -99,6 +137,9 @@ export interface Config {
   };
   hooks: Partial<Record<HookEvent, HookConfig[]>>;
   tools: DeclaredToolConfig[];
+  /** The MCP servers, by name. */
+  mcpServers: Record<string, McpServerConfig>;
+  mcp: McpOptions;
   acp: { title: string };
 }
 
@@ -134,6 +175,8 @@ export function defaultConfig(): Config {
     sessions: { enabled: false, dir: ".mm/sessions", autoSearchMemory: false, searchMemory: true },
     hooks: {},
     tools: [],
+    mcpServers: {},
+    mcp: { catalog: "auto", budget: 4000, maxTools: 12 },
     acp: { title: "mm" },
   };
 }

@@ -38,5 +38,5 @@ export function parseConfig(
   const config = defaultConfig();
   config.file = file;
   if (env.MM_API_KEY) config.apiKey = env.MM_API_KEY;
-  return readConfig(reader, config);
+  return readConfig(reader, config, env);
 }

@@ -16,6 +16,7 @@ import {
   PROVIDERS,
 } from "./config.ts";
 import { errorMessage } from "./errors.ts";
+import { checkMcpNames, readMcpOptions, readMcpServers } from "./mcp.ts";
 import { ARGV, type Entry, type Reader, type Slot } from "./reader.ts";
 import { nearest } from "./suggest.ts";
 
@@ -33,17 +34,23 @@ export const BUILTIN_TOOLS: readonly string[] = [
   "save_answer",
   "unload_model",
   "search_memory",
+  "mcp_tools",
+  "mcp_call",
 ];
 
 /** A key of the agent file's top level: every key of Config but `file`. */
 type TopKey = Exclude<keyof Config, "file">;
 
-/** How the value of top-level key `K` is read; `earlier` holds the top-level entries before it. */
+/**
+ * How the value of top-level key `K` is read; `earlier` holds the top-level entries before it,
+ * `env` is mm's environment (for the `${VAR}` of `mcpServers`).
+ */
 type ReadKey<K extends TopKey> = (
   r: Reader,
   e: Entry,
   c: Config,
   earlier: Map<string, Entry>,
+  env: Record<string, string | undefined>,
 ) => Config[K];
 
 /**
@@ -81,6 +88,8 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   sessions: (r, e, c) => sessions(r, e, c.sessions),
   hooks: (r, e, c) => hooks(r, e, c.hooks),
   tools: (r, e) => tools(r, e),
+  mcpServers: (r, e, _c, _earlier, env) => readMcpServers(r, e, env),
+  mcp: (r, e, c) => readMcpOptions(r, e, c.mcp),
   acp: (r, e, c) => acp(r, e, c.acp),
 };
 
@@ -128,17 +137,26 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const NAME_RULE = "of letters, digits, _ and - (at most 64 characters)";
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
-/** Reads every key of the file onto `c` (the defaults), in file order, and returns it. */
-export function readConfig(r: Reader, c: Config): Config {
+/**
+ * Reads every key of the file onto `c` (the defaults), in file order, and returns it; `env` is
+ * mm's environment, for the `${VAR}` of `mcpServers`.
+ */
+export function readConfig(
+  r: Reader,
+  c: Config,
+  env: Record<string, string | undefined> = {},
+): Config {
   const root = r.root();
   if (r.isNothing(root)) return c;
   if (!r.isMapping(root)) r.expected(root, "a mapping of keys (key: value lines)");
   const earlier = new Map<string, Entry>();
   for (const e of r.entries(root, TOP_KEYS)) {
-    readKey(e.name as TopKey, r, e, c, earlier);
+    readKey(e.name as TopKey, r, e, c, earlier, env);
     earlier.set(e.name, e);
   }
   if (earlier.has("provider") && !earlier.has("url")) c.url = DEFAULT_URLS[c.provider];
+  const servers = earlier.get("mcpServers");
+  if (servers) checkMcpNames(r, servers, [...BUILTIN_TOOLS, ...c.tools.map((t) => t.name)]);
   return c;
 }
 
@@ -149,8 +167,9 @@ function readKey<K extends TopKey>(
   e: Entry,
   c: Config,
   earlier: Map<string, Entry>,
+  env: Record<string, string | undefined>,
 ): void {
-  c[name] = TOP_LEVEL[name](r, e, c, earlier);
+  c[name] = TOP_LEVEL[name](r, e, c, earlier, env);
 }
 
 // ---- the parts ---------------------------------------------------------------------------------

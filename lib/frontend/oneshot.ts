@@ -2,6 +2,7 @@
 
 import type { AgentEvent } from "../agent/events.ts";
 import type { Config } from "../config/config.ts";
+import { eventLines } from "../mcp/status.ts";
 import { contextReport } from "../provider/client.ts";
 import { start } from "./start.ts";
 import { Output } from "./terminal/output.ts";
@@ -34,6 +35,11 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     ...opts,
     runWarning: (message) => out.stderr(`${message}\n`),
     sessionWarning: (message) => emit({ type: "warning", message }),
+    mcpEvent: (event) => {
+      for (const l of eventLines(event)) {
+        emit({ type: l.warning ? "warning" : "notice", message: l.text });
+      }
+    },
   });
   if (!begun.ok) {
     emit({ type: "error", message: begun.error, where: "generation" });

@@ -9,11 +9,13 @@ import { join, resolve } from "node:path";
 import { Agent } from "../agent/agent.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import { systemPrompt } from "../agent/prompt.ts";
-import type { Config } from "../config/config.ts";
+import type { Config, McpServerConfig } from "../config/config.ts";
 import { ConfigError } from "../config/errors.ts";
 import { realContext } from "../context.ts";
 import type { Message } from "../history.ts";
 import { LspPool } from "../lsp/pool.ts";
+import type { McpEvent, McpServers } from "../mcp/servers.ts";
+import { catalogText, waitingText } from "../mcp/status.ts";
 import { availableLspServers, type AvailableServers } from "../lsp/servers.ts";
 import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient } from "../provider/chat.ts";
@@ -36,6 +38,8 @@ export interface Run {
   agentInfos: AgentInfo[];
   /** The tools' way to those agents; undefined when `mmConfigs` names none. */
   agents?: Subagents;
+  /** The MCP servers of the agent file, started at once; undefined when it names none enabled. */
+  mcp?: Promise<McpServers>;
 }
 
 /** The environment of this process, or an empty one without the env permission. */
@@ -51,19 +55,78 @@ function readEnv(): Record<string, string> {
 /**
  * What this run finds once, from the directory mm was started in: the language servers on the
  * PATH (a command with a slash from `cwd`), the agents of `mmConfigs`; the chat package starts
- * loading meanwhile.
+ * loading meanwhile, and the MCP servers start (`onMcp` is told what happens to them).
  */
-export function startRun(config: Config, cwd: string): Run {
+export function startRun(config: Config, cwd: string, onMcp?: (event: McpEvent) => void): Run {
   const env = readEnv();
   preloadChat(config);
   const names = Object.keys(config.mmConfigs);
+  const mcp = Object.values(config.mcpServers).some((s) => s.enabled)
+    ? startMcp(config.mcpServers, cwd, env, onMcp)
+    : undefined;
   return {
     config,
     env,
     lspServers: availableLspServers(config, env, cwd),
     agentInfos: names.length ? agentInfos(config, env, cwd) : [],
     agents: names.length ? new Subagents(config, askDepth(env)) : undefined,
+    mcp,
   };
+}
+
+/**
+ * Starts MCP servers in `cwd`, every one at once; the adapter (and the SDK) load only now, so a
+ * run without MCP servers never loads them.
+ */
+export function startMcp(
+  configs: Record<string, McpServerConfig>,
+  cwd: string,
+  env: Record<string, string>,
+  onEvent?: (event: McpEvent) => void,
+): Promise<McpServers> {
+  const servers = import("../mcp/servers.ts").then((m) =>
+    new m.McpServers(configs, { cwd, env, onEvent })
+  );
+  servers.catch(() => {}); // awaited by whoever uses them
+  return servers;
+}
+
+/** Milliseconds the first turn waits for MCP servers before it says so. */
+export const WAIT_NOTICE_MS = 1000;
+
+/**
+ * The MCP tools of a new conversation (its first turn asks for them): every server waited for
+ * (each up to its `startupTimeout`, with a notice while any is still starting), then one tool per
+ * server tool or the two catalog tools; `tools` are the conversation's other tools.
+ */
+export async function mcpToolsFor(
+  sets: Promise<McpServers>[],
+  tools: readonly AnyTool[],
+  config: Config,
+  emit: (event: AgentEvent) => void,
+): Promise<AnyTool[]> {
+  const servers = await Promise.all(sets);
+  const settled = Promise.all(servers.map((s) => s.whenSettled())).then(() => true);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((r) => timer = setTimeout(() => r(false), WAIT_NOTICE_MS));
+  if (!await Promise.race([settled, late])) {
+    const starting = servers.flatMap((s) => s.starting());
+    const longest = Math.max(...starting.map((s) => s.config.startupTimeout));
+    emit({ type: "notice", message: waitingText(starting.map((s) => s.name), longest) });
+  }
+  clearTimeout(timer);
+  await settled;
+  const { mcpTools } = await import("../../tools/mcp/mod.ts");
+  const declared = mcpTools(
+    servers.flatMap((s) => s.entries()),
+    config.mcp,
+    tools.map((t) => t.name),
+  );
+  for (const message of declared.dropped) emit({ type: "warning", message });
+  if (declared.catalog) {
+    emit({ type: "notice", message: catalogText(declared.count, declared.size, config.mcp) });
+  }
+  return declared.tools;
 }
 
 /** What choosing a session needs. */
@@ -170,6 +233,12 @@ export function lspPool(found: AvailableServers, cwd: string): LspPool | undefin
   return found.servers.length ? new LspPool(found.servers, cwd) : undefined;
 }
 
+/** Closes MCP servers that may still be starting; resolves once every process is reaped. */
+export async function closeMcp(servers: Promise<McpServers> | undefined): Promise<void> {
+  const set = await servers?.catch(() => undefined);
+  await set?.close();
+}
+
 /** What a front end's agent is made of. */
 export interface AgentParts {
   config: Config;
@@ -188,6 +257,10 @@ export interface AgentParts {
   recorder?: SessionRecorder;
   /** The hooks' `session` when it is not the session file's own id (ACP names its sessions). */
   sessionId?: string;
+  /** The MCP servers whose tools the conversation declares (the run's, the editor's). */
+  mcp?: Promise<McpServers>[];
+  /** How the front end wraps each tool (the editor's updates), the MCP tools included. */
+  track?: (tool: AnyTool) => AnyTool;
 }
 
 /** How a front end deals with its user: its own in each front end. */
@@ -209,10 +282,15 @@ export function frontEndAgent(
   earlier: { message: Message; turn: number }[] = parts.recorder?.earlier() ?? [],
 ): Agent {
   const { config, cwd, lsp, recorder } = parts;
+  const track = parts.track ?? ((tool: AnyTool) => tool);
+  const tools = parts.tools.map(track);
   const agent: Agent = new Agent({
     config,
     chat: parts.chat,
-    tools: parts.tools,
+    tools,
+    moreTools: parts.mcp?.length
+      ? async () => (await mcpToolsFor(parts.mcp!, tools, config, ways.emit)).map(track)
+      : undefined,
     systemPrompt: parts.systemPrompt,
     context: (signal) => ({
       ...realContext(config, cwd, signal, lsp),
@@ -236,6 +314,8 @@ export function frontEndAgent(
 export interface StartOptions extends SessionChoice {
   /** A warning of the run's start-up: a configured language server not on the PATH. */
   runWarning(message: string): void;
+  /** What happens to the MCP servers (lib/mcp/status.ts words it); absent: nothing is shown. */
+  mcpEvent?(event: McpEvent): void;
   /** A warning of the session file (one it repaired or could not read whole). */
   sessionWarning(message: string): void;
 }
@@ -259,15 +339,19 @@ export class Started {
   readonly lsp?: LspPool;
   /** The session file, when sessions are on. */
   recorder?: SessionRecorder;
+  #release: () => void;
+  #closing?: Promise<void>;
 
-  /** What `start` found. */
+  /** What `start` found; `release` ends the watch on termination signals. */
   constructor(
     run: Run,
     cwd: string,
     model: string,
     pieces: StartedPieces,
     recorder: SessionRecorder | undefined,
+    release: () => void = () => {},
   ) {
+    this.#release = release;
     this.run = run;
     this.cwd = cwd;
     this.model = model;
@@ -291,6 +375,7 @@ export class Started {
         lsp: this.lsp,
         agents: this.run.agents,
         recorder: this.recorder,
+        mcp: this.run.mcp ? [this.run.mcp] : undefined,
       },
       ways,
       earlier ?? this.recorder?.earlier() ?? [],
@@ -302,9 +387,15 @@ export class Started {
     this.recorder = await openSession({ config: this.run.config, cwd: this.cwd }, this.model);
   }
 
-  /** Stops what was started: the language servers. */
-  async close(): Promise<void> {
-    await this.lsp?.close();
+  /**
+   * Stops what was started: the language servers, the MCP servers; then SIGTERM and SIGHUP are
+   * Deno's again.
+   */
+  close(): Promise<void> {
+    this.#closing ??= Promise.all([this.lsp?.close(), closeMcp(this.run.mcp)]).then(() =>
+      this.#release()
+    );
+    return this.#closing;
   }
 }
 
@@ -315,17 +406,62 @@ export class Started {
  */
 export async function start(opts: StartOptions): Promise<Started | StartFailure> {
   const { config, cwd } = opts;
-  const run = startRun(config, cwd);
-  for (const warning of run.lspServers.warnings) opts.runWarning(warning);
-  const recorder = await openSession(opts, config.model ?? "");
-  for (const warning of recorder?.warnings ?? []) opts.sessionWarning(warning);
-  let model: string;
+  const run = startRun(config, cwd, opts.mcpEvent);
+  let started: Started | undefined;
+  const release = closeOnTermination(() => started ? started.close() : closeMcp(run.mcp));
   try {
-    model = await resolveModel(config);
+    for (const warning of run.lspServers.warnings) opts.runWarning(warning);
+    const recorder = await openSession(opts, config.model ?? "");
+    for (const warning of recorder?.warnings ?? []) opts.sessionWarning(warning);
+    let model: string;
+    try {
+      model = await resolveModel(config);
+    } catch (e) {
+      if (!(e instanceof ProviderError)) throw e;
+      release();
+      await closeMcp(run.mcp);
+      return { ok: false, error: e.message };
+    }
+    const pieces = await startPieces(run, cwd, createClient(config, model));
+    started = new Started(run, cwd, model, pieces, recorder, release);
+    return started;
   } catch (e) {
-    if (!(e instanceof ProviderError)) throw e;
-    return { ok: false, error: e.message };
+    // No front end to close them: the servers stop here.
+    release();
+    await closeMcp(run.mcp);
+    throw e;
   }
-  const pieces = await startPieces(run, cwd, createClient(config, model));
-  return new Started(run, cwd, model, pieces, recorder);
+}
+
+/** The exit code of a process ended by `signal` (128 + its number). */
+const SIGNAL_CODES: Partial<Record<Deno.Signal, number>> = { SIGHUP: 129, SIGTERM: 143 };
+
+/**
+ * Until the returned function is called, SIGTERM and SIGHUP (a closed terminal, a killed parent
+ * shell) run `close` — the MCP and language servers stopped, their process groups killed — and
+ * then exit with 128 + the signal's number, instead of Deno's default of dying at once. `close`
+ * gets 3 s.
+ */
+export function closeOnTermination(close: () => Promise<void>): () => void {
+  if (Deno.build.os === "windows") return () => {};
+  const listeners: [Deno.Signal, () => void][] = [];
+  for (const [signal, code] of Object.entries(SIGNAL_CODES) as [Deno.Signal, number][]) {
+    let closing = false;
+    const listener = () => {
+      if (closing) return;
+      closing = true;
+      const deadline = setTimeout(() => Deno.exit(code), 3000);
+      close().catch(() => {}).finally(() => {
+        clearTimeout(deadline);
+        Deno.exit(code);
+      });
+    };
+    Deno.addSignalListener(signal, listener);
+    listeners.push([signal, listener]);
+  }
+  return () => {
+    for (const [signal, listener] of listeners.splice(0)) {
+      Deno.removeSignalListener(signal, listener);
+    }
+  };
 }

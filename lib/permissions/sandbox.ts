@@ -28,8 +28,9 @@ export interface PermissionNeeds {
 export function permissionNeeds(config: Config, frontEnd: FrontEnd): PermissionNeeds {
   const run: string[] = [];
   const write: string[] = [];
-  // mm doctor reads, asks the server and looks programs up on the PATH: nothing more.
-  if (frontEnd === "doctor") return { run, write };
+  const stdioMcp = Object.values(config.mcpServers).some((s) => s.enabled && s.type === "stdio");
+  // mm doctor reads, asks the server, looks programs up on the PATH and starts the MCP servers.
+  if (frontEnd === "doctor") return { run: stdioMcp ? ["MCP servers"] : run, write };
   // mm sessions lists session files: it only reads.
   if (frontEnd === "sessions") return { run, write };
   const hasHooks = Object.values(config.hooks).some((list) => (list?.length ?? 0) > 0);
@@ -40,6 +41,9 @@ export function permissionNeeds(config: Config, frontEnd: FrontEnd): PermissionN
   if (hasHooks) run.push("hooks");
   if (lsp) run.push("LSP servers");
   if (agents) run.push("mmConfigs");
+  if (stdioMcp) run.push("MCP servers");
+  // An editor may pass MCP servers of its own in session/new, stdio ones among them.
+  else if (frontEnd === "acp") run.push("the editor's MCP servers");
   // Commands write their output into a temporary file (lib/exec.ts).
   if (config.bashTool) write.push("bash");
   if (config.tools.length) write.push("declared tools");

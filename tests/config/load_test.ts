@@ -36,6 +36,8 @@ Deno.test("parseConfig: defaults", async (t) => {
       },
       hooks: {},
       tools: [],
+      mcpServers: {},
+      mcp: { catalog: "auto", budget: 4000, maxTools: 12 },
       acp: { title: "mm" },
     });
   });

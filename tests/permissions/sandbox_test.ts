@@ -1,8 +1,24 @@
 /** What each agent file keeps of Deno's permissions (lib/permissions/sandbox.ts). */
 
 import { assertEquals } from "../helpers/assert.ts";
-import { type Config, defaultConfig } from "../../lib/config/config.ts";
+import { type Config, defaultConfig, type McpServerConfig } from "../../lib/config/config.ts";
 import { permissionNeeds } from "../../lib/permissions/sandbox.ts";
+
+/** An MCP server of the agent file with the defaults and `over` on top. */
+function mcpServer(over: Partial<McpServerConfig>): McpServerConfig {
+  return {
+    type: "stdio",
+    command: [],
+    env: {},
+    headers: {},
+    exclude: [],
+    ask: true,
+    startupTimeout: 30_000,
+    timeout: 60_000,
+    enabled: true,
+    ...over,
+  };
+}
 
 /** The defaults with `over` on top, and every tool that runs or writes off unless `over` says so. */
 function bare(over: Partial<Config> = {}): Config {
@@ -22,7 +38,26 @@ Deno.test("permission needs", async (t) => {
 
   await t.step("no bash, no declared tools, no hooks, no LSP server: no run, no write", () => {
     assertEquals(permissionNeeds(bare(), "oneshot"), { run: [], write: [] });
-    assertEquals(permissionNeeds(bare(), "acp"), { run: [], write: [] });
+  });
+
+  await t.step("editor mode keeps run: the editor may pass stdio MCP servers", () => {
+    assertEquals(permissionNeeds(bare(), "acp"), { run: ["the editor's MCP servers"], write: [] });
+  });
+
+  await t.step("a stdio MCP server keeps run, also in mm doctor; an HTTP one does not", () => {
+    const stdio = mcpServer({ type: "stdio", command: ["npx", "-y", "server"] });
+    const http = mcpServer({ type: "http", url: "http://localhost:3001/mcp" });
+    assertEquals(permissionNeeds(bare({ mcpServers: { fs: stdio } }), "oneshot"), {
+      run: ["MCP servers"],
+      write: [],
+    });
+    assertEquals(permissionNeeds(bare({ mcpServers: { fs: stdio } }), "acp").run, ["MCP servers"]);
+    assertEquals(permissionNeeds(bare({ mcpServers: { fs: stdio } }), "doctor").run, [
+      "MCP servers",
+    ]);
+    assertEquals(permissionNeeds(bare({ mcpServers: { web: http } }), "oneshot").run, []);
+    const off = { ...stdio, enabled: false };
+    assertEquals(permissionNeeds(bare({ mcpServers: { fs: off } }), "oneshot").run, []);
   });
 
   await t.step("each thing that starts a process keeps run", () => {
@@ -57,7 +92,7 @@ Deno.test("permission needs", async (t) => {
     assertEquals(permissionNeeds(bare(), "line").write, ["the prompt history"]);
   });
 
-  await t.step("mm doctor and mm sessions need neither, whatever the agent file says", () => {
+  await t.step("mm doctor and mm sessions need neither, whatever else the agent file says", () => {
     assertEquals(permissionNeeds(defaultConfig(), "doctor"), { run: [], write: [] });
     assertEquals(permissionNeeds(defaultConfig(), "sessions"), { run: [], write: [] });
   });

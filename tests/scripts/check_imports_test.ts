@@ -14,6 +14,7 @@ Deno.test("check_imports: the layer of each part of the tree", () => {
   assertEquals(layerOf("lib/config/load.ts"), "base");
   assertEquals(layerOf("lib/provider/chat.ts"), "adapter");
   assertEquals(layerOf("lib/subagent/child.ts"), "adapter");
+  assertEquals(layerOf("lib/mcp/server.ts"), "adapter");
   assertEquals(layerOf("lib/agent/agent.ts"), "core");
   assertEquals(layerOf("tools/lsp/mod.ts"), "core");
   assertEquals(layerOf("lib/frontend/line/line.ts"), "front end");

@@ -1,0 +1,59 @@
+/**
+ * The environment of a stdio MCP server: a minimal one taken from mm's (what programs need to
+ * run and find their files), then the server's own `env` — never the rest of mm's environment,
+ * so no secret of mm's (`MM_API_KEY`, a provider's key, a token) reaches a third-party server.
+ */
+
+/** The variables a server inherits from mm on Linux and macOS (as Codex passes them). */
+export const INHERITED_UNIX = [
+  "HOME",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "USER",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TERM",
+  "TMPDIR",
+  "TZ",
+] as const;
+
+/** The variables a server inherits from mm on Windows. */
+export const INHERITED_WINDOWS = [
+  "APPDATA",
+  "COMSPEC",
+  "HOMEDRIVE",
+  "HOMEPATH",
+  "LOCALAPPDATA",
+  "PATH",
+  "PATHEXT",
+  "PROCESSOR_ARCHITECTURE",
+  "PROGRAMDATA",
+  "PROGRAMFILES",
+  "PROGRAMFILES(X86)",
+  "SYSTEMDRIVE",
+  "SYSTEMROOT",
+  "TEMP",
+  "TMP",
+  "USERNAME",
+  "USERPROFILE",
+  "WINDIR",
+] as const;
+
+/**
+ * The environment of a server: the inherited variables of `mm` that are set (a value starting
+ * with `()`, an exported bash function, is left out), then `own` over them.
+ */
+export function serverEnv(
+  mm: Record<string, string>,
+  own: Record<string, string>,
+  os: typeof Deno.build.os = Deno.build.os,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of os === "windows" ? INHERITED_WINDOWS : INHERITED_UNIX) {
+    const value = mm[name];
+    if (value !== undefined && !value.startsWith("()")) env[name] = value;
+  }
+  return { ...env, ...own };
+}

@@ -1,0 +1,43 @@
+/**
+ * The MCP SDK (`@modelcontextprotocol/client`, pinned), loaded on first use only: a run with no
+ * MCP server never imports it (an import costs about 90 ms). mm uses its protocol layer (the
+ * `initialize` handshake, request ids, timeouts, `notifications/cancelled`) and its Streamable
+ * HTTP and SSE transports; stdio is mm's own (lib/mcp/stdio.ts), and listing and calling go
+ * through `request` with a lenient result schema (lib/mcp/server.ts says why).
+ */
+
+import type * as Sdk from "npm:@modelcontextprotocol/client@2.4.0";
+
+/** The SDK's module. */
+export type McpSdk = typeof Sdk;
+
+/** The SDK's client. */
+export type SdkClient = Sdk.Client;
+
+/** A transport the SDK's client connects through. */
+export type SdkTransport = Sdk.Transport;
+
+let loading: Promise<McpSdk> | undefined;
+
+/** The SDK, imported once. */
+export function loadSdk(): Promise<McpSdk> {
+  loading ??= import("npm:@modelcontextprotocol/client@2.4.0");
+  return loading;
+}
+
+/**
+ * A result schema that takes any object as it is (a Standard Schema, which the SDK's `request`
+ * accepts): one tool with a bad schema must not reject the whole listing, and a call's result is
+ * read by mm itself (lib/mcp/result.ts).
+ */
+export const ANY_RESULT = {
+  "~standard": {
+    version: 1 as const,
+    vendor: "mm",
+    types: undefined as unknown as { input: unknown; output: Record<string, unknown> },
+    validate: (value: unknown) =>
+      typeof value === "object" && value !== null
+        ? { value: value as Record<string, unknown> }
+        : { issues: [{ message: "expected a JSON object" }] },
+  },
+};

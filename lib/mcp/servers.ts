@@ -1,0 +1,114 @@
+/**
+ * The MCP servers of a run (the agent file's `mcpServers`) or of an editor's session (the
+ * `mcpServers` of `session/new`): all started at once, side by side, without waiting for any;
+ * their tools filtered by each server's `tools` and `exclude` globs; what happens to them told as
+ * events; all closed together, on every exit path (docs/mcp.md, "Lifecycle").
+ */
+
+import type { McpServerConfig } from "../config/config.ts";
+import type { McpServerTools } from "../tool.ts";
+import { McpServer } from "./server.ts";
+
+/** What happens to the servers, for the front ends to show (lib/mcp/status.ts words it). */
+export type McpEvent =
+  /** It runs: how many tools it declares of those it listed, and the tools the listing dropped. */
+  | { type: "ready"; server: string; declared: number; listed: number; dropped: string[] }
+  /** It failed to start (`started` false) or died. */
+  | { type: "down"; server: string; reason: string; started: boolean }
+  /** It changed its tools: the new list is for the next conversation. */
+  | { type: "changed"; server: string; listed: number };
+
+/** How the servers are started. */
+export interface McpServersOptions {
+  /** The working directory: where stdio servers run unless their `cwd` says otherwise. */
+  cwd: string;
+  /** mm's environment: what the servers' minimal environment is taken from. */
+  env: Record<string, string>;
+  /** Told of every event, as it happens. */
+  onEvent?(event: McpEvent): void;
+}
+
+/** Whether `name` matches glob `pattern` (`*` any run of characters, `?` one). */
+export function globMatch(pattern: string, name: string): boolean {
+  const re = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp(`^${re}$`).test(name);
+}
+
+/** Whether a server's tool `name` is declared: in its `tools` globs (when given), in no `exclude` glob. */
+export function isAllowed(config: McpServerConfig, name: string): boolean {
+  if (config.tools && !config.tools.some((g) => globMatch(g, name))) return false;
+  return !config.exclude.some((g) => globMatch(g, name));
+}
+
+/** A set of servers, started together. */
+export class McpServers {
+  /** Every server of the set, enabled ones only, in the order of the configuration. */
+  readonly servers: McpServer[];
+  #settled: Promise<void>;
+
+  /** Starts every enabled server of `configs` at once. */
+  constructor(configs: Record<string, McpServerConfig>, opts: McpServersOptions) {
+    const emit = (e: McpEvent) => opts.onEvent?.(e);
+    this.servers = Object.entries(configs).filter(([, c]) => c.enabled).map(([name, config]) =>
+      new McpServer(name, config, {
+        cwd: opts.cwd,
+        env: opts.env,
+        events: {
+          down: (s, reason, started) => emit({ type: "down", server: s.name, reason, started }),
+          changed: (s) => emit({ type: "changed", server: s.name, listed: s.listing.tools.length }),
+        },
+      })
+    );
+    for (const server of this.servers) {
+      server.started.then(() => {
+        if (server.state.kind !== "running") return;
+        const { tools, notes } = server.listing;
+        emit({
+          type: "ready",
+          server: server.name,
+          declared: tools.filter((t) => isAllowed(server.config, t.name)).length,
+          listed: tools.length,
+          dropped: notes.filter((n) => n.includes(" dropped")),
+        });
+      });
+    }
+    this.#settled = Promise.all(this.servers.map((s) => s.started)).then(() => {});
+  }
+
+  /** Whether every server has started or failed. */
+  get settled(): boolean {
+    return this.servers.every((s) => s.state.kind !== "starting");
+  }
+
+  /** The servers still starting. */
+  starting(): McpServer[] {
+    return this.servers.filter((s) => s.state.kind === "starting");
+  }
+
+  /** Waits until every server has started or failed (each within its `startupTimeout`). */
+  whenSettled(): Promise<void> {
+    return this.#settled;
+  }
+
+  /** The running servers with the tools they declare now (their allow lists applied). */
+  entries(): McpServerTools[] {
+    return this.servers.filter((s) => s.state.kind === "running").map((server) => {
+      const { tools } = server.listing;
+      return {
+        server,
+        tools: tools.filter((t) => isAllowed(server.config, t.name)),
+        listed: tools.length,
+      };
+    });
+  }
+
+  /** Closes every server; resolves once each process is reaped. */
+  async close(): Promise<void> {
+    await Promise.all(this.servers.map((s) => s.close()));
+  }
+
+  /** Kills every stdio server's process group at once (mm is being terminated). */
+  kill(): void {
+    for (const s of this.servers) s.kill();
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * A stdio MCP server: the process, and the transport the SDK's client speaks through (one JSON
+ * message per line on stdin and stdout).
+ *
+ * mm's own rather than the SDK's, for the lifecycle: the server runs in its own session and
+ * process group (started through `setsid`, like commands: lib/exec.ts), so a Ctrl-C typed in mm's
+ * terminal never reaches it, and closing kills the whole group — `npx` and the server it started,
+ * and whatever that one started. stdin, stdout and stderr are pipes: stderr is never drawn over
+ * mm's window nor mixed into the editor's protocol; its last lines are kept for error messages.
+ * A line on stdout that is not JSON (a server logging to the wrong stream) is kept with them and
+ * otherwise ignored. When mm dies without closing (SIGKILL), the server reads the end of its stdin.
+ */
+
+import { grouping, startProblem } from "../exec.ts";
+
+/** Lines of stderr kept for error messages. */
+export const KEPT_LINES = 20;
+
+/** Characters kept of one stderr line. */
+const LINE_MAX = 300;
+
+/** Milliseconds a server has to exit after its stdin closed, and again after SIGTERM. */
+export const CLOSE_GRACE = 500;
+
+/** How a stdio server is started. */
+export interface StdioOptions {
+  /** The program and its arguments. */
+  argv: string[];
+  cwd: string;
+  /** The whole environment of the server (lib/mcp/env.ts). */
+  env: Record<string, string>;
+}
+
+/** The last lines a stream wrote, each cut to a few hundred characters. */
+export class LastLines {
+  readonly lines: string[] = [];
+  #partial = "";
+
+  /** Adds a chunk of text. */
+  push(text: string): void {
+    const parts = (this.#partial + text).split(/\r?\n/);
+    this.#partial = parts.pop() ?? "";
+    for (const line of parts) this.add(line);
+    if (this.#partial.length > 4 * LINE_MAX) {
+      this.add(this.#partial);
+      this.#partial = "";
+    }
+  }
+
+  /** Adds one whole line. */
+  add(line: string): void {
+    const trimmed = line.trimEnd();
+    if (!trimmed.trim()) return;
+    this.lines.push(trimmed.length > LINE_MAX ? `${trimmed.slice(0, LINE_MAX)}…` : trimmed);
+    if (this.lines.length > KEPT_LINES) this.lines.shift();
+  }
+
+  /** The last line with something on it, the unfinished one included. */
+  last(): string | undefined {
+    if (this.#partial.trim()) return this.#partial.trim().slice(0, LINE_MAX);
+    return this.lines.at(-1)?.trim();
+  }
+}
+
+/** How the process ended. */
+export interface ProcessEnd {
+  code: number;
+  signal?: string;
+}
+
+/** The transport of one stdio server (the SDK's `Transport` shape). */
+export class StdioTransport {
+  /** Set by the SDK's client. */
+  onmessage?: (message: unknown) => void;
+  /** Set by the SDK's client: called once, when the process is gone. */
+  onclose?: () => void;
+  /** Set by the SDK's client. */
+  onerror?: (error: Error) => void;
+  /** The last lines of stderr (and stray stdout). */
+  readonly stderr = new LastLines();
+  /** Settles when the process has exited and been reaped. */
+  readonly ended: Promise<ProcessEnd>;
+  #opts: StdioOptions;
+  #child?: Deno.ChildProcess;
+  #writer?: WritableStreamDefaultWriter<Uint8Array>;
+  #end?: ProcessEnd;
+  #setEnd!: (end: ProcessEnd) => void;
+  #closing?: Promise<void>;
+  #readers: Promise<void>[] = [];
+
+  /** A transport for the server `opts` starts; nothing runs before `start`. */
+  constructor(opts: StdioOptions) {
+    this.#opts = opts;
+    this.ended = new Promise((resolve) => this.#setEnd = resolve);
+  }
+
+  /** The process id (its group's id too), once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** How the process ended, once it has. */
+  get end(): ProcessEnd | undefined {
+    return this.#end;
+  }
+
+  /** Spawns the server; throws an Error saying why it cannot be started. */
+  async start(): Promise<void> {
+    const { argv, cwd, env } = this.#opts;
+    const problem = await startProblem(argv, cwd);
+    if (problem !== undefined) throw new Error(`${argv[0]} cannot be started: ${problem}`);
+    const how = await grouping();
+    const spawned = how === "setsid" ? ["setsid", ...argv] : argv;
+    try {
+      this.#child = new Deno.Command(spawned[0], {
+        args: spawned.slice(1),
+        cwd,
+        env,
+        clearEnv: true,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+        detached: how === "detached",
+      }).spawn();
+    } catch (e) {
+      throw new Error(`${argv[0]} cannot be started: ${(e as Error).message}`);
+    }
+    const child = this.#child;
+    this.#writer = child.stdin.getWriter();
+    this.#readers.push(this.#readStdout(child.stdout), this.#readStderr(child.stderr));
+    child.status.then(async (status) => {
+      this.#end = { code: status.code, ...(status.signal ? { signal: status.signal } : {}) };
+      // The output already written is read before the client hears of the close.
+      await Promise.race([Promise.all(this.#readers), new Promise((r) => setTimeout(r, 200))]);
+      this.#setEnd(this.#end);
+      this.onclose?.();
+    });
+  }
+
+  /** Sends one message. */
+  async send(message: unknown): Promise<void> {
+    if (!this.#writer || this.#end) throw new Error("the server is not running");
+    await this.#writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+  }
+
+  /**
+   * Stops the server: stdin closed, then SIGTERM and SIGKILL to its group when it lingers, then
+   * SIGKILL to what is left of the group. Resolves once the process is reaped.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#stop();
+    return this.#closing;
+  }
+
+  /** Kills the whole group at once, without waiting (mm is being terminated). */
+  kill(): void {
+    const pid = this.#child?.pid;
+    if (pid !== undefined) killGroup(pid, "SIGKILL");
+  }
+
+  async #stop(): Promise<void> {
+    const child = this.#child;
+    if (!child) return;
+    const exited = (ms: number) =>
+      this.#end ? Promise.resolve(true) : within(child.status, ms).then((done) => done);
+    if (!this.#end) {
+      await this.#writer?.close().catch(() => {});
+      if (!await exited(CLOSE_GRACE)) {
+        killGroup(child.pid, "SIGTERM");
+        if (!await exited(CLOSE_GRACE)) killGroup(child.pid, "SIGKILL");
+      }
+    }
+    await child.status;
+    killGroup(child.pid, "SIGKILL"); // what the server started and left behind
+    await this.ended;
+    await Promise.all(this.#readers);
+  }
+
+  async #readStdout(stream: ReadableStream<Uint8Array>): Promise<void> {
+    let partial = "";
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of stream) {
+        const lines = (partial + decoder.decode(chunk, { stream: true })).split("\n");
+        partial = lines.pop() ?? "";
+        for (const line of lines) this.#line(line);
+      }
+      if (partial) this.#line(partial);
+    } catch {
+      // The pipe broke with the process: its exit is told by `status`.
+    }
+  }
+
+  #line(line: string): void {
+    if (!line.trim()) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.stderr.add(line);
+      return;
+    }
+    try {
+      this.onmessage?.(message);
+    } catch (e) {
+      this.onerror?.(e as Error);
+    }
+  }
+
+  async #readStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of stream) this.stderr.push(decoder.decode(chunk, { stream: true }));
+    } catch {
+      // The pipe broke with the process.
+    }
+  }
+}
+
+/** Sends `signal` to process group `pgid`, or to the process alone before it made its group. */
+function killGroup(pgid: number, signal: Deno.Signal): void {
+  if (Deno.build.os === "windows") {
+    try {
+      Deno.kill(pgid, signal);
+    } catch {
+      // already gone
+    }
+    return;
+  }
+  try {
+    Deno.kill(-pgid, signal);
+  } catch {
+    try {
+      Deno.kill(pgid, signal);
+    } catch {
+      // ESRCH: nothing left.
+    }
+  }
+}
+
+/** Whether `promise` settles within `ms` (the timer is cleared either way). */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      promise.then(() => true, () => true),
+      new Promise<boolean>((r) => timer = setTimeout(() => r(false), ms)),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,330 @@
+/**
+ * MCP servers through the real `mm -p` (docs/mcp.md): the fault server of the tests, and
+ * `@modelcontextprotocol/server-everything` and `server-filesystem` from npm.
+ */
+
+import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { runCases } from "../helpers/cases.ts";
+import { alive, everythingOverHttp, faultYaml } from "../helpers/mcp/servers.ts";
+import { runMM, tempDir, workdir } from "../helpers/mm.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
+
+const server = ScriptedServer.start();
+
+function toolOutputs(model: string, n = 1): string[] {
+  return server.chats(model)[n].body.messages
+    .filter((m: { role: string }) => m.role === "tool")
+    .map((m: { content: string }) => m.content);
+}
+
+// deno-lint-ignore no-explicit-any
+function declared(model: string): any[] {
+  // deno-lint-ignore no-explicit-any
+  return server.chats(model)[0].body.tools.map((t: any) => t.function);
+}
+
+function names(model: string): string[] {
+  return declared(model).map((f) => f.name);
+}
+
+/** An agent file for `model` with `servers` as its `mcpServers` block and `extra` keys. */
+function agentFile(model: string, servers: Record<string, string>, extra = ""): string {
+  const block = Object.entries(servers).map(([name, s]) => `  ${name}: ${s}`).join("\n");
+  return `url: ${server.url}\nmodel: ${model}\n${extra}mcpServers:\n${block}\n`;
+}
+
+const call = (name: string, args: Record<string, unknown> = {}) => ({ name, arguments: args });
+
+Deno.test("MCP servers in mm -p", async (t) => {
+  const http = await everythingOverHttp("streamableHttp");
+  try {
+    await runCases(t, {
+      "calls: coercion, a sanitised schema, images, structured content, isError": async () => {
+        server.script("calls", [
+          {
+            toolCalls: [
+              call("fault_add", { a: "2", b: 3 }),
+              call("fault_nested", { ticket: { title: "Bug", priority: "HIGH", tags: "ui" } }),
+              call("fault_image"),
+              call("fault_structured"),
+              call("fault_fail"),
+              call("fault_add", { a: "two" }),
+            ],
+          },
+          { text: "done" },
+        ]);
+        const dir = await workdir(agentFile("calls", { fault: faultYaml() }));
+        const run = await runMM(["-p", "go"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(run.stdout, "done\n");
+        const nested = declared("calls").find((f) => f.name === "fault_nested");
+        assertEquals(nested, {
+          name: "fault_nested",
+          description: "Files a ticket.",
+          parameters: {
+            type: "object",
+            properties: {
+              ticket: {
+                type: "object",
+                properties: {
+                  title: { type: "string" },
+                  priority: { type: "string", enum: ["low", "high"] },
+                  tags: { type: "array", items: { type: "string" } },
+                },
+                required: ["title"],
+              },
+              due: { type: "string" },
+            },
+            required: ["ticket"],
+          },
+        });
+        assertEquals(
+          declared("calls").find((f) => f.name === "fault_add").description,
+          "Add two numbers. Returns their sum as text.",
+        );
+        assertEquals(toolOutputs("calls"), [
+          "5",
+          '{"ticket":{"title":"Bug","priority":"high","tags":["ui"]}}',
+          "Here it is:\n[image/png, 34 KB, not shown to the model]",
+          '{"temperature":21,"unit":"C"}',
+          "the disk is full",
+          '[fault_add: invalid call, nothing was run — a: "two" is not a number; b is missing. You sent: {"a":"two"}. Expected: a (number); b (number). Call fault_add again with each parameter as its own field.]',
+        ]);
+        assertStringIncludes(run.stderr, "🔌 fault · 10 tools\n");
+        assertStringIncludes(
+          run.stderr,
+          "[warning: MCP server fault: tool #3 dropped: it has no name]\n",
+        );
+        assertStringIncludes(run.stderr, '🔌 fault_add: {"a":2,"b":3}\n');
+      },
+      "env hygiene: a minimal environment plus the server's env, never MM_API_KEY": async () => {
+        server.script("env", [
+          { toolCalls: [call("fault_env"), call("fault_env", { name: "MY_TOKEN" })] },
+          { text: "ok" },
+        ]);
+        const dir = await workdir(
+          agentFile("env", { fault: faultYaml({ MY_TOKEN: "${SECRET_FOR_FAULT}" }) }),
+        );
+        const run = await runMM(["-p", "x"], {
+          cwd: dir,
+          env: { MM_API_KEY: "sk-mm", OPENAI_API_KEY: "sk-o", SECRET_FOR_FAULT: "tok" },
+        });
+        assertEquals(run.code, 0, run.stderr);
+        const [all, mine] = toolOutputs("env");
+        assertEquals(all.split(" ").includes("MM_API_KEY"), false, all);
+        assertEquals(all.split(" ").includes("OPENAI_API_KEY"), false, all);
+        assertEquals(all.split(" ").includes("PATH"), true, all);
+        assertEquals(mine, "tok");
+      },
+      "allow lists: tools and exclude globs; the banner's count": async () => {
+        server.script("allow", [{ text: "ok" }]);
+        const dir = await workdir(agentFile("allow", {
+          ev: '{command: mcp-server-everything, tools: ["get-*", echo], exclude: [get-env]}',
+        }));
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        const mcp = names("allow").filter((n) => n.startsWith("ev_"));
+        assertEquals(mcp.includes("ev_echo") && mcp.includes("ev_get-sum"), true, mcp.join());
+        assertEquals(mcp.some((n) => n === "ev_get-env" || n.startsWith("ev_toggle")), false);
+        assertMatch(run.stderr, new RegExp(`🔌 ev · ${mcp.length} of \\d+ tools\\n`));
+      },
+      "catalog mode: two tools, the catalog, calls flattened": async () => {
+        server.script("catalog", [
+          {
+            toolCalls: [
+              call("mcp_tools", { server: "fault", tool: "add" }),
+              call("mcp_call", { server: "fault", tool: "add", a: 1, b: "2" }),
+              call("mcp_call", { server: "fault", tool: "sub" }),
+            ],
+          },
+          { text: "ok" },
+        ]);
+        const dir = await workdir(agentFile("catalog", { fault: faultYaml({ FAULT_MANY: "20" }) }));
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(names("catalog").slice(-2), ["mcp_tools", "mcp_call"]);
+        assertEquals(names("catalog").some((n) => n.startsWith("fault_")), false);
+        const mcpCall = declared("catalog").find((f) => f.name === "mcp_call");
+        assertStringIncludes(
+          mcpCall.description,
+          "\nfault: add, untyped, nested, env, image, structured, fail, slow, hang, crash, extra_1,",
+        );
+        assertEquals(toolOutputs("catalog"), [
+          [
+            "fault add — Add two numbers. Returns their sum as text.",
+            "  a (number, required)",
+            "  b (number, required)",
+            'Call it: mcp_call {"server": "fault", "tool": "add", "arguments": {"a": …, "b": …}}',
+          ].join("\n"),
+          "3",
+          '[fault has no tool "sub" — its tools are: add, untyped, nested, env, image, structured, fail, slow, hang, crash, extra_1, extra_2, extra_3, extra_4, extra_5, extra_6, extra_7, extra_8, extra_9, extra_10, extra_11, extra_12, extra_13, extra_14, extra_15, extra_16, extra_17, extra_18, extra_19, extra_20]',
+        ]);
+        assertStringIncludes(
+          run.stderr,
+          "🔌 catalog mode: mcp_tools and mcp_call stand for 30 MCP tools (30 tools, over mcp.maxTools 12)\n",
+        );
+      },
+      "gating: yolo false rejects in -p, ask false trusts the server": async () => {
+        server.script("gate", [
+          { toolCalls: [call("fault_add", { a: 1, b: 1 }), call("trusted_add", { a: 2, b: 2 })] },
+          { text: "ok" },
+        ]);
+        const dir = await workdir(agentFile(
+          "gate",
+          { fault: faultYaml(), trusted: faultYaml({}, "ask: false") },
+          "yolo: false\nmcp: {catalog: false}\n",
+        ));
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(toolOutputs("gate"), [
+          "[fault_add rejected by the user]",
+          "4",
+        ]);
+      },
+      "hooks: preToolCall with the tool's name as matcher": async () => {
+        server.script("hook", [{ toolCalls: [call("fault_add", { a: 1, b: 1 })] }, { text: "ok" }]);
+        const dir = await workdir(agentFile(
+          "hook",
+          { fault: faultYaml() },
+          'hooks:\n  preToolCall:\n    - matcher: fault_add\n      command: [sh, -c, "echo no adding >&2; exit 2"]\n',
+        ));
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(toolOutputs("hook"), ["[fault_add denied by a hook: no adding]"]);
+      },
+      "a dead server: the call that killed it, then its tools say it is not running": async () => {
+        server.script("dead", [
+          { toolCalls: [call("fault_crash")] },
+          { toolCalls: [call("fault_add", { a: 1, b: 1 })] },
+          { text: "ok" },
+        ]);
+        const dir = await workdir(agentFile("dead", { fault: faultYaml() }));
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        const reason = "exited with status 7: fault server: crashing on purpose";
+        const down =
+          `[fault is not running: ${reason} — its tools cannot be used in this conversation]`;
+        assertEquals(toolOutputs("dead", 1), [down]);
+        assertEquals(toolOutputs("dead", 2), [down, down]);
+        assertStringIncludes(
+          run.stderr,
+          `[warning: MCP server fault stopped: ${reason} — its tools now answer that it is not running]\n`,
+        );
+      },
+      "a server that does not start: a warning, no tools, the turn goes on": async () => {
+        server.script("nostart", [{ text: "ok" }]);
+        const dir = await workdir(agentFile("nostart", {
+          fault: faultYaml({ FAULT_EXIT_AT_START: "GITHUB_TOKEN is not set" }),
+          ghost: "{command: no-such-mcp-server}",
+        }));
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(names("nostart").some((n) => n.startsWith("fault_")), false);
+        assertStringIncludes(
+          run.stderr,
+          "[warning: MCP server fault did not start: exited with status 3: GITHUB_TOKEN is not set]\n",
+        );
+        assertStringIncludes(
+          run.stderr,
+          "[warning: MCP server ghost did not start: no-such-mcp-server cannot be started: executable file not found in $PATH]\n",
+        );
+      },
+      "a slow start: the first turn waits for it, and says so": async () => {
+        server.script("slow", [{ text: "ok" }]);
+        const dir = await workdir(agentFile("slow", {
+          fault: faultYaml({ FAULT_START_DELAY_MS: "2000" }),
+        }));
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(names("slow").includes("fault_add"), true);
+        assertStringIncludes(run.stderr, "🔌 waiting for MCP server fault to start (up to 30s)\n");
+      },
+      "no orphan after exit: the server and what it started are gone": async () => {
+        server.script("orphans", [{ toolCalls: [call("fault_add", { a: 1, b: 1 })] }, {
+          text: "ok",
+        }]);
+        const pids = `${await tempDir()}/pids`;
+        const dir = await workdir(agentFile("orphans", {
+          fault: faultYaml({ FAULT_STUBBORN: "1", FAULT_PID_FILE: pids }),
+        }));
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        const [pid, child] = (await Deno.readTextFile(pids)).split(" ").map(Number);
+        assertEquals([alive(pid), alive(child)], [false, false]);
+      },
+      "SIGTERM during a call: mm closes the servers, then exits 143": async () => {
+        server.script("term", [{ toolCalls: [call("fault_hang")] }]);
+        const tmp = await tempDir();
+        const pids = `${tmp}/pids`;
+        const log = `${tmp}/log`;
+        const dir = await workdir(agentFile("term", {
+          fault: faultYaml({ FAULT_STUBBORN: "1", FAULT_PID_FILE: pids, FAULT_LOG: log }),
+        }));
+        const run = await runMM(["-p", "x"], {
+          cwd: dir,
+          started: async (child) => {
+            for (let i = 0; i < 400; i++) {
+              if ((await Deno.readTextFile(log).catch(() => "")).includes("tools/call hang")) break;
+              await new Promise((r) => setTimeout(r, 25));
+            }
+            child.kill("SIGTERM");
+          },
+        });
+        assertEquals(run.code, 143, run.stderr);
+        const [pid, child] = (await Deno.readTextFile(pids)).split(" ").map(Number);
+        assertEquals([alive(pid), alive(child)], [false, false]);
+      },
+      "server-filesystem from npm reads a file of the working directory": async () => {
+        const dir = await tempDir();
+        const real = await Deno.realPath(dir);
+        await Deno.writeTextFile(`${dir}/notes.txt`, "hello from a file\n");
+        server.script("fs", [
+          { toolCalls: [call("fs_read_text_file", { path: `${real}/notes.txt` })] },
+          { text: "ok" },
+        ]);
+        const fs = `{command: mcp-server-filesystem, args: [${JSON.stringify(real)}]}`;
+        await Deno.writeTextFile(
+          `${dir}/mm.yaml`,
+          agentFile("fs", { fs }, "mcp: {catalog: false}\n"),
+        );
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(toolOutputs("fs"), ["hello from a file\n"]);
+      },
+      "server-everything over Streamable HTTP": async () => {
+        server.script("http", [{ toolCalls: [call("ev_echo", { message: "hi" })] }, {
+          text: "ok",
+        }]);
+        const dir = await workdir(
+          agentFile("http", { ev: `{url: ${http.url}}` }, "mcp: {catalog: false}\n"),
+        );
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(toolOutputs("http"), ["Echo: hi"]);
+      },
+      "--json: the servers' lines are notice and warning events": async () => {
+        server.script("json", [{ text: "ok" }]);
+        const dir = await workdir(agentFile("json", {
+          fault: faultYaml(),
+          ghost: "{command: no-such-mcp-server}",
+        }));
+        const run = await runMM(["-p", "x", "--json"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+        assertEquals(
+          events.some((e) => e.type === "notice" && e.message === "🔌 fault · 10 tools"),
+          true,
+        );
+        assertEquals(
+          events.some((e) =>
+            e.type === "warning" &&
+            e.message.startsWith("[warning: MCP server ghost did not start:")
+          ),
+          true,
+        );
+      },
+    });
+  } finally {
+    await http.close();
+  }
+});

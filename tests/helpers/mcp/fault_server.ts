@@ -1,0 +1,236 @@
+/**
+ * A small MCP server over stdio for the tests' faults, spoken by hand (JSON-RPC lines, no SDK):
+ * a tool with a schema lacking `type: "object"`, one without a name, nested `$ref`s with
+ * `pattern` and `format`, structured content without an output schema, an image, an error
+ * result, a slow call that records its `notifications/cancelled`, a hang, a crash; and, by
+ * environment variable, a slow start, an exit at start, a process that ignores the end of its
+ * stdin and SIGTERM, a child process of its own, a changed tool list, many tools.
+ *
+ *   FAULT_START_DELAY_MS   wait before answering `initialize`
+ *   FAULT_EXIT_AT_START    write FAULT_EXIT_AT_START on stderr and exit with status 3
+ *   FAULT_STUBBORN         ignore the end of stdin and SIGTERM
+ *   FAULT_PID_FILE         write "<pid> <child pid>" there once started (the child is `sleep`)
+ *   FAULT_LOG              append one line per request and cancellation there
+ *   FAULT_MANY             declare that many more tools (`extra_1` …)
+ *   FAULT_CHANGE_AFTER_MS  add a tool `late` and send `tools/list_changed` after that long
+ *
+ * Run: `deno run -A tests/helpers/mcp/fault_server.ts`.
+ */
+
+const env = (name: string) => Deno.env.get(name);
+const log = (line: string) => {
+  const file = env("FAULT_LOG");
+  if (file) Deno.writeTextFileSync(file, line + "\n", { append: true });
+};
+const encoder = new TextEncoder();
+const send = (message: unknown) => {
+  try {
+    Deno.stdout.writeSync(encoder.encode(JSON.stringify(message) + "\n"));
+  } catch {
+    // stdout closed: mm is gone
+  }
+};
+
+/** The tools this server lists. */
+const tools: Record<string, unknown>[] = [
+  {
+    name: "add",
+    description: "Add two numbers. Returns their sum as text. Use it for arithmetic.",
+    inputSchema: {
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "number" } },
+      required: ["a", "b"],
+    },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "untyped",
+    description: "A tool whose schema lacks its type.",
+    inputSchema: { properties: { text: { type: "string" } } },
+  },
+  { description: "A tool without a name.", inputSchema: { type: "object" } },
+  {
+    name: "nested",
+    title: "Nested",
+    description: "Files a ticket.",
+    inputSchema: {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      title: "Ticket",
+      properties: {
+        ticket: { $ref: "#/$defs/Ticket" },
+        due: { type: "string", format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
+      },
+      required: ["ticket"],
+      additionalProperties: false,
+      $defs: {
+        Ticket: {
+          type: "object",
+          properties: {
+            title: { type: "string", maxLength: 100000, examples: ["Bug"] },
+            priority: { enum: ["low", "high"] },
+            tags: { type: "array", items: { type: "string" } },
+          },
+          required: ["title"],
+        },
+      },
+    },
+  },
+  {
+    name: "env",
+    description: "The value of an environment variable, or the names of all of them.",
+    inputSchema: { type: "object", properties: { name: { type: "string" } } },
+  },
+  {
+    name: "image",
+    description: "An image.",
+    inputSchema: { type: "object", properties: {} },
+  },
+  {
+    name: "structured",
+    description: "Structured content without an output schema.",
+    inputSchema: { type: "object", properties: {} },
+  },
+  {
+    name: "fail",
+    description: "A result marked isError.",
+    inputSchema: { type: "object", properties: {} },
+  },
+  {
+    name: "slow",
+    description: "Answers after ms milliseconds, unless cancelled.",
+    inputSchema: { type: "object", properties: { ms: { type: "integer" } }, required: ["ms"] },
+  },
+  { name: "hang", description: "Never answers.", inputSchema: { type: "object" } },
+  { name: "crash", description: "Exits at once.", inputSchema: { type: "object" } },
+];
+for (let i = 1; i <= Number(env("FAULT_MANY") ?? 0); i++) {
+  tools.push({
+    name: `extra_${i}`,
+    description: `Extra tool number ${i}, which does nothing of interest at all.`,
+    inputSchema: {
+      type: "object",
+      properties: { value: { type: "string", description: "Any value you like." } },
+    },
+  });
+}
+
+if (env("FAULT_EXIT_AT_START")) {
+  console.error("starting…");
+  console.error(env("FAULT_EXIT_AT_START"));
+  Deno.exit(3);
+}
+if (env("FAULT_STUBBORN")) Deno.addSignalListener("SIGTERM", () => log("SIGTERM ignored"));
+const pidFile = env("FAULT_PID_FILE");
+if (pidFile) {
+  const child = new Deno.Command("sleep", { args: ["1000"], stdin: "null" }).spawn();
+  Deno.writeTextFileSync(pidFile, `${Deno.pid} ${child.pid}`);
+}
+
+const slow = new Map<unknown, ReturnType<typeof setTimeout>>();
+
+function answer(id: unknown, result: unknown) {
+  send({ jsonrpc: "2.0", id, result });
+}
+
+function text(t: string) {
+  return { content: [{ type: "text", text: t }] };
+}
+
+async function handle(m: Record<string, unknown>): Promise<void> {
+  const params = (m.params ?? {}) as Record<string, unknown>;
+  log(
+    `${m.method}${
+      m.method === "tools/call" ? ` ${params.name} ${JSON.stringify(params.arguments)}` : ""
+    }`,
+  );
+  switch (m.method) {
+    case "initialize": {
+      const delay = Number(env("FAULT_START_DELAY_MS") ?? 0);
+      if (delay) await new Promise((r) => setTimeout(r, delay));
+      answer(m.id, {
+        protocolVersion: params.protocolVersion,
+        capabilities: { tools: { listChanged: true } },
+        serverInfo: { name: "fault", version: "1.0.0" },
+      });
+      const change = Number(env("FAULT_CHANGE_AFTER_MS") ?? 0);
+      if (change) {
+        setTimeout(() => {
+          tools.push({ name: "late", description: "Came later.", inputSchema: { type: "object" } });
+          send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+        }, change);
+      }
+      return;
+    }
+    case "tools/list":
+      return answer(m.id, { tools });
+    case "notifications/cancelled": {
+      log(`cancelled ${params.requestId}`);
+      clearTimeout(slow.get(params.requestId));
+      return;
+    }
+    case "tools/call":
+      return call(m.id, String(params.name), (params.arguments ?? {}) as Record<string, unknown>);
+    default:
+      if (m.id !== undefined) {
+        send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
+      }
+  }
+}
+
+function call(id: unknown, name: string, args: Record<string, unknown>): void {
+  switch (name) {
+    case "add":
+      return answer(id, text(`${Number(args.a) + Number(args.b)}`));
+    case "untyped":
+    case "nested":
+      return answer(id, text(JSON.stringify(args)));
+    case "env":
+      return answer(
+        id,
+        text(
+          typeof args.name === "string"
+            ? env(args.name) ?? "(unset)"
+            : Object.keys(Deno.env.toObject()).sort().join(" "),
+        ),
+      );
+    case "image":
+      return answer(id, {
+        content: [
+          { type: "text", text: "Here it is:" },
+          { type: "image", mimeType: "image/png", data: btoa("x".repeat(34 * 1024)) },
+        ],
+      });
+    case "structured":
+      return answer(id, { content: [], structuredContent: { temperature: 21, unit: "C" } });
+    case "fail":
+      return answer(id, { ...text("the disk is full"), isError: true });
+    case "slow":
+      slow.set(id, setTimeout(() => answer(id, text("slept")), Number(args.ms)));
+      return;
+    case "hang":
+      return;
+    case "crash":
+      console.error("fault server: crashing on purpose");
+      Deno.exit(7);
+      return;
+    default:
+      send({ jsonrpc: "2.0", id, error: { code: -32602, message: `Tool ${name} not found` } });
+  }
+}
+
+const decoder = new TextDecoder();
+let buffer = "";
+for await (const chunk of Deno.stdin.readable) {
+  buffer += decoder.decode(chunk, { stream: true });
+  let i: number;
+  while ((i = buffer.indexOf("\n")) >= 0) {
+    const line = buffer.slice(0, i).trim();
+    buffer = buffer.slice(i + 1);
+    if (line) handle(JSON.parse(line));
+  }
+}
+log("stdin closed");
+// A stubborn server lives on after its stdin closed; the others exit, as the SDK's servers do.
+if (env("FAULT_STUBBORN")) setInterval(() => {}, 1000);
+else Deno.exit(0);

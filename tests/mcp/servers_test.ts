@@ -1,0 +1,33 @@
+/** The allow lists of MCP servers (lib/mcp/servers.ts); the servers themselves: server_test.ts. */
+
+import type { McpServerConfig } from "../../lib/config/config.ts";
+import { globMatch, isAllowed } from "../../lib/mcp/servers.ts";
+import { assertEquals } from "../helpers/assert.ts";
+
+const base: McpServerConfig = {
+  type: "stdio",
+  command: ["x"],
+  env: {},
+  headers: {},
+  exclude: [],
+  ask: true,
+  startupTimeout: 30_000,
+  timeout: 60_000,
+  enabled: true,
+};
+
+Deno.test("globMatch", () => {
+  assertEquals(globMatch("read_*", "read_file"), true);
+  assertEquals(globMatch("read_*", "xread_file"), false);
+  assertEquals(globMatch("get-?um", "get-sum"), true);
+  assertEquals(globMatch("a.b", "axb"), false, "a dot is a dot");
+  assertEquals(globMatch("*", "anything"), true);
+});
+
+Deno.test("isAllowed: tools, then exclude", () => {
+  const config = { ...base, tools: ["read_*", "list_directory"], exclude: ["read_media_*"] };
+  const names = ["read_file", "read_media_file", "list_directory", "write_file"];
+  assertEquals(names.filter((n) => isAllowed(config, n)), ["read_file", "list_directory"]);
+  assertEquals(names.filter((n) => isAllowed({ ...base, exclude: ["write_*"] }, n)).length, 3);
+  assertEquals(names.filter((n) => isAllowed(base, n)).length, 4);
+});

@@ -1,0 +1,70 @@
+/** What the user is told of the MCP servers (lib/mcp/status.ts). */
+
+import {
+  catalogText,
+  changedText,
+  eventLines,
+  notStartedText,
+  serverLine,
+  stoppedText,
+  waitingText,
+} from "../../lib/mcp/status.ts";
+import { assertEquals } from "../helpers/assert.ts";
+
+Deno.test("the servers' lines", () => {
+  assertEquals(serverLine("fs", 3, 14), "🔌 fs · 3 of 14 tools");
+  assertEquals(serverLine("fs", 14, 14), "🔌 fs · 14 tools");
+  assertEquals(serverLine("one", 1, 1), "🔌 one · 1 tool");
+  assertEquals(
+    notStartedText("gh", "HTTP 401 Unauthorized from https://x/mcp"),
+    "[warning: MCP server gh did not start: HTTP 401 Unauthorized from https://x/mcp]",
+  );
+  assertEquals(
+    stoppedText("fs", "exited with status 7: crashing"),
+    "[warning: MCP server fs stopped: exited with status 7: crashing — its tools now answer that it is not running]",
+  );
+  assertEquals(
+    changedText("fs", 15),
+    "🔌 fs changed its tools (15 now): the new list applies to the next conversation (/new)",
+  );
+  assertEquals(waitingText(["fs"], 30_000), "🔌 waiting for MCP server fs to start (up to 30s)");
+  assertEquals(
+    waitingText(["fs", "gh"], 120_000),
+    "🔌 waiting for MCP servers fs, gh to start (up to 2m)",
+  );
+});
+
+Deno.test("catalogText says why", () => {
+  const auto = { catalog: "auto" as const, budget: 4000, maxTools: 12 };
+  assertEquals(
+    catalogText(41, 9000, auto),
+    "🔌 catalog mode: mcp_tools and mcp_call stand for 41 MCP tools (41 tools, over mcp.maxTools 12)",
+  );
+  assertEquals(
+    catalogText(5, 9000, auto),
+    "🔌 catalog mode: mcp_tools and mcp_call stand for 5 MCP tools (9000 characters of declarations, over mcp.budget 4000)",
+  );
+  assertEquals(
+    catalogText(2, 100, { ...auto, catalog: true }),
+    "🔌 catalog mode: mcp_tools and mcp_call stand for 2 MCP tools (mcp.catalog: true)",
+  );
+});
+
+Deno.test("eventLines", () => {
+  assertEquals(
+    eventLines({
+      type: "ready",
+      server: "fs",
+      declared: 2,
+      listed: 3,
+      dropped: ["tool #3 dropped: it has no name"],
+    }),
+    [
+      { text: "🔌 fs · 2 of 3 tools", warning: false },
+      { text: "[warning: MCP server fs: tool #3 dropped: it has no name]", warning: true },
+    ],
+  );
+  assertEquals(eventLines({ type: "down", server: "fs", reason: "r", started: false }), [
+    { text: "[warning: MCP server fs did not start: r]", warning: true },
+  ]);
+});

@@ -1,0 +1,66 @@
+/**
+ * The tools the model sees of the MCP servers (docs/mcp.md): one tool per server tool
+ * (`<server>_<tool>`, tool.ts), or — when their declarations exceed `mcp.budget` characters or
+ * `mcp.maxTools` tools, or `mcp.catalog: true` — the two catalog tools (catalog.ts). Built once
+ * per conversation from the servers that run: the declared list never changes inside it.
+ */
+
+import type { McpOptions } from "../../lib/config/config.ts";
+import type { AnyTool, McpServerTools } from "../../lib/tool.ts";
+import { catalogTools } from "./catalog.ts";
+import { mcpTool } from "./tool.ts";
+
+/** The MCP tools of a conversation, and how they were chosen. */
+export interface McpDeclaration {
+  tools: AnyTool[];
+  /** The two catalog tools stand for the servers' tools. */
+  catalog: boolean;
+  /** The servers' tools. */
+  count: number;
+  /** Characters their own declarations take (name, description, parameters). */
+  size: number;
+  /** One warning per tool left out because its name is taken. */
+  dropped: string[];
+}
+
+/** The characters one tool's declaration takes, as the chat request carries it. */
+export function declarationSize(tool: AnyTool): number {
+  const description = typeof tool.description === "string" ? tool.description : "";
+  return JSON.stringify({ name: tool.name, description, parameters: tool.schema ?? {} }).length;
+}
+
+/** The warning for a tool whose name another tool has. */
+export function takenNameText(server: string, tool: string, name: string): string {
+  return `[warning: MCP server ${server}: tool ${tool} left out — another tool is called ${name}]`;
+}
+
+/**
+ * The MCP tools for `entries` (the running servers, their allow lists applied); `taken` holds the
+ * names of the other tools of the conversation.
+ */
+export function mcpTools(
+  entries: McpServerTools[],
+  options: McpOptions,
+  taken: readonly string[],
+): McpDeclaration {
+  const names = new Set(taken);
+  const tools: AnyTool[] = [];
+  const dropped: string[] = [];
+  for (const entry of entries) {
+    for (const info of entry.tools) {
+      const tool = mcpTool(entry.server, info);
+      if (names.has(tool.name)) {
+        dropped.push(takenNameText(entry.server.name, info.name, tool.name));
+        continue;
+      }
+      names.add(tool.name);
+      tools.push(tool);
+    }
+  }
+  const size = tools.reduce((n, t) => n + declarationSize(t), 0);
+  const over = tools.length > options.maxTools || size > options.budget;
+  const catalog = tools.length > 0 &&
+    (options.catalog === true || (options.catalog === "auto" && over));
+  if (!catalog) return { tools, catalog, count: tools.length, size, dropped };
+  return { tools: catalogTools(entries), catalog, count: tools.length, size, dropped };
+}
