@@ -90,7 +90,7 @@ Deno.test("editor mode (ACP)", async (t) => {
           agentCapabilities: {
             loadSession: false,
             promptCapabilities: { image: false, audio: false, embeddedContext: false },
-            mcpCapabilities: { http: false, sse: false },
+            mcpCapabilities: { http: true, sse: true },
             sessionCapabilities: { close: {} },
           },
           agentInfo: { name: "mm", title: "mm", version: VERSION },

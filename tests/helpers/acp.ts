@@ -10,6 +10,7 @@ import {
   type CreateElicitationRequest,
   type CreateElicitationResponse,
   type InitializeResponse,
+  type McpServer,
   methods,
   ndJsonStream,
   type RequestPermissionRequest,
@@ -119,10 +120,15 @@ export class Editor {
     return this.#initialized!;
   }
 
-  /** A new session in `cwd`; returns its id. */
-  async newSession(cwd: string): Promise<string> {
-    const r = await this.agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
+  /** A new session in `cwd`, with the editor's MCP servers; returns its id. */
+  async newSession(cwd: string, mcpServers: McpServer[] = []): Promise<string> {
+    const r = await this.agent.request(methods.agent.session.new, { cwd, mcpServers });
     return r.sessionId;
+  }
+
+  /** Closes a session (`session/close`). */
+  async closeSession(sessionId: string): Promise<void> {
+    await this.agent.request(methods.agent.session.close, { sessionId });
   }
 
   /** Sends a text prompt and returns the stop reason. */

@@ -89,6 +89,13 @@ export class Terminal {
     throw new Error(`timed out waiting for ${pattern} on the screen:\n${screen}`);
   }
 
+  /** The pid of the shell tmux started the program in (the program's parent). */
+  async shellPid(): Promise<number> {
+    return Number(
+      (await tmux("-L", this.name, "display", "-p", "-t", this.name, "#{pane_pid}")).trim(),
+    );
+  }
+
   /** Ends the session and its programs. */
   async kill(): Promise<void> {
     await tmux("-L", this.name, "kill-server").catch(() => {});

@@ -10,6 +10,7 @@ import {
   agent,
   type AgentContext,
   type InitializeResponse,
+  type McpServer,
   methods,
   ndJsonStream,
   PROTOCOL_VERSION,
@@ -24,7 +25,10 @@ import { newSessionId } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
 import { ALIVE_METHOD, type AliveParams, mayAskUser, turnErrorMeta } from "../../acp/mm_ext.ts";
 import { writeAll } from "../terminal/output.ts";
-import { openSession, startPieces, startRun } from "../start.ts";
+import type { McpEvent, McpServers } from "../../mcp/servers.ts";
+import { eventLines } from "../../mcp/status.ts";
+import { closeMcp, openSession, startMcp, startPieces, startRun } from "../start.ts";
+import { editorServers } from "./mcp_servers.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
 
 /** What editor mode needs. */
@@ -40,7 +44,7 @@ export function initializeResponse(config: Config): InitializeResponse {
     agentCapabilities: {
       loadSession: config.sessions.enabled,
       promptCapabilities: { image: false, audio: false, embeddedContext: false },
-      mcpCapabilities: { http: false, sse: false },
+      mcpCapabilities: { http: true, sse: true },
       sessionCapabilities: { close: {} },
     },
     agentInfo: { name: config.acp.title, title: config.acp.title, version: VERSION },
@@ -102,7 +106,10 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
   consoleToStderr();
   const { config } = opts;
   const log = (line: string) => writeAll(Deno.stderr, line.endsWith("\n") ? line : `${line}\n`);
-  const run = startRun(config, Deno.cwd());
+  const mcpLog = (event: McpEvent) => {
+    for (const l of eventLines(event)) log(l.text);
+  };
+  const run = startRun(config, Deno.cwd(), mcpLog);
   const { lspServers } = run;
   for (const warning of lspServers.warnings) log(warning);
   // One client for every session: a num_ctx raised for one is kept for all (Ollama reloads the
@@ -128,6 +135,20 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     return model;
   };
   const sessions = new Map<string, AcpSession>();
+  // The editor's MCP servers of each session: started with it, closed with it.
+  const editorMcp = new Map<string, Promise<McpServers>>();
+  const startEditorMcp = (id: string, cwd: string, servers: readonly McpServer[]) => {
+    const configs = editorServers(servers, Object.keys(config.mcpServers), log);
+    if (!Object.keys(configs).length) return undefined;
+    const started = startMcp(configs, cwd, run.env, mcpLog);
+    editorMcp.set(id, started);
+    return started;
+  };
+  const closeEditorMcp = async (id: string) => {
+    const servers = editorMcp.get(id);
+    editorMcp.delete(id);
+    await closeMcp(servers);
+  };
   // Language servers start on first use, one set per directory, and stop when mm exits.
   const pools = new Map<string, LspPool>();
   const poolFor = (cwd: string): LspPool | undefined => {
@@ -148,16 +169,30 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     alive: (sessionId) => client.notify(ALIVE_METHOD, { sessionId } satisfies AliveParams),
   });
 
-  /** A session in `cwd`: its tools, its system prompt (AGENTS.md of `cwd`), its language servers. */
+  /**
+   * A session in `cwd`: its tools, its system prompt (AGENTS.md of `cwd`), its language servers,
+   * the MCP servers the editor `given` (beside the agent file's).
+   */
   const startSession = async (
     id: string,
     cwd: string,
     client: AgentContext,
     recorder: SessionRecorder | undefined,
+    given: readonly McpServer[],
     askUser = true,
   ): Promise<AcpSession> => {
     const name = await modelName();
-    const { chat, tools, systemPrompt } = await startPieces(run, cwd, chatFor(name));
+    await closeEditorMcp(id); // a session loaded again starts its editor's servers again
+    const own = given.length ? startEditorMcp(id, cwd, given) : undefined;
+    const mcp = [run.mcp, own].filter((m) => m !== undefined);
+    let pieces;
+    try {
+      pieces = await startPieces(run, cwd, chatFor(name));
+    } catch (e) {
+      await closeEditorMcp(id);
+      throw e;
+    }
+    const { chat, tools, systemPrompt } = pieces;
     return new AcpSession({
       id,
       cwd,
@@ -169,6 +204,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
       recorder,
       lsp: poolFor(cwd),
       agents: run.agents,
+      mcp,
       peer: peerOf(client),
       forms,
       notices,
@@ -187,14 +223,14 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       try {
         const cwd = await sessionCwd(params.cwd);
-        if (params.mcpServers.length) {
-          log(`[warning: mm does not use MCP servers: ${params.mcpServers.length} ignored]`);
-        }
         const recorder = await openSession({ config, cwd }, await modelName());
         const id = recorder?.session.id ?? newSessionId();
         // An asking mm with nobody to ask says so (docs/acp.md, "Agents that ask agents").
         const askUser = mayAskUser(params);
-        sessions.set(id, await startSession(id, cwd, client, recorder, askUser));
+        sessions.set(
+          id,
+          await startSession(id, cwd, client, recorder, params.mcpServers ?? [], askUser),
+        );
         return { sessionId: id };
       } catch (e) {
         throw userError(e);
@@ -221,6 +257,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
       if (!session) throw unknownSession(params.sessionId);
       sessions.delete(params.sessionId);
       await session.close();
+      await closeEditorMcp(params.sessionId);
       return {};
     });
 
@@ -237,7 +274,13 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
           sessions.delete(params.sessionId);
           await earlier.close();
         }
-        const session = await startSession(params.sessionId, cwd, client, recorder);
+        const session = await startSession(
+          params.sessionId,
+          cwd,
+          client,
+          recorder,
+          params.mcpServers ?? [],
+        );
         sessions.set(params.sessionId, session);
         await session.replay();
         return {};
@@ -252,14 +295,20 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
 
   const connection = app.connect(ndJsonStream(Deno.stdout.writable, Deno.stdin.readable));
   const stop = () => connection.close();
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  const signals: Deno.Signal[] = Deno.build.os === "windows"
+    ? ["SIGINT"]
+    : ["SIGINT", "SIGTERM", "SIGHUP"];
   for (const s of signals) Deno.addSignalListener(s, stop);
   try {
     await connection.closed.catch(() => {});
   } finally {
     for (const s of signals) Deno.removeSignalListener(s, stop);
     await Promise.all([...sessions.values()].map((s) => s.close()));
-    await Promise.all([...pools.values()].map((p) => p.close()));
+    await Promise.all([
+      ...[...pools.values()].map((p) => p.close()),
+      ...[...editorMcp.keys()].map(closeEditorMcp),
+      closeMcp(run.mcp),
+    ]);
   }
   return 0;
 }

@@ -16,6 +16,7 @@ import type { Agent } from "../../agent/agent.ts";
 import type { AgentEvent } from "../../agent/events.ts";
 import type { Config } from "../../config/config.ts";
 import type { LspPool } from "../../lsp/pool.ts";
+import type { McpServers } from "../../mcp/servers.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
 import type { ChatClient } from "../../provider/chat.ts";
 import type { Message } from "../../history.ts";
@@ -66,6 +67,8 @@ export interface SessionOptions {
   lsp?: LspPool;
   /** The agents of `mmConfigs`, for ask_agent. */
   agents?: Subagents;
+  /** The MCP servers whose tools the session declares: the agent file's, the editor's. */
+  mcp?: Promise<McpServers>[];
   peer: EditorPeer;
   /** The client advertised `elicitation.form`. */
   forms: boolean;
@@ -128,7 +131,7 @@ export class AcpSession {
     });
     this.agent = frontEndAgent({
       ...opts,
-      tools: opts.tools.map((t) => this.#tracked(t)),
+      track: (t) => this.#tracked(t),
       sessionId: opts.id,
     }, {
       askPermission: (tool, summary, _input, askedBy) =>

@@ -61,12 +61,25 @@ export class LineEditor {
   #router: KeyRouter;
   #write: (text: string) => void;
   #width: () => number;
+  /** Draws the line being read again, while one is. */
+  #redraw?: () => void;
 
   /** An editor drawing with `write`, `width` columns wide. */
   constructor(router: KeyRouter, write: (text: string) => void, width: () => number) {
     this.#router = router;
     this.#write = write;
     this.#width = width;
+  }
+
+  /**
+   * Writes `text` on a line of its own above the line being read, which is drawn again below it
+   * (an MCP server that came up while the user types); false when no line is being read.
+   */
+  above(text: string): boolean {
+    if (!this.#redraw) return false;
+    this.#write(`\r\x1b[2K${text}\r\n`);
+    this.#redraw();
+    return true;
   }
 
   /** Reads one line (or several joined by `\` at line ends, or pasted). */
@@ -88,6 +101,7 @@ export class LineEditor {
         this.#write(`\r\x1b[2K${promptNow()}${view}${back > 0 ? `\x1b[${back}D` : ""}`);
       };
       const finish = (result: LineResult) => {
+        this.#redraw = undefined;
         release();
         this.#write("\r\n");
         resolve(result);
@@ -188,6 +202,7 @@ export class LineEditor {
         }
         draw();
       });
+      this.#redraw = draw;
       draw();
     });
   }

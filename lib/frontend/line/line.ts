@@ -15,6 +15,7 @@ import type { SessionRecorder } from "../../session/recorder.ts";
 import { sessionsDir } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
 import { lspBannerLine } from "../../../tools/lsp/texts.ts";
+import { eventLines } from "../../mcp/status.ts";
 import { writeAll } from "../terminal/output.ts";
 import { start } from "../start.ts";
 import { helpLines, isCommand, parseCommand, unknownCommandText } from "./commands.ts";
@@ -53,12 +54,17 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   };
   const spinner = new Spinner(Deno.stderr.isTerminal());
   const render = new LineRenderer(screen, spinner, config.previewLines);
-  // Start-up's warnings are shown under the banner.
+  // Start-up's warnings are shown under the banner; so are the MCP servers' lines, then above the
+  // prompt as they come (a server starts while the user types).
   const warnings: string[] = [];
+  let showMcp = (line: string): void => void warnings.push(line);
   const begun = await start({
     ...opts,
     runWarning: (w: string) => warnings.push(w),
     sessionWarning: (w: string) => warnings.push(w),
+    mcpEvent: (event) => {
+      for (const l of eventLines(event)) showMcp(l.text);
+    },
   });
   if (!begun.ok) {
     render.line(`mm: ${begun.error}`);
@@ -128,6 +134,9 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
   const lspLine = lspBannerLine(config, run.lspServers);
   if (lspLine) render.write(lspLine + "\n");
   for (const w of warnings) render.line(w);
+  showMcp = (line) => {
+    if (!editor.above(line)) render.line(line);
+  };
   if (agent.history.length > 1) {
     render.line(render.dim(`(continuing: ${agent.history.length - 1} earlier message(s))`));
   }
