@@ -1,6 +1,6 @@
 /**
  * `mm doctor`: checks what a turn needs, in order — the agent file, the server, the model, tool
- * calling, the context window, the language servers — and prints one line per check: `✔ …`, or
+ * calling, the context window, the language servers, the MCP servers (doctor_mcp.ts) — and prints one line per check: `✔ …`, or
  * `✘ … — <the fix>`. Exit code 0 when every check passed, 1 otherwise.
  */
 
@@ -18,6 +18,7 @@ import { ProviderError } from "../provider/errors.ts";
 import { listModels } from "../provider/models.ts";
 import { sameOllamaModel } from "../provider/unload.ts";
 import { writeAll } from "../frontend/terminal/output.ts";
+import { mcpChecks } from "./doctor_mcp.ts";
 
 /** One check's verdict. */
 export interface Check {
@@ -96,19 +97,22 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
 
   const server = await serverCheck(config);
   report(server.check);
+  let chat: ChatClient | undefined;
   if (server.models) {
     const model = modelCheck(config, server.models);
     report(model.check);
     if (model.name) {
       const info = await discoverContextWindow(config, model.name, SIDE_TIMEOUT);
-      const chat = await createClient(config, model.name, info);
-      report(await toolCallCheck(config, model.name, chat));
+      const client = await createClient(config, model.name, info);
+      chat = client;
+      report(await toolCallCheck(config, model.name, client));
       const context = contextCheck(config, model.name, info);
       if (context) report(context);
-      report({ ok: true, text: chatAPIText(chat.plan) });
+      report({ ok: true, text: chatAPIText(client.plan) });
     }
   }
   for (const c of await lspChecks(config, opts.cwd)) report(c);
+  await mcpChecks(config, opts.cwd, chat, { check: report, line: out });
   return failed ? 1 : 0;
 }
 

@@ -328,3 +328,28 @@ Deno.test("MCP servers in mm -p", async (t) => {
     await http.close();
   }
 });
+
+Deno.test("mm doctor starts the MCP servers (the run permission kept for them)", async () => {
+  const llama = ScriptedServer.start();
+  try {
+    llama.models = ["m"];
+    llama.script("m", [{ toolCalls: [call("add", { a: 2, b: 3 })] }, { text: "OK" }]);
+    const dir = await workdir(
+      `provider: llamacpp\nurl: ${llama.url}\nmodel: m\nbashTool: false\nmcpServers:\n  fault: ${
+        faultYaml({}, "tools: [add]")
+      }\n`,
+    );
+    const run = await runMM(["doctor"], { cwd: dir });
+    assertEquals(run.code, 0, run.stdout + run.stderr);
+    assertMatch(
+      run.stdout,
+      /\n✔ MCP server fault: 1 tool \(of 10 listed\), \d+ characters of declarations\n {4}add · \d+ characters/,
+    );
+    assertStringIncludes(
+      run.stdout,
+      "\n✔ MCP tools on llama-server: it takes the grammar of the 1 declared\n",
+    );
+  } finally {
+    await llama.close();
+  }
+});

@@ -80,6 +80,12 @@ export class ScriptedServer implements SideState {
   show: Record<string, unknown> = {};
   /** Fixed answers by path (`/api/ps`, `/models/unload`, …), over every route above. */
   sideReplies: Record<string, { status: number; body: unknown }> = {};
+  /**
+   * An answer chosen from a chat request's body (a llama-server refusing some tools' grammar),
+   * before the queue of its model; undefined: the queue answers.
+   */
+  // deno-lint-ignore no-explicit-any
+  answer?: (body: any) => Reply | undefined;
   #queues = new Map<string, Reply[]>();
   #server: Deno.HttpServer;
 
@@ -141,7 +147,7 @@ export class ScriptedServer implements SideState {
     }
     // deno-lint-ignore no-explicit-any
     const model = (body as any)?.model ?? "";
-    const reply = this.#queues.get(model)?.shift();
+    const reply = this.answer?.(body) ?? this.#queues.get(model)?.shift();
     if (!reply) return native ? ollamaModelNotFound(model) : openaiModelNotFound(model);
     if ("status" in reply) return Response.json(reply.body, { status: reply.status });
     return native ? ollamaStream(reply, model) : openaiStream(reply, model);
