@@ -8,90 +8,14 @@
 
 import { fileURLToPath } from "node:url";
 import { type Recorded, type Reply, ScriptedServer } from "../../tests/helpers/server/mod.ts";
+import { hasTime, interleaved, measure, type Sample, summary } from "./_measure.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 const BARE = fileURLToPath(new URL("./bare_client.ts", import.meta.url));
-const TIME = "/usr/bin/time";
 const RUNS = Number(Deno.args[0] ?? 15);
 const STEPS = 20;
 /** How mm (and every script but the empty one) is run, as a user or a CI job runs it. */
 const RUN = ["run", "--allow-all", "--no-config", "--quiet"];
-
-/** One finished process. */
-export interface Sample {
-  /** Milliseconds from spawn to exit. */
-  ms: number;
-  /** Peak resident set size, KiB. */
-  rssKiB: number;
-  /** `performance.now()` just before the spawn. */
-  spawnedAt: number;
-  /** mm turns only: milliseconds from spawn to the first request's arrival at the server. */
-  firstByteMs?: number;
-}
-
-/** Median and 90th percentile (nearest rank) of `values`. */
-export function summary(values: number[]): { median: number; p90: number } {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  const median = s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-  return { median, p90: s[Math.ceil(s.length * 0.9) - 1] };
-}
-
-const hasTime = await Deno.stat(TIME).then(() => true, () => false);
-const env = Deno.env.toObject();
-delete env.MM_CONFIG;
-env.NO_COLOR = "1";
-
-/** Runs `deno ARGS…` in `cwd`, and fails loudly if it does not exit 0. */
-async function measure(args: string[], cwd: string): Promise<Sample> {
-  const rssFile = hasTime ? await Deno.makeTempFile() : "";
-  const argv = [Deno.execPath(), ...args];
-  const [cmd, ...rest] = hasTime ? [TIME, "-f", "%M", "-o", rssFile, ...argv] : argv;
-  const spawnedAt = performance.now();
-  const child = new Deno.Command(cmd, {
-    args: rest,
-    cwd,
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let hwm = 0;
-  const poll = hasTime ? undefined : setInterval(() => hwm = Math.max(hwm, vmHWM(child.pid)), 5);
-  const out = await child.output();
-  const ms = performance.now() - spawnedAt;
-  clearInterval(poll);
-  if (hasTime) {
-    hwm = Number((await Deno.readTextFile(rssFile)).trim().split("\n").at(-1));
-    await Deno.remove(rssFile);
-  }
-  if (!out.success) {
-    const stderr = new TextDecoder().decode(out.stderr);
-    throw new Error(`deno ${args.join(" ")} exited ${out.code}: ${stderr}`);
-  }
-  return { ms, rssKiB: hwm, spawnedAt };
-}
-
-/** The `VmHWM` of a live process in KiB, 0 once it is gone. */
-function vmHWM(pid: number): number {
-  try {
-    const m = Deno.readTextFileSync(`/proc/${pid}/status`).match(/^VmHWM:\s+(\d+)/m);
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** `RUNS` samples of each kind, interleaved so a slow moment of the machine hits both alike. */
-async function interleaved(kinds: (() => Promise<Sample>)[]): Promise<Sample[][]> {
-  for (const kind of kinds) await kind(); // warm-up: caches filled, nothing recorded
-  const samples: Sample[][] = kinds.map(() => []);
-  for (let i = 0; i < RUNS; i++) {
-    for (const [k, kind] of kinds.entries()) samples[k].push(await kind());
-  }
-  return samples;
-}
 
 const loadBefore = Deno.loadavg()[0];
 const server = ScriptedServer.start();
@@ -155,7 +79,10 @@ const empty = () => measure(["run", "--no-config", "empty.ts"], dir);
 const version = () => measure(["run", "--allow-all", "--no-config", MAIN, "--version"], dir);
 const openai = () => measure([...RUN, "openai.ts"], dir);
 const unrun = () => measure([...RUN, "unrun.ts"], dir);
-const [emptyS, versionS, openaiS, unrunS] = await interleaved([empty, version, openai, unrun]);
+const [emptyS, versionS, openaiS, unrunS] = await interleaved(
+  [empty, version, openai, unrun],
+  RUNS,
+);
 
 await mmTurn(1, "capture-1");
 await mmTurn(STEPS, "capture-20");
@@ -168,7 +95,7 @@ const [oneS, twentyS, bare1S, bare20S] = await interleaved([
   () => mmTurn(STEPS),
   () => bare(oneFile, 2),
   () => bare(twentyFile, STEPS + 1),
-]);
+], RUNS);
 await server.close();
 await Deno.remove(dir, { recursive: true });
 
