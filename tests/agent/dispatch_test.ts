@@ -8,7 +8,7 @@ import { describeCall } from "../../lib/agent/dispatch.ts";
 import { coerceInput } from "../../lib/tool_input.ts";
 import { toolSchema } from "../../lib/agent/schema.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
-import { createChatClient, loadOpenAI } from "../../lib/provider/chat.ts";
+import { createChatClient } from "../../lib/provider/chat.ts";
 import type { Tool } from "../../lib/tool.ts";
 import { BUILTIN_TOOLS } from "../../tools/mod.ts";
 import { assertEquals } from "../helpers/assert.ts";
@@ -16,7 +16,6 @@ import { fakeContext } from "../helpers/fake_context.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
-const openai = await loadOpenAI();
 
 /** A tool whose `items` is a list: parsed by the tool, not by the core's scalar coercion. */
 function listTool(seen: unknown[]): Tool<{ items: string[] }> {
@@ -75,7 +74,7 @@ Deno.test("a tool's own schema and parse", async (t) => {
       const config = { ...defaultConfig(), url: server.url, model };
       const agent = new Agent({
         config,
-        chat: createChatClient(openai, config, model),
+        chat: createChatClient(config, model),
         tools: [listTool(seen)],
         systemPrompt: "test",
         context: (signal) => fakeContext({ signal }),

@@ -31,7 +31,6 @@ import {
   type ChatRequest,
   type ChatResult,
   createChatClient,
-  loadOpenAI,
 } from "../../lib/provider/chat.ts";
 import type { Message } from "../../lib/history.ts";
 import { overflow, ProviderError } from "../../lib/provider/errors.ts";
@@ -497,13 +496,12 @@ Deno.test("the context window", async (t) => {
 });
 
 const server = ScriptedServer.start();
-const openai = await loadOpenAI();
 
 function agentFor(model: string, events: AgentEvent[] = [], steps = { n: 0 }) {
   const config = { ...defaultConfig(), url: server.url, model };
   return new Agent({
     config,
-    chat: createChatClient(openai, config, model),
+    chat: createChatClient(config, model),
     tools: [],
     systemPrompt: "You are a test.",
     context: (signal) => fakeContext({ signal }),

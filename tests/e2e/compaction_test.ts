@@ -190,7 +190,7 @@ Deno.test("context window", async (t) => {
       assertStringIncludes(run.stderr, `${OVERFLOW_NOTICE}\n`);
       assertStringIncludes(
         run.stderr,
-        `mm: the conversation no longer fits the context window of "overflow-twice" at ${server.url}/v1 (${vllm}) — raise \`contextSize\`, or start a new conversation\n`,
+        `mm: the conversation no longer fits the context window of "overflow-twice" at ${server.url}/v1 (${vllm}) — start the server with a larger window (llama-server \`-c\`, vLLM \`--max-model-len\`, LM Studio's context length), or send a shorter prompt\n`,
       );
       assertEquals(server.chats("overflow-twice").length, 5);
     },
