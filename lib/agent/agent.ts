@@ -7,6 +7,7 @@ import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient, ChatResult } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import type { AnyTool, Conversation, ToolContext } from "../tool.ts";
+import { historyArguments } from "../tool_input.ts";
 import type { Cut } from "./budget.ts";
 import { type CommandOutcome, Dispatcher } from "./dispatch.ts";
 import type { AgentEvent } from "./events.ts";
@@ -15,10 +16,14 @@ import type { LoopDetector } from "./loop_detector.ts";
 import { answerCalls, ModelCaller } from "./model_call.ts";
 import { emptyCounters } from "./recap.ts";
 import {
+  answerCutText,
   blockedText,
+  callCutText,
+  emptyAnswerText,
   type FailReason,
   maxTurnsText,
   NOT_RUN,
+  notRunCutText,
   type TurnOutcome,
   TurnStop,
 } from "./texts.ts";
@@ -139,6 +144,7 @@ export class Agent {
         throw e;
       }
       const { calls, content } = answerCalls(result, this.#opts.tools, config);
+      const cut = result.finishReason === "length";
       await this.#push({
         role: "assistant",
         content: content || (calls.length ? null : ""),
@@ -147,12 +153,25 @@ export class Agent {
             tool_calls: calls.map((c) => ({
               id: c.id,
               type: "function" as const,
-              function: { name: c.name, arguments: c.arguments },
+              function: { name: c.name, arguments: historyArguments(c.arguments) },
             })),
           }
           : {}),
       });
+      if (calls.length && cut && result.toolCalls.length) {
+        // The last call is incomplete, and the model meant them together: none of them runs.
+        for (const c of calls) {
+          await this.#push({
+            role: "tool",
+            tool_call_id: c.id,
+            content: notRunCutText(config.maxTokens),
+          });
+        }
+        return await fail(callCutText(config.maxTokens), "cut");
+      }
       if (calls.length === 0) {
+        if (!result.text.trim()) return await fail(emptyAnswerText(config.maxTokens, cut), "empty");
+        if (cut) emit({ type: "warning", message: answerCutText(config.maxTokens) });
         emit({ type: "recap", counters });
         emit({ type: "answer", text: result.text });
         return { status: "answered", answer: result.text, counters };
