@@ -191,6 +191,31 @@ Deno.test("llama-server", async (t) => {
         `mm: the llamacpp server at ${server.url} answered HTTP 502 for "gateway": 502 Bad Gateway — the server failed: try again, or look at its log\n`,
       );
     },
+    "unloading its own model in router mode: the turn goes on once the router says so":
+      async () => {
+        const router = ScriptedServer.start();
+        try {
+          router.router = true;
+          router.models = ["self"];
+          router.loaded = ["self"];
+          router.script("self", [
+            { toolCalls: [{ name: "unload_model", arguments: { model: "self" } }] },
+            { text: "unloaded and still here" },
+          ]);
+          const dir = await workdir(`provider: llamacpp\nurl: ${router.url}\nmodel: self\n`);
+          const run = await runMM(["-p", "free the memory"], { cwd: dir });
+          assertEquals([run.code, run.stdout], [0, "unloaded and still here\n"], run.stderr);
+          const paths = router.requests.map((r) => `${r.method} ${r.path}`);
+          const unload = paths.indexOf("POST /models/unload");
+          assertEquals(paths.slice(unload, unload + 3), [
+            "POST /models/unload",
+            "GET /v1/models",
+            "POST /v1/chat/completions",
+          ]);
+        } finally {
+          await router.close();
+        }
+      },
     "a router restarting the model after an unload: the chat request is sent again": async () => {
       server.script("restarting", [{ fixture: "router-chat-right-after-unload" }, {
         text: "back",
