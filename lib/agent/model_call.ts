@@ -18,6 +18,7 @@ import {
 } from "./budget.ts";
 import type { AgentEvent } from "./events.ts";
 import { isRunaway, runawayText } from "./loop_detector.ts";
+import { repetitionText, RepetitionWatch } from "./repetition.ts";
 import { toolSchema } from "./schema.ts";
 import { TextCallFilter } from "./text_calls/filter.ts";
 import { textToolCalls } from "./text_calls/mod.ts";
@@ -74,7 +75,7 @@ export class ModelCaller {
     const { config, chat, tools, emit } = this.#opts;
     const controller = new AbortController();
     let stop: TurnStop | undefined;
-    const stopWith = (message: string, reason: "watchdog" | "runaway") => {
+    const stopWith = (message: string, reason: "watchdog" | "runaway" | "repetition") => {
       stop = new TurnStop(message, reason);
       controller.abort();
     };
@@ -101,6 +102,8 @@ export class ModelCaller {
     // With structuredOutput the answer is JSON: a message of bare JSON is never a call.
     const shown = new TextCallFilter(tools, { jsonAnswer: config.structuredOutput !== undefined });
     let heldRanAway = false;
+    const answerLoop = new RepetitionWatch();
+    const thoughtLoop = new RepetitionWatch();
     const schemas = withTools ? this.schemas : [];
     const raw = rawPromptTokens(messages, schemas);
     try {
@@ -114,6 +117,11 @@ export class ModelCaller {
           feed();
           if (!withTools) return;
           if (d.type === "text") {
+            const repeated = answerLoop.push(d.text);
+            if (repeated !== undefined) {
+              heldRanAway = true;
+              stopWith(repetitionText(repeated, "answer"), "repetition");
+            }
             const text = shown.push(d.text);
             if (text) emit({ type: "text", text });
             else progress();
@@ -123,8 +131,13 @@ export class ModelCaller {
               heldRanAway = true;
               stopWith(runawayText(held), "runaway");
             }
-          } else if (d.type === "thought") emit({ type: "thought", text: d.text });
-          else {
+          } else if (d.type === "thought") {
+            emit({ type: "thought", text: d.text });
+            const repeated = thoughtLoop.push(d.text);
+            if (repeated !== undefined) {
+              stopWith(repetitionText(repeated, "thinking"), "repetition");
+            }
+          } else {
             if (!composing.has(d.index)) {
               composing.add(d.index);
               emit({ type: "composing", tool: d.name });

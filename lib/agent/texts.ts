@@ -8,8 +8,8 @@ import type { Counters } from "./recap.ts";
  * Why a turn failed, so that no front end compares error strings: the server or the connection
  * (`provider`), a hook that blocked the prompt (`blocked`), the watchdog, a runaway generation,
  * the loop detector, `maxTurns`, a context window the prompt cannot fit (`window`), a tool that
- * ended the turn (`tool`: an asked agent that stayed silent), an empty answer (`empty`), or a tool
- * call cut at `maxTokens` (`cut`).
+ * ended the turn (`tool`: an asked agent that stayed silent), an empty answer (`empty`), a tool
+ * call cut at `maxTokens` (`cut`), or a model repeating itself in its answer or its thinking.
  */
 export type FailReason =
   | "provider"
@@ -18,6 +18,7 @@ export type FailReason =
   | "blocked"
   | "watchdog"
   | "runaway"
+  | "repetition"
   | "loop"
   | "maxTurns"
   | "window"

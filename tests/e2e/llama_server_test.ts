@@ -216,6 +216,53 @@ Deno.test("llama-server", async (t) => {
           await router.close();
         }
       },
+    "a model that says the same words over and over is stopped, in its answer": async () => {
+      server.script("parrot", [{
+        text: "I will check the file again. ".repeat(400),
+        chunkSize: 16,
+      }]);
+      const run = await runMM(["-p", "check"], { cwd: await llamaFile("parrot") });
+      assertEquals(run.code, 1);
+      assertStringIncludes(
+        run.stderr,
+        '[error: the model kept repeating itself in its answer ("',
+      );
+      assertEquals(run.stdout, "");
+    },
+    "… and in its thinking": async () => {
+      server.script("ruminant", [{
+        thought: "Wait, let me reconsider. ".repeat(400),
+        chunkSize: 16,
+      }]);
+      const run = await runMM(["-p", "think", "--json"], { cwd: await llamaFile("ruminant") });
+      assertEquals(run.code, 1);
+      const last = events(run.stdout).at(-1);
+      assertEquals(last?.type, "error");
+      assertStringIncludes(last?.message ?? "", "kept repeating itself in its thinking");
+    },
+    "a one-shot turn has a bound on its total time (turnTimeout)": async () => {
+      server.script("forever", [{ hang: true }]);
+      const run = await runMM(["-p", "hi"], {
+        cwd: await llamaFile("forever", "turnTimeout: 1s\n"),
+      });
+      assertEquals([run.code, run.stdout], [1, ""]);
+      assertStringIncludes(
+        run.stderr,
+        "[error: the turn ran longer than turnTimeout (1s) — stopped; raise turnTimeout in the agent file, or ask for a smaller step]",
+      );
+    },
+    "a command that prints NUL bytes: the model reads one line about it": async () => {
+      server.script("zeros", [
+        { toolCalls: [{ name: "bash", arguments: { command: "head -c 6000 /dev/zero" } }] },
+        { text: "it printed zeros" },
+      ]);
+      const run = await runMM(["-p", "go"], {
+        cwd: await llamaFile("zeros", "contextSize: 4096\n"),
+      });
+      assertEquals([run.code, run.stdout], [0, "it printed zeros\n"], run.stderr);
+      const tool = server.chats("zeros")[1].body.messages.at(-1);
+      assertEquals(tool.content, "[binary output: 6000 bytes, not shown]");
+    },
     "a router restarting the model after an unload: the chat request is sent again": async () => {
       server.script("restarting", [{ fixture: "router-chat-right-after-unload" }, {
         text: "back",
