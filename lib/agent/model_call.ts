@@ -117,11 +117,6 @@ export class ModelCaller {
           feed();
           if (!withTools) return;
           if (d.type === "text") {
-            const repeated = answerLoop.push(d.text);
-            if (repeated !== undefined) {
-              heldRanAway = true;
-              stopWith(repetitionText(repeated, "answer"), "repetition");
-            }
             const text = shown.push(d.text);
             if (text) emit({ type: "text", text });
             else progress();
@@ -130,6 +125,13 @@ export class ModelCaller {
             if (held !== undefined) {
               heldRanAway = true;
               stopWith(runawayText(held), "runaway");
+              return;
+            }
+            // What is shown is watched; what is held as a possible call is the runaway rule's.
+            const repeated = text ? answerLoop.push(text) : undefined;
+            if (repeated !== undefined) {
+              heldRanAway = true;
+              stopWith(repetitionText(repeated, "answer"), "repetition");
             }
           } else if (d.type === "thought") {
             emit({ type: "thought", text: d.text });
