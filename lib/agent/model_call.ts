@@ -63,15 +63,17 @@ export class ModelCaller {
   }
 
   /**
-   * One model call of `messages`, with the watchdog and the runaway detector watching its stream;
-   * `withTools` false for a summary (no tools, nothing shown). Throws {@linkcode TurnStop} when the
+   * One model call of `messages`, with the watchdog and the runaway detector watching its stream.
+   * A `summary` shows nothing; its tools are declared but none may be called (the prompt keeps the
+   * bytes the server cached), or left out with `tools: false`. Throws {@linkcode TurnStop} when the
    * watchdog or the runaway detector stopped it, the provider's error when the server failed.
    */
   async call(
     turnSignal: AbortSignal,
     messages: Message[],
-    withTools = true,
+    summary?: { tools: boolean },
   ): Promise<ChatResult> {
+    const withTools = summary === undefined;
     const { config, chat, tools, emit } = this.#opts;
     const controller = new AbortController();
     let stop: TurnStop | undefined;
@@ -104,13 +106,14 @@ export class ModelCaller {
     let heldRanAway = false;
     const answerLoop = new RepetitionWatch();
     const thoughtLoop = new RepetitionWatch();
-    const schemas = withTools ? this.schemas : [];
+    const schemas = withTools || summary?.tools ? this.schemas : [];
     const raw = rawPromptTokens(messages, schemas);
     try {
       const result = await chat.stream({
         messages,
         tools: schemas,
         promptTokens: calibrated(raw, this.#calibration),
+        ...(summary?.tools ? { toolChoice: "none" as const } : {}),
         signal: controller.signal,
         onDelta: (d) => {
           if (stop) return;

@@ -58,6 +58,11 @@ export interface ChatRequest {
   onDelta: (delta: Delta) => void;
   /** The agent's estimate of the prompt's size in tokens, when it has one. */
   promptTokens?: number;
+  /**
+   * `"none"`: the tools are declared (the prompt keeps the bytes the server has cached) but none
+   * may be called, as for a summary.
+   */
+  toolChoice?: "none";
 }
 
 /** A chat client for one configuration. */
@@ -110,6 +115,7 @@ function requestBody(config: Config, target: Target, request: ChatRequest): stri
     stream_options: { include_usage: true },
   };
   if (request.tools.length) body.tools = request.tools;
+  if (request.tools.length && request.toolChoice) body.tool_choice = request.toolChoice;
   if (config.temperature !== undefined) body.temperature = config.temperature;
   if (config.topP !== undefined) body.top_p = config.topP;
   if (config.maxTokens !== undefined) body.max_tokens = config.maxTokens;

@@ -9,6 +9,7 @@
  * `ollama_ndjson.ts` (NDJSON), `side_apis.ts` (everything but the chat).
  */
 
+import { COMPACT_REQUEST } from "../../../lib/history.ts";
 import { type FixtureName, fixtureResponse } from "./fixtures.ts";
 import { ollamaModelNotFound, ollamaStream } from "./ollama_ndjson.ts";
 import { openaiModelNotFound, openaiStream } from "./openai_sse.ts";
@@ -91,6 +92,11 @@ export class ScriptedServer implements SideState {
    * broken-call-in-history.http), whatever was scripted.
    */
   strictHistory = true;
+  /**
+   * When set, a request for a summary (its last message is mm's `/compact` request) is answered
+   * with this text, whatever was scripted: a long turn compacts when it likes.
+   */
+  summaries?: string;
   #queues = new Map<string, Reply[]>();
   #server: Deno.HttpServer;
 
@@ -156,6 +162,9 @@ export class ScriptedServer implements SideState {
     if (this.strictHistory && !native && hasBrokenCall(body)) {
       return fixtureResponse("broken-call-in-history");
     }
+    if (this.summaries !== undefined && !native && isSummaryRequest(body)) {
+      return openaiStream({ text: this.summaries }, model);
+    }
     const reply = this.#queues.get(model)?.shift();
     if (!reply) return native ? ollamaModelNotFound(model) : openaiModelNotFound(model);
     if ("status" in reply) return Response.json(reply.body, { status: reply.status });
@@ -181,4 +190,10 @@ function hasBrokenCall(body: unknown): boolean {
       }
     });
   });
+}
+
+/** Whether a chat request asks for mm's summary of the conversation (`/compact`, a full window). */
+function isSummaryRequest(body: unknown): boolean {
+  const messages = (body as { messages?: { content?: unknown }[] })?.messages ?? [];
+  return messages.at(-1)?.content === COMPACT_REQUEST;
 }
