@@ -41,6 +41,12 @@ export interface Calibration {
 export interface Budget {
   window: number;
   reserve: number;
+  /**
+   * The least room for the answer below which a prompt is refused before it is sent: `maxTokens`
+   * when set, else a small share of the window — the server itself takes any prompt it can hold.
+   * `reserve` when unset.
+   */
+  floor?: number;
   calibration?: Calibration;
 }
 
@@ -126,9 +132,10 @@ export function overflowAnsweredText(serverMessage: string, compacted: boolean):
 
 /** The error of a prompt that cannot fit even alone with the system prompt and the tools. */
 export function tooBigText(tokens: number, b: Budget): string {
+  const room = b.floor ?? b.reserve;
   return `[error: the system prompt, the tools and this prompt take about ${tokens} tokens, more than the ${
-    b.window - b.reserve
-  } the context window of ${b.window} tokens leaves once ${b.reserve} are kept for the answer — raise contextSize, declare fewer tools, or shorten the prompt]`;
+    b.window - room
+  } the context window of ${b.window} tokens leaves once ${room} are kept for the answer — raise contextSize, declare fewer tools, or shorten the prompt]`;
 }
 
 /** Why the window cannot be fitted when only the last step is left to shorten. */
@@ -216,6 +223,16 @@ export function answerReserve(window: number, maxTokens?: number): number {
 /** The most tokens a prompt may take in the budget's window. */
 export function promptLimit(b: Budget): number {
   return b.window - b.reserve;
+}
+
+/** The least room for an answer when `maxTokens` is not set: a thirty-second of the window. */
+export function answerFloor(window: number, maxTokens?: number): number {
+  return Math.min(maxTokens ?? Math.max(64, Math.floor(window / 32)), Math.floor(window / 2));
+}
+
+/** The most tokens a prompt may take before mm refuses to send it (the server could not answer). */
+export function sendLimit(b: Budget): number {
+  return b.window - (b.floor ?? b.reserve);
 }
 
 /** Whether a tool output was already shortened. */

@@ -19,6 +19,7 @@ import {
   planUnreadCuts,
   promptLimit,
   promptTokens,
+  sendLimit,
   shortenTo,
   STEP_TOO_BIG,
   summaryRequest,
@@ -117,7 +118,7 @@ export async function fitWindow(
   }
   const prompt = history[promptAt];
   const alone = promptTokens([history[0], prompt], tools, budget?.calibration);
-  if (budget && alone > promptLimit(budget)) {
+  if (budget && alone > sendLimit(budget)) {
     throw new TurnStop(tooBigText(alone, budget), "window");
   }
   // The step the model has not read yet: its calls and their outputs.
@@ -162,7 +163,13 @@ export async function fitWindow(
     : promptAt === history.length - 1
     ? history.slice(0, -1)
     : history;
-  if (earlier.length <= 1) throw overflow ?? new TurnStop(tooBigText(alone, budget!), "window");
+  if (earlier.length <= 1) {
+    // Nothing but the prompt: it leaves the answer less room than mm likes, but the server can
+    // still answer it (the check above holds it to what the server can take).
+    if (brief) return await t.applyCuts(plan.cuts);
+    if (!overflow && budget && alone <= sendLimit(budget)) return;
+    throw overflow ?? new TurnStop(tooBigText(alone, budget!), "window");
+  }
   t.notice(overflow ? OVERFLOW_NOTICE : compactingNotice(budget!.window));
   let notes: string;
   try {

@@ -9,6 +9,7 @@ import type { Message, ToolCall } from "../history.ts";
 import type { ChatClient, ChatResult, ToolSchema } from "../provider/chat.ts";
 import type { AnyTool } from "../tool.ts";
 import {
+  answerFloor,
   answerReserve,
   type Budget,
   calibrate,
@@ -58,6 +59,7 @@ export class ModelCaller {
     return {
       window,
       reserve: answerReserve(window, config.maxTokens),
+      floor: answerFloor(window, config.maxTokens),
       calibration: this.#calibration,
     };
   }

@@ -219,11 +219,37 @@ Deno.test("the context window", async (t) => {
     const prompt = "x".repeat(3000);
     const outcome = await run(agent, prompt);
     const tokens = promptTokens([agent.history[0], { role: "user", content: prompt }], schemas);
-    const error = tooBigText(tokens, { window: 1024, reserve: 512 });
+    // Refused by what the server could take: the window less a small share for the answer.
+    const error = tooBigText(tokens, { window: 1024, reserve: 512, floor: 64 });
     assertEquals(outcome.status === "failed" && outcome.error, error);
     assertEquals(requests.length, 0);
     assertEquals(agent.errors.map((e) => e.message), [error]);
   });
+
+  await t.step(
+    "a prompt the server can still answer is sent, though it leaves little room",
+    async () => {
+      // About 3,700 tokens: more than the 3,584 mm keeps to, less than 4,096 less a 32nd.
+      const prompt = "x ".repeat(5_550);
+      const { chat, requests } = fakeChat(4096, [says("read it")]);
+      assertEquals((await run(agentWith(chat), prompt)).status, "answered");
+      assertEquals(requests.length, 1);
+      // With maxTokens, that much is kept for the answer: the same prompt is refused, unsent.
+      const capped = fakeChat(4096, [says("never")]);
+      const agent = new Agent({
+        config: { ...defaultConfig(), url: target.url, model: "fake", maxTokens: 1024 },
+        chat: capped.chat,
+        tools: [dump],
+        systemPrompt: "You are a test.",
+        context: (signal) => fakeContext({ signal }),
+        askPermission: () => Promise.resolve({ kind: "reject" }),
+        emit: () => {},
+      });
+      const outcome = await run(agent, prompt);
+      assertEquals(outcome.status === "failed" && outcome.reason, "window");
+      assertEquals(capped.requests.length, 0);
+    },
+  );
 
   await t.step("the server's own counts calibrate the estimate", async () => {
     const window = 4096;
