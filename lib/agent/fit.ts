@@ -168,7 +168,14 @@ export async function fitWindow(
     // still answer it (the check above holds it to what the server can take).
     if (brief) return await t.applyCuts(plan.cuts);
     if (!overflow && budget && alone <= sendLimit(budget)) return;
-    throw overflow ?? new TurnStop(tooBigText(alone, budget!), "window");
+    if (overflow) throw overflow;
+    // Name what is too big: the step's outputs when there is one, else the prompt itself.
+    throw new TurnStop(
+      step !== undefined
+        ? compactFailedText(budget!.window, STEP_TOO_BIG)
+        : tooBigText(alone, budget!),
+      "window",
+    );
   }
   t.notice(overflow ? OVERFLOW_NOTICE : compactingNotice(budget!.window));
   let notes: string;
