@@ -7,13 +7,12 @@ import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient, ChatResult } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import type { AnyTool, Conversation, ToolContext } from "../tool.ts";
-import { historyArguments } from "../tool_input.ts";
 import type { Cut } from "./budget.ts";
 import { type CommandOutcome, Dispatcher } from "./dispatch.ts";
 import type { AgentEvent } from "./events.ts";
 import { CompactError, type FitTarget, fitWindow, summarise } from "./fit.ts";
 import type { LoopDetector } from "./loop_detector.ts";
-import { answerCalls, ModelCaller } from "./model_call.ts";
+import { answerCalls, answerMessage, ModelCaller } from "./model_call.ts";
 import { emptyCounters } from "./recap.ts";
 import {
   answerCutText,
@@ -145,19 +144,7 @@ export class Agent {
       }
       const { calls, content } = answerCalls(result, this.#opts.tools, config);
       const cut = result.finishReason === "length";
-      await this.#push({
-        role: "assistant",
-        content: content || (calls.length ? null : ""),
-        ...(calls.length
-          ? {
-            tool_calls: calls.map((c) => ({
-              id: c.id,
-              type: "function" as const,
-              function: { name: c.name, arguments: historyArguments(c.arguments) },
-            })),
-          }
-          : {}),
-      });
+      await this.#push(answerMessage(calls, content));
       if (calls.length && cut && result.toolCalls.length) {
         // The last call is incomplete, and the model meant them together: none of them runs.
         for (const c of calls) {

@@ -8,6 +8,7 @@ import type { Config } from "../config/config.ts";
 import type { Message, ToolCall } from "../history.ts";
 import type { ChatClient, ChatResult, ToolSchema } from "../provider/chat.ts";
 import type { AnyTool } from "../tool.ts";
+import { historyArguments } from "../tool_input.ts";
 import {
   answerFloor,
   answerReserve,
@@ -191,6 +192,23 @@ export function answerCalls(
     arguments: c.arguments,
   }));
   return { calls, content: found.text };
+}
+
+/**
+ * The assistant message the history keeps of an answer: its text, and its calls with arguments
+ * every server can read back (a JSON object: lib/tool_input.ts, `historyArguments`).
+ */
+export function answerMessage(calls: ToolCall[], content: string): Message {
+  if (!calls.length) return { role: "assistant", content };
+  return {
+    role: "assistant",
+    content: content || null,
+    tool_calls: calls.map((c) => ({
+      id: c.id,
+      type: "function" as const,
+      function: { name: c.name, arguments: historyArguments(c.arguments) },
+    })),
+  };
 }
 
 /** An id for a call written as text: 9 letters and digits, the only form Mistral templates accept. */
