@@ -77,7 +77,10 @@ Deno.test("mm doctor: MCP servers", async (t) => {
       true,
     );
     server.answer = undefined;
-    assertEquals(lines.at(-1), "✔ MCP tools on llama-server: it takes the grammar of the 2 declared");
+    assertEquals(
+      lines.at(-1),
+      "✔ MCP tools on llama-server: it takes the grammar of the 2 declared",
+    );
     const sent = server.chats("llama").slice(before);
     assertEquals(sent.length, 1);
     assertEquals(
