@@ -14,6 +14,7 @@
  */
 
 import { fileURLToPath } from "node:url";
+import { SDK_MODULE } from "../lib/mcp/sdk.ts";
 
 /** The platforms mm ships for. */
 export const TARGETS = [
@@ -54,12 +55,19 @@ export function outputName(target: string): string {
   return `mm-${target}${target.includes("windows") ? ".exe" : ""}`;
 }
 
+/**
+ * Modules the binary must carry that no literal import names: the MCP SDK, imported through a
+ * constant so that a run without MCP servers never resolves it (lib/mcp/sdk.ts).
+ */
+export const INCLUDED = [SDK_MODULE] as const;
+
 /** The `deno` arguments that compile `target` into `dir`. */
 export function compileArgs(target: string, dir = "dist"): string[] {
   return [
     "compile",
     "--no-config",
     ...PERMISSIONS,
+    ...INCLUDED.flatMap((m) => ["--include", m]),
     "--target",
     target,
     "--output",

@@ -1,6 +1,6 @@
 /**
  * The MCP SDK (`@modelcontextprotocol/client`, pinned), loaded on first use only: a run with no
- * MCP server never imports it (an import costs about 90 ms). mm uses its protocol layer (the
+ * MCP server never imports it (an import costs about 90 ms), nor resolves its packages. mm uses its protocol layer (the
  * `initialize` handshake, request ids, timeouts, `notifications/cancelled`) and its Streamable
  * HTTP and SSE transports; stdio is mm's own (lib/mcp/stdio.ts), and listing and calling go
  * through `request` with a lenient result schema (lib/mcp/server.ts says why).
@@ -17,11 +17,19 @@ export type SdkClient = Sdk.Client;
 /** A transport the SDK's client connects through. */
 export type SdkTransport = Sdk.Transport;
 
+/**
+ * The SDK's specifier. Imported through this constant, not a literal: Deno resolves the npm
+ * packages of every literal import of the module graph before running anything, dynamic ones
+ * included, which cost a run without MCP servers about 5 ms and 2 MiB (docs/performance.md, "MCP
+ * servers"). `deno task compile` includes it by name (scripts/compile.ts).
+ */
+export const SDK_MODULE = "npm:@modelcontextprotocol/client@2.4.0";
+
 let loading: Promise<McpSdk> | undefined;
 
 /** The SDK, imported once. */
 export function loadSdk(): Promise<McpSdk> {
-  loading ??= import("npm:@modelcontextprotocol/client@2.4.0");
+  loading ??= import(SDK_MODULE) as Promise<McpSdk>;
   return loading;
 }
 

@@ -5,6 +5,7 @@ import {
   buildInfoSource,
   checksums,
   compileArgs,
+  INCLUDED,
   outputName,
   PERMISSIONS,
   TARGETS,
@@ -21,6 +22,13 @@ Deno.test("deno task compile", async (t) => {
       "mm-aarch64-apple-darwin",
       "mm-x86_64-pc-windows-msvc.exe",
     ]);
+  });
+
+  await t.step("the MCP SDK, imported through a constant, is included by name", () => {
+    const args = compileArgs(TARGETS[0]);
+    const at = args.indexOf("--include");
+    assertEquals(args.slice(at, at + 2), ["--include", "npm:@modelcontextprotocol/client@2.4.0"]);
+    assertEquals(INCLUDED, ["npm:@modelcontextprotocol/client@2.4.0"]);
   });
 
   await t.step("never -A: each permission named, and no prompt", () => {
