@@ -11,6 +11,7 @@ import type { Cut } from "./budget.ts";
 import { type CommandOutcome, Dispatcher } from "./dispatch.ts";
 import type { AgentEvent } from "./events.ts";
 import { CompactError, type FitTarget, fitWindow, summarise } from "./fit.ts";
+import { grammarDroppedText, isGrammarRefusal, refusedTools } from "./grammar.ts";
 import type { LoopDetector } from "./loop_detector.ts";
 import { answerCalls, answerMessage, ModelCaller } from "./model_call.ts";
 import { emptyCounters } from "./recap.ts";
@@ -74,6 +75,8 @@ export class Agent {
   #previousAnswer: string | undefined;
   /** Where the current turn's prompt is in `history`. */
   #promptAt = 0;
+  /** Whether the tools refused for their grammar were looked for (once a conversation). */
+  #grammarChecked = false;
 
   /** Starts a conversation with the options' system prompt, after `earlier` messages if resumed. */
   constructor(opts: AgentOptions, earlier: { message: Message; turn: number }[] = []) {
@@ -260,6 +263,9 @@ export class Agent {
       await fitWindow(this.#fit, signal);
       return await this.#model.call(signal, this.history);
     } catch (e) {
+      if (isGrammarRefusal(e) && !signal.aborted && await this.#dropRefused(signal)) {
+        return await this.#model.call(signal, this.history);
+      }
       if (!(e instanceof ProviderError) || e.kind !== "overflow" || signal.aborted) throw e;
       // No calibration from the refusal: the server's window may be smaller than the one mm was
       // told (a `contextSize` above what the server runs), and scaling every estimate by it would
@@ -268,6 +274,21 @@ export class Agent {
       await fitWindow(this.#fit, signal, e);
       return await this.#model.call(signal, this.history);
     }
+  }
+
+  /**
+   * The server refused the tools' grammar: once in a conversation, before any answer came back,
+   * the tools at fault are found and left out (docs/mcp.md); false when none can be.
+   */
+  async #dropRefused(signal: AbortSignal): Promise<boolean> {
+    if (this.#grammarChecked || this.history.some((m) => m.role === "assistant")) return false;
+    this.#grammarChecked = true;
+    const refused = await refusedTools(this.#opts.chat, this.#model.schemas, signal);
+    if (!refused.length) return false;
+    const names = refused.map((i) => this.#tools[i].name);
+    this.#declare(this.#tools.filter((_, i) => !refused.includes(i)));
+    this.#opts.emit({ type: "warning", message: grammarDroppedText(names) });
+    return true;
   }
 
   /** The history becomes the summary, its acknowledgement and `kept`; the session file is saved. */

@@ -353,3 +353,41 @@ Deno.test("mm doctor starts the MCP servers (the run permission kept for them)",
     await llama.close();
   }
 });
+
+Deno.test("a server that refuses a tool's grammar: the tool found once, left out, said", async () => {
+  const llama = ScriptedServer.start();
+  try {
+    // deno-lint-ignore no-explicit-any
+    const declares = (body: any, name: string) =>
+      body.tools?.some((x: { function: { name: string } }) => x.function.name === name);
+    llama.answer = (body) =>
+      declares(body, "fault_nested")
+        ? { status: 400, body: { error: { code: 400, message: "failed to parse grammar" } } }
+        : body.messages.length === 1
+        ? { text: "OK" } // a probe: one message
+        : undefined;
+    llama.script("g", [{ toolCalls: [call("fault_add", { a: 1, b: 2 })] }, { text: "done" }]);
+    const dir = await workdir(
+      `provider: llamacpp\nurl: ${llama.url}\nmodel: g\nmcp: {catalog: false}\nmcpServers:\n  fault: ${
+        faultYaml({}, "tools: [add, nested, env]")
+      }\n`,
+    );
+    const run = await runMM(["-p", "x"], { cwd: dir });
+    assertEquals([run.code, run.stdout], [0, "done\n"], run.stderr);
+    assertStringIncludes(
+      run.stderr,
+      "[warning: the server cannot parse the grammar of fault_nested: left out of this conversation — mm doctor names what to exclude]\n",
+    );
+    const turns = llama.chats("g").filter((r) => r.body.messages.length > 1);
+    const names = turns.map((r) =>
+      r.body.tools.map((x: { function: { name: string } }) => x.function.name)
+        .filter((n: string) => n.startsWith("fault_"))
+    );
+    assertEquals(names, [["fault_add", "fault_nested", "fault_env"], ["fault_add", "fault_env"], [
+      "fault_add",
+      "fault_env",
+    ]]);
+  } finally {
+    await llama.close();
+  }
+});
