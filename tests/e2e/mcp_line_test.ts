@@ -94,6 +94,39 @@ Deno.test("MCP servers in line mode", async (t) => {
         await term.kill();
       }
     },
+    "a changed tool list is announced, and applies from /new": async () => {
+      server.script("changed", [{ text: "first" }, { text: "second" }]);
+      const { term } = await mm(
+        "changed",
+        `mcp: {catalog: false}\nmcpServers:\n  fault: ${
+          faultYaml({ FAULT_CHANGE_AFTER_MS: "1500" })
+        }\n`,
+      );
+      try {
+        await term.waitFor("🔌 fault · 10 tools");
+        await term.type("one");
+        await term.keys("Enter");
+        await term.waitFor("first");
+        await term.waitFor(
+          "🔌 fault changed its tools (11 now): the new list applies to the next conversation (/new)",
+        );
+        await term.type("/new");
+        await term.keys("Enter");
+        await term.type("two");
+        await term.keys("Enter");
+        await term.waitFor("second");
+        const declared = (n: number) =>
+          server.chats("changed")[n].body.tools.map((x: { function: { name: string } }) =>
+            x.function.name
+          );
+        assertEquals([declared(0).includes("fault_late"), declared(1).includes("fault_late")], [
+          false,
+          true,
+        ]);
+      } finally {
+        await term.kill();
+      }
+    },
     "the parent shell killed: mm closes its servers, no orphan is left": async () => {
       const pidFile = `${await tempDir()}/pids`;
       const { term } = await mm(

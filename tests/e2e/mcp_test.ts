@@ -37,6 +37,7 @@ const call = (name: string, args: Record<string, unknown> = {}) => ({ name, argu
 
 Deno.test("MCP servers in mm -p", async (t) => {
   const http = await everythingOverHttp("streamableHttp");
+  const sse = await everythingOverHttp("sse");
   try {
     await runCases(t, {
       "calls: coercion, a sanitised schema, images, structured content, isError": async () => {
@@ -291,6 +292,17 @@ Deno.test("MCP servers in mm -p", async (t) => {
         assertEquals(run.code, 0, run.stderr);
         assertEquals(toolOutputs("fs"), ["hello from a file\n"]);
       },
+      "server-everything over legacy SSE": async () => {
+        server.script("sse", [{ toolCalls: [call("ev_echo", { message: "old" })] }, {
+          text: "ok",
+        }]);
+        const dir = await workdir(
+          agentFile("sse", { ev: `{type: sse, url: ${sse.url}}` }, "mcp: {catalog: false}\n"),
+        );
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(toolOutputs("sse"), ["Echo: old"]);
+      },
       "server-everything over Streamable HTTP": async () => {
         server.script("http", [{ toolCalls: [call("ev_echo", { message: "hi" })] }, {
           text: "ok",
@@ -325,7 +337,7 @@ Deno.test("MCP servers in mm -p", async (t) => {
       },
     });
   } finally {
-    await http.close();
+    await Promise.all([http.close(), sse.close()]);
   }
 });
 
