@@ -126,13 +126,12 @@ export function readMcpServers(
   return out;
 }
 
-/** One server. */
-function readServer(
-  r: Reader,
-  s: Entry,
-  env: Record<string, string | undefined>,
-): McpServerConfig {
-  const server: McpServerConfig = {
+/**
+ * A server with every default (a stdio server of no command yet, asked like bash, 30 s to start,
+ * 60 s a call) and `over` on top: the agent file's and the editor's start from it.
+ */
+export function mcpServerConfig(over: Partial<McpServerConfig> = {}): McpServerConfig {
+  return {
     type: "stdio",
     command: [],
     env: {},
@@ -142,7 +141,17 @@ function readServer(
     startupTimeout: STARTUP_TIMEOUT,
     timeout: CALL_TIMEOUT,
     enabled: true,
+    ...over,
   };
+}
+
+/** One server. */
+function readServer(
+  r: Reader,
+  s: Entry,
+  env: Record<string, string | undefined>,
+): McpServerConfig {
+  const server = mcpServerConfig();
   if (!r.isMapping(s)) r.expected(s, "a mapping with a command (stdio) or a url (HTTP)");
   const given = new Map<string, Entry>();
   let type: Entry | undefined;

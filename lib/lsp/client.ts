@@ -23,6 +23,7 @@ import type {
 } from "npm:vscode-languageserver-protocol@3.18.5";
 import type { LspServerConfig } from "../config/config.ts";
 import type { Publication, SyncResult } from "../tool.ts";
+import { within } from "../wait.ts";
 
 /**
  * What went wrong with a server: `server` (it answered with an error), `gone` (it stopped), `timeout`,
@@ -523,19 +524,6 @@ export class LspClient {
     } catch {
       // ESRCH: nothing left in the group.
     }
-  }
-}
-
-/** Whether `promise` settles within `ms` (the timer is cleared either way). */
-async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      promise.then(() => true, () => true),
-      new Promise<boolean>((r) => timer = setTimeout(() => r(false), ms)),
-    ]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

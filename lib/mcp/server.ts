@@ -19,6 +19,7 @@ import { VERSION } from "../version.ts";
 import { serverEnv } from "./env.ts";
 import { type Listing, readListing } from "./list.ts";
 import { ANY_RESULT, loadSdk, type SdkClient, type SdkTransport } from "./sdk.ts";
+import { within } from "../wait.ts";
 import { type ProcessEnd, StdioTransport } from "./stdio.ts";
 
 /** Where a server is in its life. */
@@ -215,7 +216,7 @@ export class McpServer implements McpServerPort {
   async #startFailure(e: unknown): Promise<string> {
     if (this.#stdio?.pid !== undefined) {
       // A process that exited: its status and its last words say more than "Connection closed".
-      const end = this.#stdio.end ?? await withinMs(this.#stdio.ended, 300);
+      const end = await within(this.#stdio.ended, 300) ? this.#stdio.end : undefined;
       if (end) return endText(end) + this.#stderrTail();
     }
     return failureText(e, this.config.url) + this.#stderrTail();
@@ -326,17 +327,4 @@ export function failureText(e: unknown, url?: string): string {
 function oneLine(text: string): string {
   const flat = text.replace(/\s*\n\s*/g, " ").trim();
   return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
-}
-
-/** What `promise` gives within `ms`, else undefined. */
-async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<undefined>((r) => timer = setTimeout(() => r(undefined), ms)),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -12,6 +12,7 @@
  */
 
 import { grouping, startProblem } from "../exec.ts";
+import { within } from "../wait.ts";
 
 /** Lines of stderr kept for error messages. */
 export const KEPT_LINES = 20;
@@ -161,8 +162,7 @@ export class StdioTransport {
   async #stop(): Promise<void> {
     const child = this.#child;
     if (!child) return;
-    const exited = (ms: number) =>
-      this.#end ? Promise.resolve(true) : within(child.status, ms).then((done) => done);
+    const exited = (ms: number) => this.#end ? Promise.resolve(true) : within(child.status, ms);
     if (!this.#end) {
       await this.#writer?.close().catch(() => {});
       if (!await exited(CLOSE_GRACE)) {
@@ -235,18 +235,5 @@ function killGroup(pgid: number, signal: Deno.Signal): void {
     } catch {
       // ESRCH: nothing left.
     }
-  }
-}
-
-/** Whether `promise` settles within `ms` (the timer is cleared either way). */
-async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      promise.then(() => true, () => true),
-      new Promise<boolean>((r) => timer = setTimeout(() => r(false), ms)),
-    ]);
-  } finally {
-    clearTimeout(timer);
   }
 }

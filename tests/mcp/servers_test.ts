@@ -1,20 +1,10 @@
 /** The allow lists of MCP servers (lib/mcp/servers.ts); the servers themselves: server_test.ts. */
 
-import type { McpServerConfig } from "../../lib/config/config.ts";
+import { mcpServerConfig } from "../../lib/config/mcp.ts";
 import { globMatch, isAllowed } from "../../lib/mcp/servers.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
-const base: McpServerConfig = {
-  type: "stdio",
-  command: ["x"],
-  env: {},
-  headers: {},
-  exclude: [],
-  ask: true,
-  startupTimeout: 30_000,
-  timeout: 60_000,
-  enabled: true,
-};
+const base = mcpServerConfig({ command: ["x"] });
 
 Deno.test("globMatch", () => {
   assertEquals(globMatch("read_*", "read_file"), true);

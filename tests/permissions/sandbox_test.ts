@@ -1,24 +1,9 @@
 /** What each agent file keeps of Deno's permissions (lib/permissions/sandbox.ts). */
 
 import { assertEquals } from "../helpers/assert.ts";
-import { type Config, defaultConfig, type McpServerConfig } from "../../lib/config/config.ts";
+import { type Config, defaultConfig } from "../../lib/config/config.ts";
+import { mcpServerConfig as mcpServer } from "../../lib/config/mcp.ts";
 import { permissionNeeds } from "../../lib/permissions/sandbox.ts";
-
-/** An MCP server of the agent file with the defaults and `over` on top. */
-function mcpServer(over: Partial<McpServerConfig>): McpServerConfig {
-  return {
-    type: "stdio",
-    command: [],
-    env: {},
-    headers: {},
-    exclude: [],
-    ask: true,
-    startupTimeout: 30_000,
-    timeout: 60_000,
-    enabled: true,
-    ...over,
-  };
-}
 
 /** The defaults with `over` on top, and every tool that runs or writes off unless `over` says so. */
 function bare(over: Partial<Config> = {}): Config {

@@ -7,7 +7,7 @@
 
 import type { McpServer } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { McpServerConfig } from "../../config/config.ts";
-import { CALL_TIMEOUT, STARTUP_TIMEOUT } from "../../config/mcp.ts";
+import { mcpServerConfig } from "../../config/mcp.ts";
 
 /** The log line of an editor's server left out for its name. */
 export function sameNameText(name: string): string {
@@ -26,21 +26,12 @@ export function editorServers(
       log(sameNameText(s.name));
       continue;
     }
-    const base = {
-      env: {},
-      headers: {},
-      exclude: [],
-      ask: true,
-      startupTimeout: STARTUP_TIMEOUT,
-      timeout: CALL_TIMEOUT,
-      enabled: true,
-    };
     if ("type" in s && (s.type === "http" || s.type === "sse")) {
       const headers = Object.fromEntries(s.headers.map((h) => [h.name, h.value]));
-      out[s.name] = { ...base, type: s.type, command: [], url: s.url, headers };
+      out[s.name] = mcpServerConfig({ type: s.type, url: s.url, headers });
     } else if ("command" in s) {
       const env = Object.fromEntries(s.env.map((v) => [v.name, v.value]));
-      out[s.name] = { ...base, type: "stdio", command: [s.command, ...s.args], env };
+      out[s.name] = mcpServerConfig({ command: [s.command, ...s.args], env });
     }
   }
   return out;

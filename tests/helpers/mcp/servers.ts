@@ -7,6 +7,7 @@
 
 import { fileURLToPath } from "node:url";
 import type { McpServerConfig } from "../../../lib/config/config.ts";
+import { mcpServerConfig } from "../../../lib/config/mcp.ts";
 import { DENO_DIR } from "../mm.ts";
 
 /** The fault server's path. */
@@ -23,20 +24,7 @@ export const FAULT_ARGV = [
 ];
 
 /** A server configuration with the defaults of the agent file and `over` on top. */
-export function serverConfig(over: Partial<McpServerConfig>): McpServerConfig {
-  return {
-    type: "stdio",
-    command: [],
-    env: {},
-    headers: {},
-    exclude: [],
-    ask: true,
-    startupTimeout: 30_000,
-    timeout: 60_000,
-    enabled: true,
-    ...over,
-  };
-}
+export const serverConfig = mcpServerConfig;
 
 /** The fault server's configuration, `env` added to what it needs (its Deno cache). */
 export function faultConfig(env: Record<string, string> = {}, over: Partial<McpServerConfig> = {}) {
