@@ -1,6 +1,10 @@
 /** MCP servers in editor mode: the real `mm -acp` driven by the ACP SDK's client (docs/mcp.md). */
 
-import type { RequestPermissionRequest, SessionUpdate } from "npm:@agentclientprotocol/sdk@2.4.0";
+import {
+  methods,
+  type RequestPermissionRequest,
+  type SessionUpdate,
+} from "npm:@agentclientprotocol/sdk@2.4.0";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { Editor, strayLines } from "../helpers/acp.ts";
 import { runCases } from "../helpers/cases.ts";
@@ -99,6 +103,30 @@ Deno.test("MCP servers in editor mode", async (t) => {
           done.stderr,
           "[warning: the editor's MCP server fault is left out: the agent file has a server of that name]",
         );
+      },
+      "session/load starts the editor's servers of that session again": async () => {
+        server.script("load", [
+          { toolCalls: [{ name: "mine_add", arguments: { a: 1, b: 1 } }] },
+          { text: "two" },
+          { toolCalls: [{ name: "mine_add", arguments: { a: 2, b: 2 } }] },
+          { text: "four" },
+        ]);
+        const dir = await workdir(
+          `url: ${server.url}\nmodel: load\nmcp: {catalog: false}\nsessions: {enabled: true}\n`,
+        );
+        const first = await Editor.start({ cwd: dir });
+        const id = await first.newSession(dir, [faultEntry("mine")]);
+        assertEquals(await first.prompt(id, "1+1"), "end_turn");
+        await first.close();
+        const second = await Editor.start({ cwd: dir });
+        await second.agent.request(methods.agent.session.load, {
+          sessionId: id,
+          cwd: dir,
+          mcpServers: [faultEntry("mine")],
+        });
+        assertEquals(await second.prompt(id, "2+2"), "end_turn");
+        await second.close();
+        assertEquals(toolOutputs("load", 3), ["2", "4"]);
       },
       "session/close stops the editor's servers of that session; the end of mm the rest":
         async () => {

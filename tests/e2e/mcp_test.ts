@@ -253,6 +253,24 @@ Deno.test("MCP servers in mm -p", async (t) => {
         const [pid, child] = (await Deno.readTextFile(pids)).split(" ").map(Number);
         assertEquals([alive(pid), alive(child)], [false, false]);
       },
+      "an interrupt during a call: notifications/cancelled, exit 130": async () => {
+        server.script("int", [{ toolCalls: [call("fault_slow", { ms: 20_000 })] }]);
+        const log = `${await tempDir()}/log`;
+        const dir = await workdir(agentFile("int", { fault: faultYaml({ FAULT_LOG: log }) }));
+        const run = await runMM(["-p", "x"], {
+          cwd: dir,
+          started: async (child) => {
+            for (let i = 0; i < 400; i++) {
+              if ((await Deno.readTextFile(log).catch(() => "")).includes("tools/call slow")) break;
+              await new Promise((r) => setTimeout(r, 25));
+            }
+            child.kill("SIGINT");
+          },
+        });
+        assertEquals(run.code, 130, run.stderr);
+        const logged = (await Deno.readTextFile(log)).split("\n");
+        assertEquals(logged.some((l) => /^cancelled \d+$/.test(l)), true, logged.join("\n"));
+      },
       "SIGTERM during a call: mm closes the servers, then exits 143": async () => {
         server.script("term", [{ toolCalls: [call("fault_hang")] }]);
         const tmp = await tempDir();
