@@ -100,6 +100,8 @@ export interface Config {
   hooks: Partial<Record<HookEvent, HookConfig[]>>;
   tools: DeclaredToolConfig[];
   acp: { title: string };
+  /** Window mode (`mm -tui`). */
+  window: { mouse: boolean };
 }
 
 /** The default base URL of each provider (`openai`: the OpenAI API itself, `url` including `/v1`). */
@@ -135,5 +137,6 @@ export function defaultConfig(): Config {
     hooks: {},
     tools: [],
     acp: { title: "mm" },
+    window: { mouse: true },
   };
 }

@@ -37,6 +37,7 @@ Deno.test("parseConfig: defaults", async (t) => {
       hooks: {},
       tools: [],
       acp: { title: "mm" },
+      window: { mouse: true },
     });
   });
   await t.step("keys with no default are absent", () => {
