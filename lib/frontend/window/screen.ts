@@ -76,26 +76,33 @@ export class FrameWriter {
   }
 
   /**
-   * When the rows of the region are the previous ones moved up by k, scrolls the region by k (the
-   * terminal moves the rows; only the k new ones are written) and returns the bytes.
+   * When most rows of the region are the previous ones moved up by k (new text came in at the
+   * bottom), scrolls the region by k: the terminal moves the rows, and only the rows that differ
+   * from the moved ones are written after. Returns the bytes ("" when scrolling saves nothing).
    */
   #scroll(rows: string[], region: { top: number; bottom: number }): string {
     const { top, bottom } = region;
     const height = bottom - top;
     if (height < 4) return "";
     const prev = this.#prev;
-    let unchanged = 0;
-    for (let r = top; r < bottom; r++) if (rows[r] === prev[r]) unchanged++;
-    if (unchanged >= height - 1) return "";
+    const matches = (k: number) => {
+      let n = 0;
+      for (let r = top; r < bottom - k; r++) if (rows[r] === prev[r + k]) n++;
+      return n;
+    };
+    let best = 0;
+    let bestMatches = matches(0);
     for (let k = 1; k <= height / 2; k++) {
-      let same = true;
-      for (let r = top; r < bottom - k && same; r++) same = rows[r] === prev[r + k];
-      if (!same) continue;
-      // The terminal scrolls the region; the rows that come in at its bottom are blank.
-      prev.splice(top, k);
-      prev.splice(bottom - k, 0, ...Array(k).fill(""));
-      return `\x1b[${top + 1};${bottom}r\x1b[${k}S\x1b[r`;
+      const n = matches(k);
+      if (n > bestMatches + 1) {
+        best = k;
+        bestMatches = n;
+      }
     }
-    return "";
+    if (best === 0) return "";
+    // The terminal scrolls the region; the rows that come in at its bottom are blank.
+    prev.splice(top, best);
+    prev.splice(bottom - best, 0, ...Array(best).fill(""));
+    return `\x1b[${top + 1};${bottom}r\x1b[${best}S\x1b[r`;
   }
 }

@@ -27,16 +27,11 @@ import {
 import { History } from "../terminal/history.ts";
 import { type Key, type MouseKey, readKeys } from "../terminal/keys.ts";
 import { writeAll } from "../terminal/output.ts";
-import { Conversation } from "./conversation.ts";
-import { EventView } from "./events.ts";
 import { AskForm } from "./form.ts";
-import { InputEditor } from "./input.ts";
-import { inputRowsMax, layout } from "./layout.ts";
+import { inputRowsMax } from "./layout.ts";
 import { PermissionBox } from "./permission.ts";
-import { FrameWriter } from "./screen.ts";
-import { Style } from "./style.ts";
+import { WindowScreen } from "./render.ts";
 import { guardExits, suspend, WindowTerminal } from "./terminal.ts";
-import { elapsedText } from "./blocks.ts";
 
 /** What window mode needs. */
 export interface WindowOptions {
@@ -48,18 +43,9 @@ export interface WindowOptions {
   mouse: boolean;
 }
 
-/** At most one frame per this many milliseconds. */
-export const FRAME_MS = 16;
-
-/** The spinner's frames. */
-const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-
 /** The hint shown the first time a drag is seen. */
 export const DRAG_HINT =
   "to select text, hold Shift (Option on macOS) while dragging — or press F2 to give the mouse to the terminal";
-
-/** The status line when nothing runs. */
-export const IDLE_HINT = "Enter send · Alt-Enter new line · PgUp/PgDn scroll · /help · Ctrl-D quit";
 
 /** The lines `/help` adds about the window's keys. */
 const KEY_HELP = [
@@ -76,61 +62,46 @@ export async function runWindowMode(opts: WindowOptions): Promise<number> {
   return await window.run();
 }
 
-/** What the window asks the user now: nothing, a permission, a form. */
-type Asking =
-  | { kind: "permission"; box: PermissionBox; answer(a: PermissionAnswer): void }
-  | { kind: "form"; form: AskForm; answer(a: AskOutcome): void };
-
 /** The window: its terminal, its conversation, its input, and the agent it drives. */
 class Window {
   readonly #opts: WindowOptions;
-  readonly #style: Style;
   readonly #terminal: WindowTerminal;
-  readonly #writer: FrameWriter;
-  readonly #conversation: Conversation;
-  readonly #view: EventView;
+  readonly #screen: WindowScreen;
   readonly #history: History;
-  readonly #input: InputEditor;
   #begun: Started | undefined;
   #agent: Agent | undefined;
-  #asking: Asking | undefined;
   #turn: AbortController | undefined;
-  #turnStarted = 0;
   #queue: string[] = [];
   #quitAfterTurn = false;
   #quit: (() => void) | undefined;
-  #hint: string | undefined;
   #interrupted = false;
   #dragHinted = false;
   #press: MouseKey | undefined;
-  #frameDue = false;
-  #lastFrame = 0;
-  #ticker: ReturnType<typeof setInterval> | undefined;
-  #spin = 0;
   #printed = false;
-  #header: string;
 
   constructor(opts: WindowOptions) {
     this.#opts = opts;
-    this.#style = new Style(!Deno.env.get("NO_COLOR"));
     this.#terminal = new WindowTerminal({ mouse: opts.mouse });
-    this.#writer = new FrameWriter((bytes) => writeAll(Deno.stdout, bytes));
-    this.#conversation = new Conversation(this.#style);
-    this.#view = new EventView(this.#conversation, {
+    this.#history = new History(History.defaultPath(Deno.env.toObject()));
+    this.#screen = new WindowScreen({
+      write: (bytes) => writeAll(Deno.stdout, bytes),
+      size: () => this.#size(),
+      up: () => this.#terminal.up,
+    }, {
+      colour: !Deno.env.get("NO_COLOR"),
       counterOf: (tool) => this.#begun?.tools.find((t) => t.name === tool)?.counter,
       titleOf: (agent) => this.#agentTitle(agent),
+      history: this.#history,
     });
-    this.#view.onChange = () => this.#requestFrame();
-    this.#history = new History(History.defaultPath(Deno.env.toObject()));
-    this.#input = new InputEditor(this.#history);
-    this.#header = headerText(opts.config, opts.config.model ?? "…");
+    this.#screen.header = headerText(opts.config, opts.config.model ?? "…");
+    this.#screen.askedHeader = (agent) => this.#askedHeader(agent);
   }
 
   async run(): Promise<number> {
     await this.#history.load();
     const guard = guardExits(() => this.#leave());
     const signals: [Deno.Signal, () => void][] = [
-      ["SIGWINCH", () => this.#requestFrame()],
+      ["SIGWINCH", () => this.#screen.requestFrame()],
       ["SIGINT", () => this.#turn?.abort()],
       ["SIGTSTP", () => this.#suspend()],
       ["SIGCONT", () => this.#resume()],
@@ -138,8 +109,8 @@ class Window {
     for (const [s, f] of signals) Deno.addSignalListener(s, f);
     this.#terminal.enter();
     const stopKeys = readKeys((key) => this.#key(key));
-    this.#hint = "starting…";
-    this.#requestFrame();
+    this.#screen.hint = "starting…";
+    this.#screen.requestFrame();
     try {
       const warnings: string[] = [];
       const begun = await start({
@@ -153,16 +124,16 @@ class Window {
         return 1;
       }
       this.#begun = begun;
-      this.#header = headerText(this.#opts.config, begun.model);
+      this.#screen.header = headerText(this.#opts.config, begun.model);
       this.#agent = this.#newAgent();
       this.#welcome(begun, warnings);
-      this.#hint = undefined;
-      this.#requestFrame();
+      this.#screen.hint = undefined;
+      this.#screen.requestFrame();
       await new Promise<void>((resolve) => this.#quit = resolve);
       return 0;
     } finally {
       stopKeys();
-      this.#stopTicker();
+      this.#screen.stopTicker();
       this.#turn?.abort();
       this.#leave();
       guard.release();
@@ -176,8 +147,8 @@ class Window {
     return this.#begun!.agent({
       askPermission: (tool, summary, _input, askedBy) =>
         this.#askPermission(tool, summary, askedBy),
-      emit: (e) => this.#view.handle(e),
-      warn: (w) => this.#view.note(w, "warning"),
+      emit: (e) => this.#screen.view.handle(e),
+      warn: (w) => this.#screen.view.note(w, "warning"),
       ask: (questions, signal) => this.#ask(questions, signal),
     }, earlier);
   }
@@ -192,115 +163,14 @@ class Window {
       begun.recorder,
       begun.chat.plan,
     ).trimEnd();
-    this.#view.note(text, "notice");
+    this.#screen.view.note(text, "notice");
     const lsp = lspBannerLine(config, begun.run.lspServers);
-    if (lsp) this.#view.note(lsp, "notice");
-    for (const w of warnings) this.#view.note(w, "warning");
+    if (lsp) this.#screen.view.note(lsp, "notice");
+    for (const w of warnings) this.#screen.view.note(w, "warning");
     const earlier = this.#agent!.history.length - 1;
-    if (earlier > 0) this.#view.note(`(continuing: ${earlier} earlier message(s))`, "notice");
-  }
-
-  // --- drawing ---
-
-  #requestFrame(): void {
-    if (this.#frameDue) return;
-    this.#frameDue = true;
-    const wait = Math.max(0, this.#lastFrame + FRAME_MS - performance.now());
-    setTimeout(() => {
-      this.#frameDue = false;
-      this.#frame();
-    }, wait);
-  }
-
-  #frame(): void {
-    if (!this.#terminal.up) return;
-    this.#lastFrame = performance.now();
-    let size = { columns: 80, rows: 24 };
-    try {
-      size = Deno.consoleSize();
-    } catch {
-      // Not a terminal any more: the last size it had.
+    if (earlier > 0) {
+      this.#screen.view.note(`(continuing: ${earlier} earlier message(s))`, "notice");
     }
-    this.#writer.resize(size.columns);
-    this.#writer.draw(this.#layout(size.columns, size.rows));
-  }
-
-  #layout(columns: number, rows: number) {
-    const style = this.#style;
-    const asking = this.#asking;
-    let input = this.#input.rows(columns, inputRowsMax(rows));
-    let overlay: string[] = [];
-    let overlayCaret: { row: number; col: number } | undefined;
-    if (asking?.kind === "form") {
-      const form = asking.form.rows(columns, style);
-      input = { rows: form.question, row: form.caret.row, col: form.caret.col };
-      overlay = form.options;
-    } else if (asking?.kind === "permission") {
-      const box = asking.box.rows(columns, style);
-      overlay = box.rows;
-      overlayCaret = box.caret;
-    }
-    const header = this.#view.asking ? this.#askedHeader(this.#view.asking) : this.#header;
-    return layout({
-      columns,
-      rows,
-      style,
-      header,
-      conversation: this.#conversation,
-      status: this.#status(columns),
-      input,
-      overlay,
-      overlayCaret,
-    });
-  }
-
-  /** The status line: the spinner and counters while a turn runs, else hints. */
-  #status(columns: number): { left: string; right: string } {
-    const style = this.#style;
-    const fresh = this.#conversation.newRows(columns);
-    const right = fresh > 0
-      ? style.bold(`↓ ${fresh} new line${fresh === 1 ? "" : "s"}`)
-      : !this.#terminal.mouse && this.#opts.mouse
-      ? style.dim("mouse: the terminal's (F2)")
-      : "";
-    const asking = this.#asking;
-    if (asking?.kind === "form") return { left: style.dim(asking.form.hint()), right };
-    if (asking?.kind === "permission") {
-      return { left: style.fg("yellow", "🔐 waiting for your permission"), right };
-    }
-    if (this.#hint) return { left: style.dim(this.#hint), right };
-    const busy = this.#view.busy;
-    if (this.#turn || busy) {
-      const counters = Object.entries(this.#view.counters).filter(([, n]) => n > 0);
-      const icons: Record<string, string> = {
-        commands: "⚙",
-        fileOps: "📝",
-        skills: "📖",
-        lsp: "🔎",
-      };
-      const parts = [
-        `${SPINNER[this.#spin % SPINNER.length]} ${busy ?? "Working"}…`,
-        elapsedText(Date.now() - this.#turnStarted),
-        ...counters.map(([k, n]) => `${icons[k]} ${n}`),
-        ...(this.#queue.length ? [`${this.#queue.length} queued`] : []),
-        "Esc cancels",
-      ];
-      return { left: style.dim(parts.join(" · ")), right };
-    }
-    return { left: style.dim(IDLE_HINT), right };
-  }
-
-  #startTicker(): void {
-    if (this.#ticker !== undefined) return;
-    this.#ticker = setInterval(() => {
-      this.#spin++;
-      this.#requestFrame();
-    }, 100);
-  }
-
-  #stopTicker(): void {
-    if (this.#ticker !== undefined) clearInterval(this.#ticker);
-    this.#ticker = undefined;
   }
 
   /** Gives the terminal back and prints the conversation to the main screen (once). */
@@ -316,7 +186,7 @@ class Window {
       // Not a terminal any more.
     }
     try {
-      const rows = this.#conversation.allRows(columns);
+      const rows = this.#screen.conversation.allRows(columns);
       if (rows.length) writeAll(Deno.stdout, rows.join("\n") + "\n");
     } catch {
       // The terminal is gone: nothing to print on.
@@ -331,8 +201,7 @@ class Window {
   #resume(): void {
     if (this.#terminal.up || this.#printed) return;
     this.#terminal.enter();
-    this.#writer.invalidate();
-    this.#requestFrame();
+    this.#screen.invalidate();
   }
 
   // --- keys ---
@@ -341,7 +210,7 @@ class Window {
     try {
       this.#onKey(key);
     } finally {
-      this.#requestFrame();
+      this.#screen.requestFrame();
     }
   }
 
@@ -350,13 +219,14 @@ class Window {
     if (key.name === "mouse") return this.#mouse(key);
     if (key.name === "f2") {
       this.#terminal.setMouse(!this.#terminal.mouse);
-      this.#hint = undefined;
+      this.#screen.hint = undefined;
+      this.#screen.notice = this.#terminal.mouse ? "" : "mouse: the terminal's (F2 takes it back)";
       return;
     }
     if (key.name === "ctrl-z") return this.#suspend();
-    if (key.name === "ctrl-l") return this.#writer.invalidate();
+    if (key.name === "ctrl-l") return this.#screen.invalidate();
     if (this.#scrollKey(key)) return;
-    const asking = this.#asking;
+    const asking = this.#screen.asking;
     if (asking) {
       if (key.name === "ctrl-c") {
         this.#turn?.abort();
@@ -374,23 +244,23 @@ class Window {
       }
       return;
     }
-    this.#hint = undefined;
+    this.#screen.hint = undefined;
     switch (key.name) {
       case "escape":
         if (this.#turn) this.#turn.abort();
-        else this.#input.clear();
+        else this.#screen.input.clear();
         return;
       case "ctrl-c":
         if (this.#turn) this.#turn.abort();
-        else if (!this.#input.empty) this.#input.clear();
+        else if (!this.#screen.input.empty) this.#screen.input.clear();
         else if (this.#interrupted) this.#quitNow();
         else {
           this.#interrupted = true;
-          this.#hint = "Ctrl-C again or Ctrl-D to quit";
+          this.#screen.hint = "Ctrl-C again or Ctrl-D to quit";
         }
         return;
       case "ctrl-d":
-        if (this.#input.empty) {
+        if (this.#screen.input.empty) {
           this.#quitAfterTurn = true;
           if (this.#turn) this.#turn.abort();
           else this.#quitNow();
@@ -398,8 +268,8 @@ class Window {
         }
         break;
       case "enter":
-        if (this.#input.empty) {
-          const fold = this.#conversation.lastFoldable();
+        if (this.#screen.input.empty) {
+          const fold = this.#screen.conversation.lastFoldable();
           if (fold) {
             fold.folded = !fold.folded;
             fold.changed();
@@ -408,10 +278,10 @@ class Window {
         }
         break;
     }
-    if (this.#input.handle(key) === "send") {
-      const text = this.#input.value();
+    if (this.#screen.input.handle(key) === "send") {
+      const text = this.#screen.input.value();
       this.#history.add(text);
-      this.#input.clear();
+      this.#screen.input.clear();
       this.#submit(text);
     }
   }
@@ -422,24 +292,24 @@ class Window {
     const page = Math.max(1, rows - 4 - inputRowsMax(rows));
     switch (key.name) {
       case "pageup":
-        this.#conversation.scroll(-page, columns, page);
+        this.#screen.conversation.scroll(-page, columns, page);
         return true;
       case "pagedown":
-        this.#conversation.scroll(page, columns, page);
+        this.#screen.conversation.scroll(page, columns, page);
         return true;
       case "shift-up":
-        this.#conversation.scroll(-1, columns, page);
+        this.#screen.conversation.scroll(-1, columns, page);
         return true;
       case "shift-down":
-        this.#conversation.scroll(1, columns, page);
+        this.#screen.conversation.scroll(1, columns, page);
         return true;
       case "home":
-        if (!this.#input.empty || this.#asking) return false;
-        this.#conversation.home(columns);
+        if (!this.#screen.input.empty || this.#screen.asking) return false;
+        this.#screen.conversation.home(columns);
         return true;
       case "end":
-        if (!this.#input.empty || this.#asking) return false;
-        this.#conversation.end();
+        if (!this.#screen.input.empty || this.#screen.asking) return false;
+        this.#screen.conversation.end();
         return true;
     }
     return false;
@@ -457,8 +327,8 @@ class Window {
   #mouse(key: MouseKey): void {
     const { columns, rows } = this.#size();
     const page = Math.max(1, rows - 4 - inputRowsMax(rows));
-    if (key.button === "wheel-up") return this.#conversation.scroll(-3, columns, page);
-    if (key.button === "wheel-down") return this.#conversation.scroll(3, columns, page);
+    if (key.button === "wheel-up") return this.#screen.conversation.scroll(-3, columns, page);
+    if (key.button === "wheel-down") return this.#screen.conversation.scroll(3, columns, page);
     if (key.button !== "left") return;
     if (key.down) {
       this.#press = key;
@@ -470,11 +340,11 @@ class Window {
     if (press.x !== key.x || press.y !== key.y) {
       if (!this.#dragHinted) {
         this.#dragHinted = true;
-        this.#hint = DRAG_HINT;
+        this.#screen.hint = DRAG_HINT;
       }
       return;
     }
-    const fold = this.#conversation.foldAt(key.y - 1);
+    const fold = this.#screen.conversation.foldAt(key.y - 1);
     if (fold?.foldable) {
       fold.folded = !fold.folded;
       fold.changed();
@@ -497,12 +367,13 @@ class Window {
         this.#quitAfterTurn = true;
         this.#turn.abort();
       } else this.#queue.push(text);
+      this.#screen.queued = this.#queue.length;
       return;
     }
     if (command && isCommand(command.name)) this.#command(text, command.name, command.args);
     else if (command) {
-      this.#view.prompt(text);
-      this.#view.note(unknownCommandText(command.name));
+      this.#screen.view.prompt(text);
+      this.#screen.view.note(unknownCommandText(command.name));
     } else this.#runTurn(text);
   }
 
@@ -510,40 +381,42 @@ class Window {
   #next(): void {
     if (this.#quitAfterTurn) return this.#quitNow();
     const next = this.#queue.shift();
+    this.#screen.queued = this.#queue.length;
     if (next !== undefined) this.#submit(next);
   }
 
   async #busy(what: () => Promise<void>): Promise<void> {
     this.#turn = new AbortController();
-    this.#turnStarted = Date.now();
-    this.#startTicker();
+    this.#screen.turnStarted = Date.now();
+    this.#screen.startTicker();
     try {
       await what();
     } catch (e) {
-      this.#view.note(`mm: ${(e as Error).message}`, "error");
+      this.#screen.view.note(`mm: ${(e as Error).message}`, "error");
     } finally {
-      this.#view.finish();
+      this.#screen.view.finish();
       this.#turn = undefined;
-      this.#stopTicker();
-      this.#requestFrame();
+      this.#screen.turnStarted = undefined;
+      this.#screen.stopTicker();
+      this.#screen.requestFrame();
       this.#next();
     }
   }
 
   #runTurn(text: string): void {
-    this.#view.prompt(text);
+    this.#screen.view.prompt(text);
     const agent = this.#agent!;
     this.#busy(async () => {
       const outcome = await agent.runTurn(text, this.#turn!.signal);
       if (outcome.status !== "answered") {
-        this.#view.handle({ type: "recap", counters: outcome.counters });
+        this.#screen.view.handle({ type: "recap", counters: outcome.counters });
       }
-      if (outcome.status === "cancelled") this.#view.note("⏹ turn cancelled", "notice");
+      if (outcome.status === "cancelled") this.#screen.view.note("⏹ turn cancelled", "notice");
     });
   }
 
   #command(text: string, name: string, args: string): void {
-    const view = this.#view;
+    const view = this.#screen.view;
     view.prompt(text);
     const begun = this.#begun!;
     const config = this.#opts.config;
@@ -609,43 +482,45 @@ class Window {
   // --- the agent's questions ---
 
   #askPermission(tool: string, summary: string, askedBy?: AskedBy): Promise<PermissionAnswer> {
-    const call = this.#view.runningCall();
-    this.#view.setStatus(call, "permission");
+    const call = this.#screen.view.runningCall();
+    this.#screen.view.setStatus(call, "permission");
     const signal = this.#turn?.signal;
     return new Promise((resolve) => {
       const done = (answer: PermissionAnswer) => {
         signal?.removeEventListener("abort", onAbort);
-        if (this.#asking?.kind === "permission" && this.#asking.box === box) {
-          this.#asking = undefined;
+        if (this.#screen.asking?.kind === "permission" && this.#screen.asking.box === box) {
+          this.#screen.asking = undefined;
         }
-        this.#view.setStatus(call, "running");
+        this.#screen.view.setStatus(call, "running");
         resolve(answer);
       };
       const onAbort = () => done({ kind: "reject" });
       const box = new PermissionBox(tool, summary, askedBy !== undefined);
       if (signal?.aborted) return done({ kind: "reject" });
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.#asking = { kind: "permission", box, answer: done };
-      this.#requestFrame();
+      this.#screen.asking = { kind: "permission", box, answer: done };
+      this.#screen.requestFrame();
     });
   }
 
   #ask(questions: Question[], signal: AbortSignal): Promise<AskOutcome> {
-    const call = this.#view.runningCall();
-    this.#view.setStatus(call, "question");
+    const call = this.#screen.view.runningCall();
+    this.#screen.view.setStatus(call, "question");
     return new Promise((resolve) => {
       const done = (outcome: AskOutcome) => {
         signal.removeEventListener("abort", onAbort);
-        if (this.#asking?.kind === "form" && this.#asking.form === form) this.#asking = undefined;
-        this.#view.setStatus(call, "running");
+        if (this.#screen.asking?.kind === "form" && this.#screen.asking.form === form) {
+          this.#screen.asking = undefined;
+        }
+        this.#screen.view.setStatus(call, "running");
         resolve(outcome);
       };
       const onAbort = () => done({ kind: "cancelled" });
       const form = new AskForm(questions);
       if (signal.aborted) return done({ kind: "cancelled" });
       signal.addEventListener("abort", onAbort, { once: true });
-      this.#asking = { kind: "form", form, answer: done };
-      this.#requestFrame();
+      this.#screen.asking = { kind: "form", form, answer: done };
+      this.#screen.requestFrame();
     });
   }
 
