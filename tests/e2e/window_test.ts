@@ -39,13 +39,27 @@ async function mm(
 
 /** Waits for `pattern` on the screen; the screen without the spaces that end its rows. */
 async function waitFor(term: Terminal, pattern: RegExp | string): Promise<string> {
-  await term.waitFor(pattern);
-  return tidy(await term.screen());
+  return await until(
+    term,
+    (screen) => typeof pattern === "string" ? screen.includes(pattern) : pattern.test(screen),
+  );
 }
 
 /** A screen without the spaces at the end of its rows (tmux keeps those the window erased). */
 function tidy(screen: string): string {
   return screen.split("\n").map((r) => r.trimEnd()).join("\n");
+}
+
+/** Waits until `ok` holds of the screen (polling every 50 ms, for at most 15 s); the screen. */
+async function until(term: Terminal, ok: (screen: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  let screen = "";
+  while (Date.now() < deadline) {
+    screen = tidy(await term.screen());
+    if (ok(screen)) return screen;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out; the screen:\n${screen}`);
 }
 
 /** Types `text` and Enter. */
@@ -264,6 +278,78 @@ Deno.test("window mode", async (t) => {
         const text = rows.filter((r) => /^w\d/.test(r)).join(" ");
         assertStringIncludes(text, "w148 w149 END");
         assertEquals(rows.filter((r) => /^w\d/.test(r)).every((r) => [...r].length <= 60), true);
+      } finally {
+        await term.kill();
+      }
+    },
+    "scrolled up, new output does not move the view; End follows again; the wheel scrolls":
+      async () => {
+        const lines = Array.from({ length: 150 }, (_, i) => `line ${i}`).join("\n");
+        server.script("w-scroll", [{ text: lines + "\nEND", chunkSize: 8, gap: 30 }]);
+        const { term } = await mm("w-scroll");
+        try {
+          await send(term, "many lines");
+          await waitFor(term, "line 20\n");
+          await term.keys("PPage");
+          const scrolled = (await waitFor(term, /↓ \d+ new lines?/)).split("\n");
+          const before = scrolled.slice(1, 20).join("\n");
+          // More output comes; the view stays where it is, the count grows.
+          const fresh = (rows: string[]) => Number(rows.join("\n").match(/↓ (\d+) new/)?.[1] ?? 0);
+          const first = fresh(scrolled);
+          let later = scrolled;
+          while (fresh(later) <= first) {
+            later = (await waitFor(term, /↓ \d+ new lines?/)).split("\n");
+          }
+          assertEquals(later.slice(1, 20).join("\n"), before, "the view did not move");
+          await term.keys("End");
+          const end = await waitFor(term, "END");
+          assertEquals(/↓ \d+ new/.test(end), false);
+          // The wheel (an SGR mouse report) scrolls up three rows at a time.
+          await term.type("\x1b[<64;10;10M");
+          const wheeled = await until(term, (screen) => !screen.includes("END"));
+          assertStringIncludes(wheeled, "line 147\nEnter send");
+          await term.type("\x1b[<65;10;10M");
+          await waitFor(term, "line 149\nEND\n");
+        } finally {
+          await term.kill();
+        }
+      },
+    "a click folds and unfolds a call; the first drag says how to select; F2 gives the mouse back":
+      async () => {
+        server.script("w-click", [bash("printf 'a\\nb\\nc\\n'"), { text: "done" }]);
+        const { term } = await mm("w-click");
+        try {
+          await send(term, "three");
+          let screen = await waitFor(term, "▸ 3 lines");
+          const row = screen.split("\n").findIndex((r) => r.startsWith("‣ bash")) + 1;
+          await term.type(`\x1b[<0;5;${row}M\x1b[<0;5;${row}m`);
+          screen = await waitFor(term, "▾ 3 lines");
+          assertStringIncludes(screen, "▾ 3 lines\n    a\n    b\n    c\ndone");
+          await term.type(`\x1b[<0;5;${row}M\x1b[<0;5;${row}m`);
+          await waitFor(term, "▸ 3 lines");
+          await term.type(`\x1b[<0;2;3M\x1b[<0;20;3m`);
+          await waitFor(term, "hold Shift (Option on macOS)");
+          await term.keys("F2");
+          await waitFor(term, "mouse: the terminal's");
+          assertEquals((await term.modes()).mouse, false);
+          await term.keys("F2");
+          while ((await term.modes()).mouse === false) await new Promise((r) => setTimeout(r, 20));
+        } finally {
+          await term.kill();
+        }
+      },
+    "Ctrl-Z gives the terminal back; a SIGCONT takes it again": async () => {
+      server.script("w-suspend", [{ text: "after the resume" }]);
+      const { term } = await mm("w-suspend");
+      try {
+        await term.keys("C-z");
+        while ((await term.modes()).alternate) await new Promise((r) => setTimeout(r, 20));
+        assertEquals(await term.modes(), { alternate: false, mouse: false, cursor: true });
+        Deno.kill(await term.pid(), "SIGCONT");
+        while (!(await term.modes()).alternate) await new Promise((r) => setTimeout(r, 20));
+        await waitFor(term, "Ctrl-D quits.");
+        await send(term, "still there?");
+        await waitFor(term, "after the resume");
       } finally {
         await term.kill();
       }
