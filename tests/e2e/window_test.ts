@@ -8,31 +8,23 @@ import { Terminal } from "../helpers/tmux.ts";
 
 const server = ScriptedServer.start();
 
-/** Starts `mm -tui` in a terminal, in a fresh directory whose agent file uses `model`. */
-async function mm(
-  model: string,
-  extra = "",
-  opts: { args?: string[]; width?: number; height?: number; env?: Record<string, string> } = {},
-) {
-  const dir = await workdir(`url: ${server.url}\nmodel: ${model}\n${extra}`);
-  const term = await Terminal.start(
-    [
-      Deno.execPath(),
-      "run",
-      "--allow-all",
-      "--no-config",
-      "--quiet",
-      MAIN,
-      "-tui",
-      ...(opts.args ?? []),
-    ],
+/** Starts `mm -tui args…` in a terminal in `dir` (tmux's own size unless given). */
+function launch(dir: string, args: string[] = [], size: { width?: number; height?: number } = {}) {
+  return Terminal.start(
+    [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN, "-tui", ...args],
     {
       cwd: dir,
-      env: { HOME: dir, NO_COLOR: "1", DENO_DIR, ...opts.env },
-      width: opts.width ?? 100,
-      height: opts.height ?? 30,
+      env: { HOME: dir, NO_COLOR: "1", DENO_DIR },
+      width: size.width ?? 100,
+      height: size.height ?? 30,
     },
   );
+}
+
+/** Starts `mm -tui` in a fresh directory whose agent file uses `model`, once its banner is drawn. */
+async function mm(model: string, extra = "", opts: { args?: string[] } = {}) {
+  const dir = await workdir(`url: ${server.url}\nmodel: ${model}\n${extra}`);
+  const term = await launch(dir, opts.args);
   await waitFor(term, "Ctrl-D quits.");
   return { term, dir };
 }
@@ -382,19 +374,7 @@ Deno.test("window mode", async (t) => {
       async () => {
         // --continue without sessions is refused by the start-up, after the window took the terminal.
         const dir = await workdir(`url: ${server.url}\nmodel: w-crash\n`);
-        const term = await Terminal.start(
-          [
-            Deno.execPath(),
-            "run",
-            "--allow-all",
-            "--no-config",
-            "--quiet",
-            MAIN,
-            "-tui",
-            "--continue",
-          ],
-          { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR } },
-        );
+        const term = await launch(dir, ["--continue"]);
         try {
           const screen = await exited(term);
           assertStringIncludes(screen, "mm: --continue and --session need sessions");

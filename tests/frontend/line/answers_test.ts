@@ -6,17 +6,7 @@ import {
   type LineAskerIO,
   questionLines,
 } from "../../../lib/frontend/line/answers.ts";
-import type { Question } from "../../../lib/tool.ts";
-
-const colour: Question = { question: "Colour?", type: "choice", options: ["Red", "Green", "Blue"] };
-const colourDefault: Question = { ...colour, default: "Green" };
-const langs: Question = {
-  question: "Languages?",
-  type: "multi",
-  options: ["Go", "Rust", "TypeScript", "Python"],
-};
-const sure: Question = { question: "Sure?", type: "confirm", options: [] };
-const branch: Question = { question: "Branch?", type: "text", options: [] };
+import { branch, colour, colourDefault, langs, sure } from "../../helpers/questions.ts";
 
 /** A scripted terminal: lines to read (null = end of input), everything written and prompted. */
 function terminal(lines: (string | null)[], command?: LineAskerIO["command"]) {

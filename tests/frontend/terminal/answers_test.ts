@@ -1,19 +1,10 @@
 /** How typed text answers a question (lib/frontend/terminal/answers.ts), line and window mode alike. */
 
+import type { Question } from "../../../lib/tool.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 import { type LineAnswer, parseAnswer } from "../../../lib/frontend/terminal/answers.ts";
 import { yesNo } from "../../../lib/text.ts";
-import type { Question } from "../../../lib/tool.ts";
-
-const colour: Question = { question: "Colour?", type: "choice", options: ["Red", "Green", "Blue"] };
-const colourDefault: Question = { ...colour, default: "Green" };
-const langs: Question = {
-  question: "Languages?",
-  type: "multi",
-  options: ["Go", "Rust", "TypeScript", "Python"],
-};
-const sure: Question = { question: "Sure?", type: "confirm", options: [] };
-const branch: Question = { question: "Branch?", type: "text", options: [] };
+import { branch, colour, colourDefault, langs, sure } from "../../helpers/questions.ts";
 
 const answer = (value: string): LineAnswer => ({ kind: "answer", value });
 const again: LineAnswer = { kind: "again" };
