@@ -346,6 +346,42 @@ Deno.test("window mode", async (t) => {
         await term.kill();
       }
     },
+    "an asked agent: named in the header, its steps nested, its request without `s`": async () => {
+      server.script("w-child", [
+        bash("echo child-ran"),
+        { text: "The number is 7.", chunkSize: 2, gap: 40 },
+      ]);
+      server.script("w-main", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "say it" } }] },
+        { text: "It said 7." },
+      ]);
+      const dir = await workdir(
+        `url: ${server.url}\nmodel: w-main\nyolo: false\nmmConfigs:\n  helper:\n    file: helper.yaml\n`,
+      );
+      await Deno.writeTextFile(`${dir}/helper.yaml`, `url: ${server.url}\nmodel: w-child\n`);
+      const term = await launch(dir);
+      try {
+        await waitFor(term, "Ctrl-D quits.");
+        await send(term, "ask helper");
+        await waitFor(term, "│ ask_agent: helper (ollama/w-child) — say it");
+        await term.type("a");
+        let screen = await waitFor(term, "│ helper asks: bash: echo child-ran");
+        assertStringIncludes(screen, "╭─ 🔐 an asked agent's call");
+        assertStringIncludes(screen, "a allow once · r refuse, saying why · n refuse");
+        assertEquals(screen.includes("for this session"), false);
+        await term.type("a");
+        screen = await waitFor(term, "  ‣ mm helper\n  The");
+        assertEquals(screen.split("\n")[0], " mm helper · w-child @ ollama · asked by mm");
+        assertStringIncludes(screen, "‣ ask_agent  helper (ollama/w-child) — say it  … ");
+        assertMatch(screen, /\n {2}‣ helper · bash: echo child-ran {2}✓ .* ▸ 1 line\n/);
+        screen = await waitFor(term, "It said 7.");
+        assertEquals(screen.split("\n")[0], " mm · w-main @ ollama");
+        assertMatch(screen, /‣ ask_agent {2}helper \(ollama\/w-child\) — say it {2}✓ .* ▸ 1 line/);
+        assertStringIncludes(screen, "  ‣ mm helper\n  The number is 7.\nIt said 7.");
+      } finally {
+        await term.kill();
+      }
+    },
     "Ctrl-D leaves; --no-mouse reports no mouse; the terminal is restored": async () => {
       server.script("w-nomouse", []);
       const { term } = await mm("w-nomouse", "", { args: ["--no-mouse"] });
