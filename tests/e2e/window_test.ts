@@ -382,6 +382,28 @@ Deno.test("window mode", async (t) => {
         await term.kill();
       }
     },
+    "--continue draws the session's conversation again": async () => {
+      server.script("w-resume", [bash("echo from-bash"), { text: "It printed from-bash." }]);
+      const { term, dir } = await mm("w-resume", "sessions:\n  enabled: true\n");
+      try {
+        await send(term, "run it");
+        await waitFor(term, "⚙ 1 command(s)");
+        await term.keys("C-d");
+        await exited(term);
+      } finally {
+        await term.kill();
+      }
+      const again = await launch(dir, ["--continue"]);
+      try {
+        const screen = await waitFor(again, "(continuing: 4 earlier message(s))");
+        assertMatch(
+          screen,
+          /› run it\n‣ bash {2}echo from-bash {2}✓ .* ▸ 1 line\nIt printed from-bash\.\n\(continuing/,
+        );
+      } finally {
+        await again.kill();
+      }
+    },
     "Ctrl-D leaves; --no-mouse reports no mouse; the terminal is restored": async () => {
       server.script("w-nomouse", []);
       const { term } = await mm("w-nomouse", "", { args: ["--no-mouse"] });

@@ -167,9 +167,10 @@ class Window {
     const lsp = lspBannerLine(config, begun.run.lspServers);
     if (lsp) this.#screen.view.note(lsp, "notice");
     for (const w of warnings) this.#screen.view.note(w, "warning");
-    const earlier = this.#agent!.history.length - 1;
-    if (earlier > 0) {
-      this.#screen.view.note(`(continuing: ${earlier} earlier message(s))`, "notice");
+    const history = this.#agent!.history;
+    if (history.length > 1) {
+      this.#screen.view.replay(history.slice(1), begun.tools);
+      this.#screen.view.note(`(continuing: ${history.length - 1} earlier message(s))`, "notice");
     }
   }
 
