@@ -256,8 +256,10 @@ export class ToolBlock extends Block implements Foldable {
 
   override timeKey(now: number): string {
     if (this.ended) return "";
-    // A running call's seconds (and those of the asked agent's calls drawn under it).
-    return String(Math.floor((now - this.#started) / 1000));
+    // What a running call's time shows (tenths under 10 s, then seconds), and that of the asked
+    // agent's calls drawn under it.
+    const ms = now - this.#started;
+    return ms < 10_000 ? String(Math.floor(ms / 100)) : `s${Math.floor(ms / 1000)}`;
   }
 
   override foldAt(row: number): Foldable | undefined {
