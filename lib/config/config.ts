@@ -83,6 +83,8 @@ export interface Config {
   previewLines: number;
   maxTurns: number;
   watchdogTimeout: number;
+  /** The longest a one-shot turn (`mm -p`) may take in all, in milliseconds. */
+  turnTimeout: number;
   skillsDir: string;
   fetchContentTool: boolean;
   askUserTool: boolean;
@@ -126,6 +128,7 @@ export function defaultConfig(): Config {
     previewLines: 5,
     maxTurns: 50,
     watchdogTimeout: 120_000,
+    turnTimeout: 1_800_000,
     skillsDir: ".mm/skills",
     fetchContentTool: false,
     askUserTool: true,

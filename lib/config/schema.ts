@@ -70,6 +70,7 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   previewLines: (r, e) => r.integer(e, 0),
   maxTurns: (r, e) => r.integer(e, 1),
   watchdogTimeout: (r, e) => r.duration(e),
+  turnTimeout: (r, e) => r.duration(e),
   skillsDir: (r, e) => r.string(e, true),
   fetchContentTool: (r, e) => r.boolean(e),
   askUserTool: (r, e) => r.boolean(e),

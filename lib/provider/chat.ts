@@ -6,7 +6,7 @@
 
 import type { Config } from "../config/config.ts";
 import type { Message, ToolCall } from "../history.ts";
-import { chatBaseURL } from "./endpoints.ts";
+import { chatBaseURL, modelsURL } from "./endpoints.ts";
 import {
   causeText,
   dropped,
@@ -14,6 +14,8 @@ import {
   httpError,
   isModelMissingMessage,
   isOverflowMessage,
+  llamaModelMissing,
+  llamaNotLoaded,
   modelMissing,
   notAStream,
   overflow,
@@ -24,7 +26,7 @@ import {
   type Target,
   unreachable,
 } from "./errors.ts";
-import { serverHeaders } from "./http.ts";
+import { requestServer, serverHeaders } from "./http.ts";
 import { sseData } from "./sse.ts";
 
 /** A tool as declared to the model. */
@@ -56,6 +58,11 @@ export interface ChatRequest {
   onDelta: (delta: Delta) => void;
   /** The agent's estimate of the prompt's size in tokens, when it has one. */
   promptTokens?: number;
+  /**
+   * `"none"`: the tools are declared (the prompt keeps the bytes the server has cached) but none
+   * may be called, as for a summary.
+   */
+  toolChoice?: "none";
 }
 
 /** A chat client for one configuration. */
@@ -108,6 +115,7 @@ function requestBody(config: Config, target: Target, request: ChatRequest): stri
     stream_options: { include_usage: true },
   };
   if (request.tools.length) body.tools = request.tools;
+  if (request.tools.length && request.toolChoice) body.tool_choice = request.toolChoice;
   if (config.temperature !== undefined) body.temperature = config.temperature;
   if (config.topP !== undefined) body.top_p = config.topP;
   if (config.maxTokens !== undefined) body.max_tokens = config.maxTokens;
@@ -155,7 +163,7 @@ async function streamChat(
       await waitOrAbort(PROXY_RETRY_WAIT, request.signal);
       continue;
     }
-    throw statusError(target, response.status, words, text, attempt);
+    throw await statusError(config, target, response.status, words, text, attempt);
   }
 }
 
@@ -171,19 +179,36 @@ async function bodyText(response: Response, signal: AbortSignal): Promise<string
 }
 
 /** The sentence of an HTTP error status. */
-function statusError(
+async function statusError(
+  config: Config,
   target: Target,
   status: number,
   words: string,
   text: string,
   attempts: number,
-): ProviderError {
+): Promise<ProviderError> {
   if (status === 429) return rateLimited(target, words, attempts);
+  if (config.provider === "llamacpp" && /model is not loaded|not loaded/i.test(words)) {
+    return llamaNotLoaded(target, words);
+  }
   if ((status === 404 || status === 400) && isModelMissingMessage(words)) {
-    return modelMissing(target, words);
+    if (config.provider !== "llamacpp") return modelMissing(target, words);
+    return llamaModelMissing(target, words, await servedModels(config));
   }
   if (isOverflowMessage(words)) return overflow(target, words, nCtxOf(text));
   return httpError(target, status, words);
+}
+
+/** The names of the models a server lists, or none when it lists nothing readable. */
+async function servedModels(config: Config): Promise<string[]> {
+  const answer = await requestServer({
+    url: modelsURL(config.provider, config.url),
+    apiKey: config.apiKey,
+    timeout: 5_000,
+  });
+  if (answer.kind !== "ok") return [];
+  const data = (answer.json as { data?: { id?: unknown }[] } | undefined)?.data ?? [];
+  return data.flatMap((m) => typeof m.id === "string" ? [m.id] : []);
 }
 
 /** The window a llama.cpp overflow names (`n_ctx` of its error body), when it names one. */

@@ -66,6 +66,35 @@ export function modelMissing(t: Target, serverMessage: string): ProviderError {
 }
 
 /**
+ * llama.cpp does not have the model: a router lists the models it serves (`names`), a single
+ * server names its one model by `--alias`, else by its `-m` path.
+ */
+export function llamaModelMissing(
+  t: Target,
+  serverMessage: string,
+  names: string[],
+): ProviderError {
+  const serves = names.length
+    ? `it serves ${names.map((n) => `"${n}"`).join(", ")}: set \`model\` to one of them`
+    : "set `model` to one it serves";
+  return new ProviderError(
+    "model",
+    `the model "${t.model}" is not available on the llamacpp server at ${t.url} (${serverMessage}) — ${serves} (a llama-server of one model names it by \`--alias\`, else by its \`-m\` path)`,
+    404,
+  );
+}
+
+/** A llama.cpp router that does not load models by itself (`--no-models-autoload`) has not loaded it. */
+export function llamaNotLoaded(t: Target, serverMessage: string): ProviderError {
+  const base = t.url.replace(/\/+$/, "");
+  return new ProviderError(
+    "model",
+    `the model "${t.model}" is not loaded on the llamacpp server at ${t.url} (${serverMessage}) — load it with \`curl -X POST ${base}/models/load -d '{"model": "${t.model}"}'\`, or start the router without \`--no-models-autoload\``,
+    400,
+  );
+}
+
+/**
  * The prompt no longer fits the model's context window; `serverWindow` is the window the refusal
  * itself names (llama.cpp's `n_ctx`), when it names one.
  */

@@ -96,6 +96,27 @@ Deno.test("a tool's own schema and parse", async (t) => {
     },
   );
 
+  await t.step("six identical calls that succeed: stopped, and not called failing", async () => {
+    const model = "loop-ok";
+    const call = { toolCalls: [{ name: "count_items", arguments: { items: ["a"] } }] };
+    server.script(model, Array.from({ length: 6 }, () => call));
+    const config = { ...defaultConfig(), url: server.url, model };
+    const agent = new Agent({
+      config,
+      chat: createChatClient(config, model),
+      tools: [listTool([])],
+      systemPrompt: "test",
+      context: (signal) => fakeContext({ signal }),
+      askPermission: () => Promise.resolve({ kind: "reject" }),
+      emit: () => {},
+    });
+    const outcome = await agent.runTurn("count", new AbortController().signal);
+    assertEquals(outcome.status === "failed" && [outcome.reason, outcome.error], [
+      "loop",
+      "[error: the model repeated the same count_items call 6 times in a row with the same result — turn stopped by the loop detector; rephrase the request, or fix what the tool kept reporting]",
+    ]);
+  });
+
   await t.step("coerceInput knows an array parameter only as a list", () => {
     const params = { items: { type: "array" as const, description: "x" } };
     assertEquals(coerceInput(params, { items: [1] }), { ok: true, input: { items: [1] } });

@@ -9,7 +9,7 @@ import { fault, parse, withDefaults } from "../helpers/config.ts";
 const TOP_KEYS =
   "provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, " +
   "contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, " +
-  "watchdogTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, " +
+  "watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, " +
   "structuredOutput, lsp, mmConfigs, sessions, hooks, tools, acp, window";
 
 Deno.test("parseConfig: accepted values", async (t) => {
@@ -66,6 +66,7 @@ Deno.test("parseConfig: accepted values", async (t) => {
     ["previewLines 0", "previewLines: 0", { previewLines: 0 }],
     ["maxTurns", "maxTurns: 5", { maxTurns: 5 }],
     ["watchdogTimeout", "watchdogTimeout: 5m", { watchdogTimeout: 300_000 }],
+    ["turnTimeout", "turnTimeout: 1h", { turnTimeout: 3_600_000 }],
     ["skillsDir", "skillsDir: skills", { skillsDir: "skills" }],
     ["fetchContentTool", "fetchContentTool: true", { fetchContentTool: true }],
     ["askUserTool", "askUserTool: false", { askUserTool: false }],
@@ -815,7 +816,7 @@ Deno.test("parseConfig: unknown keys", async (t) => {
     [
       "nothing near at the top",
       "colour: red",
-      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, acp, window',
+      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, acp, window',
     ],
     [
       "sessions.enabeld",

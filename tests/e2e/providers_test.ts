@@ -99,7 +99,7 @@ Deno.test("providers", async (t) => {
       assertMatch(
         run.stderr,
         new RegExp(
-          `^mm: cannot reach the ollama server at ${downURL} \\(.+\\) — start it with \`ollama serve\`, or set \`url\` in the agent file\n$`,
+          `^mm: cannot reach the ollama server at ${downURL} \\(nothing listens on 127\\.0\\.0\\.1:${closedPort}\\) — start it with \`ollama serve\`, or set \`url\` in the agent file\n$`,
         ),
       );
     },
@@ -107,7 +107,10 @@ Deno.test("providers", async (t) => {
       const dir = await workdir(`provider: llamacpp\nurl: ${downURL}\n`);
       const run = await runMM(["-p", "hi"], { cwd: dir });
       assertOneSentence(run);
-      assertStringIncludes(run.stderr, `cannot reach the llamacpp server at ${downURL}`);
+      assertStringIncludes(
+        run.stderr,
+        `cannot reach the llamacpp server at ${downURL} (nothing listens on 127.0.0.1:${closedPort})`,
+      );
       assertStringIncludes(run.stderr, "start it with `llama-server -m <model.gguf>`");
     },
     "the model is missing": async () => {
