@@ -143,6 +143,8 @@ export interface Config {
   mcpServers: Record<string, McpServerConfig>;
   mcp: McpOptions;
   acp: { title: string };
+  /** Window mode (`mm -tui`). */
+  window: { mouse: boolean };
 }
 
 /** The default base URL of each provider (`openai`: the OpenAI API itself, `url` including `/v1`). */
@@ -181,5 +183,6 @@ export function defaultConfig(): Config {
     mcpServers: {},
     mcp: { catalog: "auto", budget: 4000, maxTools: 12 },
     acp: { title: "mm" },
+    window: { mouse: true },
   };
 }

@@ -92,6 +92,7 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   mcpServers: (r, e, _c, _earlier, env) => readMcpServers(r, e, env),
   mcp: (r, e, c) => readMcpOptions(r, e, c.mcp),
   acp: (r, e, c) => acp(r, e, c.acp),
+  window: (r, e, c) => windowMode(r, e, c.window),
 };
 
 const TOP_KEYS = Object.keys(TOP_LEVEL) as TopKey[];
@@ -131,6 +132,7 @@ const PARAMETER_KEYS = [
 ] as const satisfies readonly (keyof DeclaredParameter)[];
 const PARAMETER_TYPES = ["string", "number", "integer", "boolean"] as const;
 const ACP_KEYS = ["title"] as const satisfies readonly (keyof Config["acp"])[];
+const WINDOW_KEYS = ["mouse"] as const satisfies readonly (keyof Config["window"])[];
 type BooleanSessionKey = "enabled" | "autoSearchMemory" | "searchMemory";
 
 /** Names of declared tools and their parameters: what every OpenAI-compatible server accepts. */
@@ -451,5 +453,11 @@ function typed(r: Reader, s: Slot, type: DeclaredParameter["type"]): string | nu
 function acp(r: Reader, e: Entry, current: Config["acp"]): Config["acp"] {
   const out = { ...current };
   for (const a of r.entries(e, ACP_KEYS, true)) out.title = r.string(a, true);
+  return out;
+}
+
+function windowMode(r: Reader, e: Entry, current: Config["window"]): Config["window"] {
+  const out = { ...current };
+  for (const a of r.entries(e, WINDOW_KEYS, true)) out.mouse = r.boolean(a);
   return out;
 }

@@ -340,6 +340,8 @@ export class Started {
   /** The session file, when sessions are on. */
   recorder?: SessionRecorder;
   #release: () => void;
+  /** The MCP servers, once their module is loaded. */
+  #mcp?: McpServers;
   #closing?: Promise<void>;
 
   /** What `start` found; `release` ends the watch on termination signals. */
@@ -352,6 +354,7 @@ export class Started {
     release: () => void = () => {},
   ) {
     this.#release = release;
+    run.mcp?.then((m) => this.#mcp = m, () => {});
     this.run = run;
     this.cwd = cwd;
     this.model = model;
@@ -385,6 +388,11 @@ export class Started {
   /** `/new`: a fresh session file (when sessions are on); the next agent starts empty. */
   async newSession(): Promise<void> {
     this.recorder = await openSession({ config: this.run.config, cwd: this.cwd }, this.model);
+  }
+
+  /** Kills the MCP servers' process groups at once, for a front end that must exit now. */
+  killServers(): void {
+    this.#mcp?.kill();
   }
 
   /**

@@ -40,6 +40,7 @@ Deno.test("parseConfig: defaults", async (t) => {
       mcpServers: {},
       mcp: { catalog: "auto", budget: 4000, maxTools: 12 },
       acp: { title: "mm" },
+      window: { mouse: true },
     });
   });
   await t.step("keys with no default are absent", () => {

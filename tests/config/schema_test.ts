@@ -10,7 +10,7 @@ const TOP_KEYS =
   "provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, " +
   "contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, " +
   "watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, " +
-  "structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp";
+  "structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window";
 
 Deno.test("parseConfig: accepted values", async (t) => {
   const rows: [string, string, Partial<Config>][] = [
@@ -221,6 +221,7 @@ Deno.test("parseConfig: accepted values", async (t) => {
     ],
     ["tools empty", "tools:", { tools: [] }],
     ["acp.title", "acp:\n  title: My agent", { acp: { title: "My agent" } }],
+    ["window.mouse", "window:\n  mouse: false", { window: { mouse: false } }],
   ];
   for (const [name, yaml, changes] of rows) {
     await t.step(name, () => assertEquals(parse(yaml), withDefaults(changes)));
@@ -815,7 +816,7 @@ Deno.test("parseConfig: unknown keys", async (t) => {
     [
       "nothing near at the top",
       "colour: red",
-      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp',
+      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window',
     ],
     [
       "sessions.enabeld",
@@ -871,6 +872,11 @@ Deno.test("parseConfig: unknown keys", async (t) => {
       "tools[0].parameters.n.required",
       "tools:\n  - name: t\n    command: [x]\n    parameters:\n      n: {required: true}",
       'mm.yaml:5:11: unknown key "tools[0].parameters.n.required" — known keys of tools[0].parameters.n: type, description, enum, default, optional',
+    ],
+    [
+      "window.mice",
+      "window:\n  mice: false",
+      'mm.yaml:2:3: unknown key "window.mice" — known keys of window: mouse',
     ],
     [
       "acp.titel",
