@@ -259,7 +259,10 @@ export class McpServer implements McpServerPort {
       if (f.code === "CONNECTION_CLOSED" || f.code === "NOT_CONNECTED") {
         return { kind: "down", reason: "the connection closed" };
       }
-      return { kind: "error", message: failureText(e, this.config.url) };
+      const text = failureText(e, this.config.url);
+      // An HTTP server that went away: not running, for this call at least.
+      if (text.startsWith("cannot connect to ")) return { kind: "down", reason: text };
+      return { kind: "error", message: text };
     }
   }
 

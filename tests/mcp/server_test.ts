@@ -167,6 +167,17 @@ Deno.test("an MCP server from npm: server-everything over stdio, Streamable HTTP
         assertEquals(echo.kind, "result");
         await server.close();
       },
+      "HTTP: a server that went away answers as not running": async () => {
+        const gone = await everythingOverHttp("streamableHttp");
+        const { server } = start("web", serverConfig({ type: "http", url: gone.url }));
+        await server.started;
+        await gone.close();
+        assertEquals(await server.call("echo", { message: "hi" }, NEVER), {
+          kind: "down",
+          reason: `cannot connect to ${gone.url} (connection refused)`,
+        });
+        await server.close();
+      },
       "HTTP: nobody listening, a wrong path": async () => {
         const url = `http://127.0.0.1:${freePort()}/mcp`;
         const refused = start("web", serverConfig({ type: "http", url }));
