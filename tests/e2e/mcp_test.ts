@@ -5,7 +5,7 @@
 
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { alive, everythingOverHttp, faultYaml } from "../helpers/mcp/servers.ts";
+import { alive, everythingOverHttp, faultYaml, logged } from "../helpers/mcp/servers.ts";
 import { runMM, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
@@ -260,16 +260,13 @@ Deno.test("MCP servers in mm -p", async (t) => {
         const run = await runMM(["-p", "x"], {
           cwd: dir,
           started: async (child) => {
-            for (let i = 0; i < 400; i++) {
-              if ((await Deno.readTextFile(log).catch(() => "")).includes("tools/call slow")) break;
-              await new Promise((r) => setTimeout(r, 25));
-            }
+            await logged(log, "tools/call slow");
             child.kill("SIGINT");
           },
         });
         assertEquals(run.code, 130, run.stderr);
-        const logged = (await Deno.readTextFile(log)).split("\n");
-        assertEquals(logged.some((l) => /^cancelled \d+$/.test(l)), true, logged.join("\n"));
+        const lines = (await Deno.readTextFile(log)).split("\n");
+        assertEquals(lines.some((l) => /^cancelled \d+$/.test(l)), true, lines.join("\n"));
       },
       "SIGTERM during a call: mm closes the servers, then exits 143": async () => {
         server.script("term", [{ toolCalls: [call("fault_hang")] }]);
@@ -282,10 +279,7 @@ Deno.test("MCP servers in mm -p", async (t) => {
         const run = await runMM(["-p", "x"], {
           cwd: dir,
           started: async (child) => {
-            for (let i = 0; i < 400; i++) {
-              if ((await Deno.readTextFile(log).catch(() => "")).includes("tools/call hang")) break;
-              await new Promise((r) => setTimeout(r, 25));
-            }
+            await logged(log, "tools/call hang");
             child.kill("SIGTERM");
           },
         });

@@ -2,7 +2,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { alive, faultYaml } from "../helpers/mcp/servers.ts";
+import { allGone, faultYaml } from "../helpers/mcp/servers.ts";
 import { DENO_DIR, MAIN, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
@@ -18,15 +18,6 @@ async function mm(model: string, extra: string) {
   );
   await term.waitFor("Ctrl-D quits.");
   return term;
-}
-
-async function gone(pids: number[], ms = 10_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (pids.every((p) => !alive(p))) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return false;
 }
 
 Deno.test("MCP servers in window mode", async (t) => {
@@ -66,7 +57,7 @@ Deno.test("MCP servers in window mode", async (t) => {
         const pids = (await Deno.readTextFile(pidFile)).split(" ").map(Number);
         Deno.kill(await term.pid(), "SIGTERM");
         await term.waitFor("[exited 143]");
-        assertEquals(await gone(pids), true, "the server and its child are gone");
+        assertEquals(await allGone(pids), true, "the server and its child are gone");
       } finally {
         await term.kill();
       }

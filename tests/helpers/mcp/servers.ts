@@ -85,6 +85,29 @@ export async function everythingOverHttp(kind: "streamableHttp" | "sse"): Promis
   };
 }
 
+/** Waits until every process of `pids` is gone (at most `ms`); whether they all are. */
+export async function allGone(pids: number[], ms = 10_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (pids.every((p) => !alive(p))) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
+/** The pids the fault server wrote to its `FAULT_PID_FILE`: its own, then its child's. */
+export async function faultPids(file: string): Promise<number[]> {
+  return (await Deno.readTextFile(file)).split(" ").map(Number);
+}
+
+/** Waits until the fault server's `FAULT_LOG` has a line with `text` (at most 10 s). */
+export async function logged(file: string, text: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if ((await Deno.readTextFile(file).catch(() => "")).includes(text)) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** Whether process `pid` is still there (a zombie counts as gone: it is only waiting to be reaped). */
 export function alive(pid: number): boolean {
   try {
