@@ -8,7 +8,13 @@ import {
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { Editor, strayLines } from "../helpers/acp.ts";
 import { runCases } from "../helpers/cases.ts";
-import { alive, everythingOverHttp, FAULT_ARGV, faultYaml } from "../helpers/mcp/servers.ts";
+import {
+  alive,
+  everythingOverHttp,
+  FAULT_ARGV,
+  faultPids,
+  faultYaml,
+} from "../helpers/mcp/servers.ts";
 import { DENO_DIR, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
@@ -140,8 +146,7 @@ Deno.test("MCP servers in editor mode", async (t) => {
           ]);
           await editor.prompt(a, "x");
           await editor.prompt(b, "x");
-          const pids = async (f: string) =>
-            (await Deno.readTextFile(`${tmp}/${f}`)).split(" ").map(Number);
+          const pids = async (f: string) => await faultPids(`${tmp}/${f}`);
           const [pa, pb] = [await pids("a"), await pids("b")];
           await editor.closeSession(a);
           assertEquals([...pa.map(alive), ...pb.map(alive)], [false, false, true, true]);

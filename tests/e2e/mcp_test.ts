@@ -5,7 +5,7 @@
 
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { alive, everythingOverHttp, faultYaml, logged } from "../helpers/mcp/servers.ts";
+import { alive, everythingOverHttp, faultPids, faultYaml, logged } from "../helpers/mcp/servers.ts";
 import { runMM, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
@@ -250,7 +250,7 @@ Deno.test("MCP servers in mm -p", async (t) => {
         }));
         const run = await runMM(["-p", "x"], { cwd: dir });
         assertEquals(run.code, 0, run.stderr);
-        const [pid, child] = (await Deno.readTextFile(pids)).split(" ").map(Number);
+        const [pid, child] = await faultPids(pids);
         assertEquals([alive(pid), alive(child)], [false, false]);
       },
       "an interrupt during a call: notifications/cancelled, exit 130": async () => {
@@ -284,7 +284,7 @@ Deno.test("MCP servers in mm -p", async (t) => {
           },
         });
         assertEquals(run.code, 143, run.stderr);
-        const [pid, child] = (await Deno.readTextFile(pids)).split(" ").map(Number);
+        const [pid, child] = await faultPids(pids);
         assertEquals([alive(pid), alive(child)], [false, false]);
       },
       "server-filesystem from npm reads a file of the working directory": async () => {

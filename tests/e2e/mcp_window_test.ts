@@ -2,7 +2,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { allGone, faultYaml } from "../helpers/mcp/servers.ts";
+import { allGone, faultPids, faultYaml } from "../helpers/mcp/servers.ts";
 import { DENO_DIR, MAIN, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
@@ -54,7 +54,7 @@ Deno.test("MCP servers in window mode", async (t) => {
       );
       try {
         await term.waitFor("🔌 fault");
-        const pids = (await Deno.readTextFile(pidFile)).split(" ").map(Number);
+        const pids = await faultPids(pidFile);
         Deno.kill(await term.pid(), "SIGTERM");
         await term.waitFor("[exited 143]");
         assertEquals(await allGone(pids), true, "the server and its child are gone");

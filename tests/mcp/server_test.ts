@@ -11,6 +11,7 @@ import {
   alive,
   everythingOverHttp,
   faultConfig,
+  faultPids,
   freePort,
   serverConfig,
 } from "../helpers/mcp/servers.ts";
@@ -114,7 +115,7 @@ Deno.test("an MCP server over stdio: the fault server", async (t) => {
       const pids = `${dir}/pids`;
       const { server } = start("fault", faultConfig({ FAULT_STUBBORN: "1", FAULT_PID_FILE: pids }));
       await server.started;
-      const [pid, child] = (await Deno.readTextFile(pids)).split(" ").map(Number);
+      const [pid, child] = await faultPids(pids);
       assertEquals([alive(pid), alive(child)], [true, true]);
       await server.close();
       assertEquals([alive(pid), alive(child)], [false, false]);
