@@ -250,12 +250,19 @@ Deno.test("edit_file: the passes", async (t) => {
     );
   });
 
-  await t.step("3. indent needs two lines or more: one line is the edges pass's", async () => {
-    const { result } = await edit({ "main.go": GO }, {
-      edits: [{ old: "  count  :=  1", new: "count := 2" }],
-    });
-    assertEquals(result.failed, true);
-  });
+  await t.step(
+    "3. indent needs two lines or more; spaces inside one line are the interior pass's",
+    async () => {
+      const { result, ctx } = await edit({ "main.go": GO }, {
+        edits: [{ old: "  count  :=  1", new: "count := 2" }],
+      });
+      assertEquals(
+        result.output.split("\n")[0],
+        "edited main.go: 1 edit applied, 1 line added, 1 deleted, first change at line 4 · 1 matched ignoring whitespace · 1 matched ignoring spaces inside lines",
+      );
+      assertEquals(text(ctx), GO.replace("count := 1", "count := 2"));
+    },
+  );
 
   await t.step(
     "a prefix copied from read_file's numbered lines is taken off old and new",
