@@ -16,6 +16,11 @@ export interface Literals {
   hashAtWord: boolean;
   /** Whether a `/` where a value is expected opens a regex literal (JavaScript). */
   regex: boolean;
+  /**
+   * Whether words are a shell's: everything but blanks and `|&;()<>`, quotes included, so the
+   * spaces between `ls` and `-la` or `echo` and `'x'` stay.
+   */
+  shellWords: boolean;
 }
 
 const C_LIKE = ["c", "h", "cc", "cpp", "hpp", "cs", "java", "kt", "kts", "swift", "scala", "dart"];
@@ -34,7 +39,8 @@ const HASH = [
   "mk",
   "cmake",
 ];
-const SHELL = ["sh", "bash", "zsh", "fish", "yaml", "yml"];
+const SHELL = ["sh", "bash", "zsh", "fish", "ksh"];
+const YAML = ["yaml", "yml"];
 
 /** The literal rules for a file, by its name; an unknown kind has quotes and no comments. */
 export function literalsFor(path: string): Literals {
@@ -45,6 +51,7 @@ export function literalsFor(path: string): Literals {
     comments: [] as string[],
     hashAtWord: false,
     regex: false,
+    shellWords: false,
   };
   if (JS_LIKE.includes(ext)) return { ...base, comments: ["//"], regex: true };
   if (C_LIKE.includes(ext) || ext === "go" || ext === "rs" || ext === "php") {
@@ -53,14 +60,18 @@ export function literalsFor(path: string): Literals {
   if (HASH.includes(ext) || /^(makefile|gnumakefile|dockerfile)$/.test(name)) {
     return { ...base, comments: ["#"] };
   }
-  if (SHELL.includes(ext)) return { ...base, comments: ["#"], hashAtWord: true };
+  if (SHELL.includes(ext) || /^\.?(bashrc|profile|zshrc)$/.test(name)) {
+    return { ...base, comments: ["#"], hashAtWord: true, shellWords: true };
+  }
+  if (YAML.includes(ext)) return { ...base, comments: ["#"], hashAtWord: true };
   if (ext === "sql" || ext === "lua" || ext === "hs") return { ...base, comments: ["--"] };
   return base;
 }
 
-/** A letter, digit, `_` or `$`: two of them keep a space between them. */
-function isWord(c: string | undefined): boolean {
-  return c !== undefined && /[\p{L}\p{N}_$]/u.test(c);
+/** A letter, digit, `_` or `$` (in a shell, anything but `|&;()<>`): two keep a space between. */
+function isWord(c: string | undefined, rules: Literals): boolean {
+  if (c === undefined) return false;
+  return rules.shellWords ? !/[\s|&;()<>]/.test(c) : /[\p{L}\p{N}_$]/u.test(c);
 }
 
 /** Characters after which a `/` opens a regex literal rather than dividing. */
@@ -89,7 +100,9 @@ export function squeeze(content: string, rules: Literals, maps = true): Normal {
     if (c === " " || c === "\t") {
       let j = i;
       while (j < n && (content[j] === " " || content[j] === "\t")) j++;
-      if (j < n && text !== "" && isWord(text[text.length - 1]) && isWord(content[j])) {
+      if (
+        j < n && text !== "" && isWord(text[text.length - 1], rules) && isWord(content[j], rules)
+      ) {
         text += " ";
         if (maps) {
           from.push(i);

@@ -137,3 +137,10 @@ c.apply(
   "void f(void) {\n    int *p = NULL;\n}\n",
   SAYS,
 );
+c.refuse(
+  "shell: `ls-la` is a word of its own, not `ls -la`",
+  "run.sh",
+  "ls -la /tmp\n",
+  edit("ls-la /tmp", "ls -lah /tmp"),
+  NOT_FOUND,
+);
