@@ -68,6 +68,9 @@ function compact(text: string): string {
   return foldTypography(text).replace(/[ \t]+/g, "");
 }
 
+/** {@linkcode compact} of file line `i`, computed once per file. */
+const compactLine = cachedLines("compact", (file, i) => compact(file.lines[i]));
+
 function isWord(c: string | undefined): boolean {
   return c !== undefined && /[\p{L}\p{N}_$]/u.test(c);
 }
@@ -125,7 +128,7 @@ export function normalizedPass(
     // Blanks removed, a line holding old's text still holds it: a cheap first look.
     const bare = compact(needle);
     for (const i of file.linesHolding(words[0])) {
-      if (!compact(file.lines[i]).includes(bare)) continue;
+      if (!compactLine(file, i).includes(bare)) continue;
       const text = norm.fileText(file, i);
       if (!text.includes(needle)) continue;
       const f = norm.fileLine(file, i);
@@ -146,7 +149,7 @@ export function normalizedPass(
     for (const at of file.linesHolding(words[k0])) {
       const i = at - k0;
       if (i < 0 || i + lines.length > file.lines.length) continue;
-      if (compact(file.lines[at]) !== compact(models[k0].text)) continue;
+      if (compactLine(file, at) !== compact(models[k0].text)) continue;
       if (norm.fileText(file, at) !== models[k0].text) continue;
       let k = 0;
       while (k < lines.length && norm.fileText(file, i + k) === models[k].text) k++;
