@@ -5,7 +5,7 @@
  * opens (docs/tools.md, "Elisions").
  */
 
-import type { FileText, Located, Pass, PassResult, Relaxation } from "./file_text.ts";
+import type { FileText, Located, Pass, PassResult, Piece, Relaxation } from "./file_text.ts";
 import { isElisionMarker } from "./placeholder.ts";
 import { isBlank, leadingBlanks } from "./reindent.ts";
 
@@ -150,14 +150,19 @@ export function resolveElided(
       }
     }
   }
-  // One replacement from the first piece to the last: each piece's own, the file's lines between.
+  // Each piece replaced on its own; one that new empties takes a line break with it.
+  const pieces: Piece[] = found.map((f) => {
+    let { start, end } = f;
+    if (f.replacement === "") {
+      if (file.text[end] === "\n") end++;
+      else if (file.text[start - 1] === "\n") start--;
+    }
+    return { start, end, replacement: f.replacement };
+  });
   let replacement = "";
-  for (let j = 0; j < found.length; j++) {
-    let gap = j + 1 < found.length ? file.text.slice(found[j].end, found[j + 1].start) : "";
-    const own = found[j].replacement;
-    if (own === "" && j === 0) gap = gap.replace(/^[ \t]*\n/, "");
-    if (own === "" && j > 0) replacement = replacement.replace(/\n[ \t]*$/, "");
-    replacement += own + gap;
+  for (let j = 0; j < pieces.length; j++) {
+    replacement += pieces[j].replacement;
+    if (j + 1 < pieces.length) replacement += file.text.slice(pieces[j].end, pieces[j + 1].start);
   }
   const relaxed = new Set<Relaxation>(found.flatMap((f) => f.relaxed ?? []));
   relaxed.add("elision");
@@ -167,9 +172,10 @@ export function resolveElided(
   return {
     kind: "found",
     pass,
-    start: found[0].start,
-    end: found[found.length - 1].end,
+    start: pieces[0].start,
+    end: pieces[pieces.length - 1].end,
     replacement,
     relaxed: [...relaxed],
+    pieces,
   };
 }

@@ -30,6 +30,18 @@ export interface Located {
   replacement: string;
   /** The relaxations beyond the spec's passes it needed; absent when none. */
   relaxed?: Relaxation[];
+  /**
+   * An elided old: the regions replaced one by one (the lines between them are not part of the
+   * edit, and another edit may change them); `start`, `end` and `replacement` then span them all.
+   */
+  pieces?: Piece[];
+}
+
+/** One region of the file and what replaces it. */
+export interface Piece {
+  start: number;
+  end: number;
+  replacement: string;
 }
 
 /** `old` found in several places: how many, and the (1-based) lines they start on. */

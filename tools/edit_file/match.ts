@@ -50,6 +50,7 @@ export {
   findAll,
   type Located,
   type Pass,
+  type Piece,
   type Relaxation,
   trimBlanks,
 } from "./file_text.ts";

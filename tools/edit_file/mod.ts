@@ -13,6 +13,7 @@ import {
   type Closest,
   FileText,
   type Located,
+  type Piece,
   type Relaxation,
   type Resolution,
   resolveEdit,
@@ -552,10 +553,10 @@ function roughChange(oldText: string, newText: string): Omit<Change, "edits" | "
 // ---------------------------------------------------------------------------------------------
 // The tool.
 
-/** An edit that was found, with its number and the lines it covers. */
+/** A region an edit replaces (an elided edit has several), its edit's number and its lines. */
 interface Placed {
   n: number;
-  at: Located;
+  at: Piece;
   first: number;
   last: number;
 }
@@ -654,6 +655,7 @@ export const editFile: Tool<EditFileInput> = {
     const file = new FileText(source.text, isMakefile(path) ? { tab: true } : undefined, path);
     const refusals: { n: number; text: string }[] = [];
     const placed: Placed[] = [];
+    const found: Located[] = [];
     input.edits.forEach((edit, i) => {
       const n = i + 1;
       const old = edit.old.replaceAll("\r\n", "\n");
@@ -664,10 +666,13 @@ export const editFile: Tool<EditFileInput> = {
       if (r.kind !== "found") {
         refusals.push({ n, text: refusalText(path, n, old, r) });
       } else {
-        const region = file.text.slice(r.start, r.end);
-        const lead = region.length - region.replace(/^[ \t\n]+/, "").length;
-        const first = file.lineNumber(Math.min(r.start + lead, r.end - 1));
-        placed.push({ n, at: r, first, last: file.lineNumber(r.end - 1) });
+        found.push(r);
+        for (const at of r.pieces ?? [r]) {
+          const region = file.text.slice(at.start, at.end);
+          const lead = region.length - region.replace(/^[ \t\n]+/, "").length;
+          const first = file.lineNumber(Math.min(at.start + lead, at.end - 1));
+          placed.push({ n, at, first, last: file.lineNumber(at.end - 1) });
+        }
       }
     });
     refusals.push(...conflicts(path, placed));
@@ -695,12 +700,12 @@ export const editFile: Tool<EditFileInput> = {
       ? { added: diff.added, deleted: diff.deleted, first: firstChanged(diff.hunks) }
       : roughChange(source.text, text);
     const relaxations: Partial<Record<Relaxation, number>> = {};
-    for (const p of placed) {
-      for (const r of p.at.relaxed ?? []) relaxations[r] = (relaxations[r] ?? 0) + 1;
+    for (const f of found) {
+      for (const r of f.relaxed ?? []) relaxations[r] = (relaxations[r] ?? 0) + 1;
     }
     const change: Change = {
-      edits: placed.length,
-      relaxed: placed.filter((p) => p.at.pass !== "exact").length,
+      edits: found.length,
+      relaxed: found.filter((f) => f.pass !== "exact").length,
       ...counts,
       relaxations,
     };

@@ -35,7 +35,21 @@ Deno.test("elisions", async (t) => {
       end: PY.indexOf("return a") + "return a".length,
       replacement: "def f(x, y):\n    a = 1\n    b = 2\n    return a + y",
       relaxed: ["elision"],
+      pieces: [
+        { start: 0, end: 9, replacement: "def f(x, y):" },
+        { start: 30, end: 42, replacement: "    return a + y" },
+      ],
     });
+  });
+
+  await t.step("a piece new empties takes its line break with it", () => {
+    const r = resolveElided(
+      file,
+      "def f(x):\n    a = 1\n    # ...\n    return a",
+      "def f(x):\n    # ...\n    return a",
+      exact(file),
+    );
+    assertEquals(r?.kind === "found" && r.replacement, "def f(x):\n    b = 2\n    return a");
   });
 
   await t.step("not an elision: no marker, an empty piece, new without the same markers", () => {

@@ -122,3 +122,31 @@ c.apply(
   'func kind(x int) string {\n\tswitch x {\n\tcase 0:\n\t\treturn "zero"\n\tcase 1:\n\t\treturn "one"\n\t}\n\treturn "lots"\n}\n',
   SAYS,
 );
+c.apply(
+  "an elided edit and a second edit inside the lines it leaves out",
+  "stats.py",
+  PY,
+  [
+    {
+      old: "def total(items):\n    # ...\n    return s",
+      new: "def total(items, start=0):\n    # ...\n    return s + start",
+    },
+    { old: "        s += x", new: "        s += abs(x)" },
+  ],
+  PY.replace("def total(items):", "def total(items, start=0):").replace("s += x", "s += abs(x)")
+    .replace("    return s\n", "    return s + start\n"),
+  "2 edits applied",
+);
+c.refuse(
+  "a second edit overlapping a piece of an elided one is refused",
+  "stats.py",
+  PY,
+  [
+    {
+      old: "def total(items):\n    # ...\n    return s",
+      new: "def total(items):\n    # ...\n    return s + 1",
+    },
+    { old: "    return s\n\ndef mean", new: "    return s\n\n\ndef mean" },
+  ],
+  "edit #1 lies inside edit #2 (lines 5-7)",
+);
