@@ -18,6 +18,7 @@ import {
   type Resolution,
   resolveEdit,
 } from "./match.ts";
+import { commonEnds } from "./placement.ts";
 import { numberLine } from "../_lines.ts";
 import { directoryText, missingText, READ_LIMIT, readErrorText } from "../_files.ts";
 import { unchangedText, writeErrorText } from "../_files.ts";
@@ -540,13 +541,7 @@ function firstChanged(hunks: Hunk[]): number {
 function roughChange(oldText: string, newText: string): Omit<Change, "edits" | "relaxed"> {
   const a = oldText.split("\n");
   const b = newText.split("\n");
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (
-    tail < a.length - head && tail < b.length - head &&
-    a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  ) tail++;
+  const { head, tail } = commonEnds(a, b);
   return { added: b.length - head - tail, deleted: a.length - head - tail, first: head + 1 };
 }
 

@@ -52,40 +52,74 @@ export interface Placing {
 
 /** Which line of old each line of new repeats unchanged, or -1; a longest common subsequence. */
 export function alignLines(model: string[], lines: string[]): number[] {
-  const a = model.map(trimEnd);
-  const b = lines.map(trimEnd);
-  const out = b.map(() => -1);
+  const out = lines.map(() => -1);
+  for (const step of diffSequences(model.map(trimEnd), lines.map(trimEnd))) {
+    if (step.kind === "same") out[step.b] = step.a;
+  }
+  return out;
+}
+
+/** One step of a diff: an item of both sequences, of `a` only, or of `b` only. */
+type Step =
+  | { kind: "same"; a: number; b: number }
+  | { kind: "deleted"; a: number }
+  | { kind: "added"; b: number };
+
+/** How many items `a` and `b` share at their start and, after that, at their end. */
+export function commonEnds(
+  a: ArrayLike<string>,
+  b: ArrayLike<string>,
+): { head: number; tail: number } {
   let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) out[head] = head++;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
   while (
     tail < a.length - head && tail < b.length - head &&
     a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  ) {
-    out[b.length - 1 - tail] = a.length - 1 - tail;
-    tail++;
-  }
+  ) tail++;
+  return { head, tail };
+}
+
+/** Cells above which the middle of a diff is not searched for common items. */
+const DIFF_CELLS = 4_000_000;
+
+/**
+ * The steps from `a` to `b` (lines, or a string's characters) along a longest common subsequence:
+ * the common ends first, the middle by dynamic programming (all of it changed when too big).
+ */
+function diffSequences(a: ArrayLike<string>, b: ArrayLike<string>): Step[] {
+  const { head, tail } = commonEnds(a, b);
+  const steps: Step[] = [];
+  for (let i = 0; i < head; i++) steps.push({ kind: "same", a: i, b: i });
   const n = a.length - head - tail;
   const m = b.length - head - tail;
-  if (n === 0 || m === 0 || n * m > 4_000_000) return out;
-  // lcs[i][j]: the longest common subsequence of a[head+i..] and b[head+j..], row by row.
   const width = m + 1;
-  const lcs = new Uint32Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i * width + j] = a[head + i] === b[head + j]
-        ? lcs[(i + 1) * width + j + 1] + 1
-        : Math.max(lcs[(i + 1) * width + j], lcs[i * width + j + 1]);
+  // lcs[i][j]: the longest common subsequence of a[head+i..] and b[head+j..], row by row.
+  const lcs = new Uint32Array(n * m > DIFF_CELLS ? 0 : (n + 1) * width);
+  if (lcs.length) {
+    for (let i = n - 1; i >= 0; i--) {
+      for (let j = m - 1; j >= 0; j--) {
+        lcs[i * width + j] = a[head + i] === b[head + j]
+          ? lcs[(i + 1) * width + j + 1] + 1
+          : Math.max(lcs[(i + 1) * width + j], lcs[i * width + j + 1]);
+      }
     }
   }
   let i = 0;
   let j = 0;
-  while (i < n && j < m) {
-    if (a[head + i] === b[head + j]) out[head + j++] = head + i++;
-    else if (lcs[(i + 1) * width + j] >= lcs[i * width + j + 1]) i++;
-    else j++;
+  while (i < n || j < m) {
+    if (lcs.length && i < n && j < m && a[head + i] === b[head + j]) {
+      steps.push({ kind: "same", a: head + i++, b: head + j++ });
+    } else if (
+      j >= m || (i < n && (!lcs.length || lcs[(i + 1) * width + j] >= lcs[i * width + j + 1]))
+    ) {
+      steps.push({ kind: "deleted", a: head + i++ });
+    } else steps.push({ kind: "added", b: head + j++ });
   }
-  return out;
+  for (let k = 0; k < tail; k++) {
+    steps.push({ kind: "same", a: a.length - tail + k, b: b.length - tail + k });
+  }
+  return steps;
 }
 
 function trimEnd(line: string): string {
@@ -303,7 +337,7 @@ export function carry(file: string, model: string, line: string, normalize: Norm
   const m = normalize(model);
   const n = normalize(line);
   if (f.text !== m.text || n.text === m.text) return line;
-  const ops = diffChars(m.text, n.text);
+  const ops = diffSequences(m.text, n.text);
   const kept = ops.filter((o) => o.kind === "same").length;
   if (kept * 2 < n.text.length) return line;
   const gap = (s: string, x: Normal, j: number) => s.slice(j > 0 ? x.to[j - 1] : 0, x.from[j]);
@@ -321,47 +355,4 @@ export function carry(file: string, model: string, line: string, normalize: Norm
     }
   }
   return out.replace(/^[ \t]+/, "");
-}
-
-/** One step of a character diff: a character of both, of `a` only, or of `b` only. */
-type CharOp =
-  | { kind: "same"; a: number; b: number }
-  | { kind: "deleted"; a: number }
-  | { kind: "added"; b: number };
-
-/** The steps from `a` to `b` along a longest common subsequence (the common ends first). */
-function diffChars(a: string, b: string): CharOp[] {
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (
-    tail < a.length - head && tail < b.length - head &&
-    a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  ) tail++;
-  const ops: CharOp[] = [];
-  for (let i = 0; i < head; i++) ops.push({ kind: "same", a: i, b: i });
-  const n = a.length - head - tail;
-  const m = b.length - head - tail;
-  const width = m + 1;
-  const lcs = new Uint16Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i * width + j] = a[head + i] === b[head + j]
-        ? lcs[(i + 1) * width + j + 1] + 1
-        : Math.max(lcs[(i + 1) * width + j], lcs[i * width + j + 1]);
-    }
-  }
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[head + i] === b[head + j]) {
-      ops.push({ kind: "same", a: head + i++, b: head + j++ });
-    } else if (j >= m || (i < n && lcs[(i + 1) * width + j] >= lcs[i * width + j + 1])) {
-      ops.push({ kind: "deleted", a: head + i++ });
-    } else ops.push({ kind: "added", b: head + j++ });
-  }
-  for (let k = 0; k < tail; k++) {
-    ops.push({ kind: "same", a: a.length - tail + k, b: b.length - tail + k });
-  }
-  return ops;
 }

@@ -73,3 +73,8 @@ export const WHITESPACE = "· 1 matched ignoring whitespace";
 export const NOT_FOUND = "old text not found — it must match the file exactly";
 /** The ambiguous refusal. */
 export const AMBIGUOUS = "old text appears";
+
+/** The spec's Go file, which many cases edit. */
+export const GO = "package main\n\nfunc main() {\n\tcount := 1\n\tprint(count)\n}\n";
+/** {@linkcode GO} with `count := 2`. */
+export const GO2 = GO.replace("count := 1", "count := 2");

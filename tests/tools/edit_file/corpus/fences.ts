@@ -1,13 +1,11 @@
 /** Markdown code fences copied around old and new: taken off, never in a file that has fences. */
 
-import { category, edit, NOT_FOUND } from "./case.ts";
+import { category, edit, GO, GO2, NOT_FOUND } from "./case.ts";
 
 const c = category("fences");
 export const FENCE_CASES = c.cases;
 
 const SAYS = "· 1 matched without code fences";
-const GO = "package main\n\nfunc main() {\n\tcount := 1\n\tprint(count)\n}\n";
-const GO2 = GO.replace("count := 1", "count := 2");
 
 c.apply(
   "```go around old and new",

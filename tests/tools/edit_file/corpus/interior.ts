@@ -1,12 +1,11 @@
 /** Spaces inside a line forgiven outside string, regex and shell-quoted literals. */
 
-import { AMBIGUOUS, category, edit, NOT_FOUND } from "./case.ts";
+import { AMBIGUOUS, category, edit, GO, NOT_FOUND } from "./case.ts";
 
 const c = category("interior");
 export const INTERIOR_CASES = c.cases;
 
 const SAYS = "· 1 matched ignoring spaces inside lines";
-const GO = "package main\n\nfunc main() {\n\tcount := 1\n\tprint(count)\n}\n";
 
 c.apply(
   "Go: `count  :=  1` for `count := 1`",

@@ -3,14 +3,12 @@
  * `    12\t`, `12→`, `00012| `, `12: `), the latter only when consecutive.
  */
 
-import { category, edit, NOT_FOUND } from "./case.ts";
+import { category, edit, GO, GO2, NOT_FOUND } from "./case.ts";
 
 const c = category("lineNumbers");
 export const LINE_NUMBER_CASES = c.cases;
 
 const SAYS = "· 1 matched without line numbers";
-const GO = "package main\n\nfunc main() {\n\tcount := 1\n\tprint(count)\n}\n";
-const GO2 = GO.replace("count := 1", "count := 2");
 
 c.apply(
   "mm's read_file: `  4 │ ` on every line",

@@ -3,7 +3,7 @@
  * old lined up with a stretch of a line, and nothing shown when nothing is close.
  */
 
-import { category, edit, NOT_FOUND } from "./case.ts";
+import { category, edit, GO2 as GO, NOT_FOUND } from "./case.ts";
 
 const c = category("refusals");
 export const REFUSAL_CASES = c.cases;
@@ -11,7 +11,6 @@ export const REFUSAL_CASES = c.cases;
 const APPLIED = "this edit looks already applied";
 const CLOSEST = "the closest the file comes to it — copy these lines:";
 const NOTHING = "nothing in the file comes close to it";
-const GO = "package main\n\nfunc main() {\n\tcount := 2\n\tprint(count)\n}\n";
 
 c.refuse(
   "a one-line edit sent again after it was made",

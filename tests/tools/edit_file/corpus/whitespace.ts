@@ -1,11 +1,9 @@
 /** The spec's three passes: tabs versus spaces, indent depth, padding, CRLF, BOM, duplicates. */
 
-import { AMBIGUOUS, category, edit, NOT_FOUND, WHITESPACE } from "./case.ts";
+import { AMBIGUOUS, category, edit, GO, NOT_FOUND, WHITESPACE } from "./case.ts";
 
 const c = category("whitespace");
 export const WHITESPACE_CASES = c.cases;
-
-const GO = "package main\n\nfunc main() {\n\tcount := 1\n\tprint(count)\n}\n";
 
 c.apply(
   "Go: exact, one line",
