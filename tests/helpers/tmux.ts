@@ -89,6 +89,52 @@ export class Terminal {
     throw new Error(`timed out waiting for ${pattern} on the screen:\n${screen}`);
   }
 
+  /** The terminal's modes as tmux keeps them: the alternate screen, mouse reporting, the cursor. */
+  async modes(): Promise<{ alternate: boolean; mouse: boolean; cursor: boolean }> {
+    const out = await tmux(
+      "-L",
+      this.name,
+      "display",
+      "-p",
+      "-t",
+      this.name,
+      "#{alternate_on} #{mouse_any_flag} #{cursor_flag}",
+    );
+    const [alternate, mouse, cursor] = out.trim().split(" ").map((f) => f === "1");
+    return { alternate, mouse, cursor };
+  }
+
+  /** Resizes the terminal. */
+  async resize(width: number, height: number): Promise<void> {
+    await tmux(
+      "-L",
+      this.name,
+      "resize-window",
+      "-t",
+      this.name,
+      "-x",
+      String(width),
+      "-y",
+      String(height),
+    );
+  }
+
+  /** The pid of the program started in the terminal (the child of its shell). */
+  async pid(): Promise<number> {
+    const shell = (await tmux("-L", this.name, "display", "-p", "-t", this.name, "#{pane_pid}"))
+      .trim();
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const children = await Deno.readTextFile(`/proc/${shell}/task/${shell}/children`).catch(() =>
+        ""
+      );
+      const first = children.trim().split(/\s+/)[0];
+      if (first) return Number(first);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error("the program in the terminal has no pid");
+  }
+
   /** Ends the session and its programs. */
   async kill(): Promise<void> {
     await tmux("-L", this.name, "kill-server").catch(() => {});
