@@ -59,6 +59,25 @@ Deno.test("RepetitionWatch", async (t) => {
     for (const a of ANSWERS) assertEquals(watch(a.text, 9), undefined, a.name);
     assertEquals(watch(`[${Array(500).fill(0).join(", ")}]`), undefined);
   });
+  await t.step("a long sentence, a paragraph, a loop around a code block: loops too", () => {
+    const sentence =
+      "I am going to open the configuration file and read every line of it carefully. ";
+    assertEquals(typeof watch(sentence.repeat(20)), "string");
+    const paragraph =
+      "Hmm, but the user asked for the list of files. So I should call bash with ls. But wait, " +
+      "maybe they want hidden files too. Let me think about it once more before I answer. ";
+    assertEquals(typeof watch(paragraph.repeat(20)), "string");
+    assertEquals(typeof watch("Run this:\n```bash\nls -la\n```\n".repeat(40)), "string");
+  });
+  await t.step("a quoted log line, a table row, a list said over and over: ordinary", () => {
+    const quote = "The build log shows the same warning for every package:\n\n" +
+      "> warning: the option --legacy-peer-deps is deprecated\n".repeat(12);
+    assertEquals(watch(quote), undefined);
+    const table = "| package | note |\n| --- | --- |\n" +
+      "| pkg | deprecated: uses the legacy peer dependency resolver |\n".repeat(12);
+    assertEquals(watch(table), undefined);
+    assertEquals(watch("- install the same dependency again and again\n".repeat(12)), undefined);
+  });
   await t.step("the error names the chunk and where", () => {
     assertEquals(
       repetitionText("ab ab\nab", "thinking"),
