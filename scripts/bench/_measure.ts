@@ -73,7 +73,10 @@ function vmHWM(pid: number): number {
   }
 }
 
-/** `runs` samples of each kind, interleaved so a slow moment of the machine hits all alike. */
+/**
+ * `runs` samples of each kind, interleaved so a slow moment of the machine hits all alike; each
+ * round starts with the next kind (A B C, B C A, C A B…), so none is always the one run first.
+ */
 export async function interleaved(
   kinds: (() => Promise<Sample>)[],
   runs: number,
@@ -81,7 +84,10 @@ export async function interleaved(
   for (const kind of kinds) await kind(); // warm-up: caches filled, nothing recorded
   const samples: Sample[][] = kinds.map(() => []);
   for (let i = 0; i < runs; i++) {
-    for (const [k, kind] of kinds.entries()) samples[k].push(await kind());
+    for (let j = 0; j < kinds.length; j++) {
+      const k = (i + j) % kinds.length;
+      samples[k].push(await kinds[k]());
+    }
   }
   return samples;
 }

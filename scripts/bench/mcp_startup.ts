@@ -1,7 +1,7 @@
 /**
  * `deno run -A scripts/bench/mcp_startup.ts [RUNS] [BASE]`: does MCP support slow down a run that
- * configures no MCP server? This tree against BASE (a git revision, `main` by default, checked out
- * into a temporary directory with `git archive`): `mm --version`, and a one-shot turn — spawn to
+ * configures no MCP server? This tree (its tracked files as they are) against BASE (a git
+ * revision, `main` by default), each copied into a temporary directory: `mm --version`, and a one-shot turn — spawn to
  * the first chat request at the server, and spawn to exit. Then, for scale, the same turn with one
  * MCP server (`mcp-server-everything` over stdio), whose first turn waits for the server. Printed
  * as a Markdown table (docs/performance.md, "MCP servers"); not a test.
@@ -16,24 +16,25 @@ const BASE = Deno.args[1] ?? "main";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const RUN = ["run", "--allow-all", "--no-config", "--quiet"];
 
-/** The tree of `rev`, written into a new temporary directory. */
-async function checkout(rev: string): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "mm-bench-base-" });
-  const archive = new Deno.Command("git", {
-    args: ["archive", rev],
-    cwd: ROOT,
-    stdout: "piped",
-  }).spawn();
-  const tar = new Deno.Command("tar", { args: ["-x", "-C", dir], stdin: "piped" }).spawn();
-  await archive.stdout.pipeTo(tar.stdin);
-  if (!(await archive.status).success || !(await tar.status).success) {
-    throw new Error(`git archive ${rev} failed`);
-  }
+/**
+ * A tree written into a new temporary directory: revision `rev` (`git archive`), or without one
+ * the working tree's tracked files as they are now. Both trees run from the same kind of place, so
+ * neither pays for where it lies (a run from the clone was found a few ms slower than the same
+ * files from a temporary directory).
+ */
+async function copyTree(rev?: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "mm-bench-tree-" });
+  const script = rev === undefined
+    ? `git ls-files -z | tar -c --null -T - | tar -x -C '${dir}'`
+    : `git archive '${rev}' | tar -x -C '${dir}'`;
+  const out = await new Deno.Command("bash", { args: ["-c", script], cwd: ROOT }).output();
+  if (!out.success) throw new Error(`copying ${rev ?? "the working tree"} failed`);
   return dir;
 }
 
 const server = ScriptedServer.start();
-const base = await checkout(BASE);
+const base = await copyTree(BASE);
+const here = await copyTree();
 const work = await Deno.makeTempDir({ prefix: "mm-bench-" });
 const withMcp = await Deno.makeTempDir({ prefix: "mm-bench-mcp-" });
 await Deno.writeTextFile(`${work}/mm.yaml`, `url: ${server.url}\nmodel: bench\n`);
@@ -66,13 +67,13 @@ async function turn(root: string, cwd: string): Promise<Sample> {
 const version = (root: string) => () => measure([...RUN, `${root}/main.ts`, "--version"], work);
 const [baseVersion, thisVersion, baseTurn, thisTurn, mcpTurn] = await interleaved([
   version(base),
-  version(ROOT),
+  version(here),
   () => turn(base, work),
-  () => turn(ROOT, work),
-  () => turn(ROOT, withMcp),
+  () => turn(here, work),
+  () => turn(here, withMcp),
 ], RUNS);
 await server.close();
-for (const dir of [base, work, withMcp]) await Deno.remove(dir, { recursive: true });
+for (const dir of [base, here, work, withMcp]) await Deno.remove(dir, { recursive: true });
 
 const ms = (v: number) => `${Math.round(v)} ms`;
 const times = (s: Sample[], key: "ms" | "firstByteMs") => summary(s.map((x) => x[key]!));
