@@ -116,6 +116,7 @@ export class McpServer implements McpServerPort {
     }, config.startupTimeout);
     try {
       const sdk = await loadSdk();
+      if (this.#state.kind !== "starting") return; // closed while the SDK loaded: start nothing
       const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
       client.onerror = () => {}; // a stray line or a failed notification is no reason to stop
       this.#client = client;

@@ -199,3 +199,12 @@ Deno.test("an MCP server from npm: server-everything over stdio, Streamable HTTP
     await Promise.all([http.close(), sse.close()]);
   }
 });
+
+Deno.test("a server closed at once starts no process", async () => {
+  const dir = await tempDir();
+  const pids = `${dir}/pids`;
+  const { server } = start("fault", faultConfig({ FAULT_PID_FILE: pids }));
+  await server.close();
+  assertEquals(server.state, { kind: "closed" });
+  assertEquals(await Deno.stat(pids).then(() => true, () => false), false);
+});
