@@ -3,7 +3,8 @@
 import type { Config } from "../config/config.ts";
 import { UsageError } from "../cli/flags.ts";
 import { askDepth, Subagents } from "../subagent/ask.ts";
-import { Output, writeAll } from "./terminal/output.ts";
+import { Output } from "./terminal/output.ts";
+import { visible } from "./terminal/visible.ts";
 import { plain } from "./terminal/plain.ts";
 
 /** What `mm --ask` needs. */
@@ -31,8 +32,9 @@ export function unknownAskName(name: string, config: Config): UsageError {
  */
 export async function runAskOnce(opts: AskOnceOptions): Promise<number> {
   if (!opts.config.mmConfigs[opts.name]) throw unknownAskName(opts.name, opts.config);
+  const out = new Output();
   const fail = (text: string, code = 1) => {
-    writeAll(Deno.stderr, `${text}\n`);
+    out.stderr(`${visible(text)}\n`);
     return code;
   };
   const agents = new Subagents(
@@ -45,7 +47,7 @@ export async function runAskOnce(opts: AskOnceOptions): Promise<number> {
   try {
     // The agent's work shows on stderr as `-p` shows an asked agent's; its last text, the answer,
     // is left for stdout (the renderer writes an agent's text only before its next call).
-    const render = plain(new Output(), opts.config);
+    const render = plain(out, opts.config);
     const { result, answer } = await agents.ask({
       agent: opts.name,
       prompt: opts.prompt,
@@ -56,12 +58,12 @@ export async function runAskOnce(opts: AskOnceOptions): Promise<number> {
       config: opts.config,
       signal: controller.signal,
       emit: (event) => render({ type: "nested", call: "ask", event }),
-      hookFailure: (f) => writeAll(Deno.stderr, `[warning: ${f}]\n`),
+      hookFailure: (f) => out.stderr(`[warning: ${visible(f)}]\n`),
     });
     if (controller.signal.aborted) return fail("[error: interrupted]", 130);
     if (result.failed || answer === undefined) return fail(result.output);
     // A hook's context is for a model: stdout is the answer alone (docs/tools.md).
-    writeAll(Deno.stdout, answer.endsWith("\n") ? answer : `${answer}\n`);
+    out.answer(answer.endsWith("\n") ? answer : `${answer}\n`);
     return 0;
   } finally {
     Deno.removeSignalListener("SIGINT", onInterrupt);

@@ -75,6 +75,11 @@ export class Terminal {
     return await tmux("-L", this.name, "capture-pane", "-t", this.name, "-p", "-e", "-J");
   }
 
+  /** The pane's title, as a program sets it with an OSC 0 or 2 sequence. */
+  async title(): Promise<string> {
+    return (await tmux("-L", this.name, "display", "-p", "-t", this.name, "#{pane_title}")).trim();
+  }
+
   /** Waits until the screen matches `pattern` (polling every 50 ms), or fails after `timeout` ms. */
   async waitFor(pattern: RegExp | string, timeout = 15_000): Promise<string> {
     const deadline = Date.now() + timeout;

@@ -16,6 +16,7 @@ import { sessionsDir } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
 import { lspBannerLine } from "../../../tools/lsp/texts.ts";
 import { writeAll } from "../terminal/output.ts";
+import { visible } from "../terminal/visible.ts";
 import { start } from "../start.ts";
 import { helpLines, isCommand, parseCommand, unknownCommandText } from "./commands.ts";
 import { History, LineEditor } from "./editor.ts";
@@ -61,7 +62,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
     sessionWarning: (w: string) => warnings.push(w),
   });
   if (!begun.ok) {
-    render.line(`mm: ${begun.error}`);
+    render.line(`mm: ${visible(begun.error)}`);
     return 1;
   }
   const { model, tools, run } = begun;
@@ -80,7 +81,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
     askedBy?: AskedBy,
   ): Promise<PermissionAnswer> => {
     // An asked agent's request is the whole question already: `<agent> asks: <title>`.
-    render.line(askedBy ? `🔐 ${summary}` : `🔐 ${tool}: ${summary}`);
+    render.line(visible(askedBy ? `🔐 ${summary}` : `🔐 ${tool}: ${summary}`));
     // An asked agent takes "always" as once: it is not offered (as in the editor's dialog).
     const r = await editor.read(
       askedBy
@@ -104,7 +105,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
     },
     write: (text) => {
       spinner.stop();
-      render.write(text);
+      render.write(visible(text));
     },
     command: (name) => {
       if (name === "/abort" || name === "/quit" || name === "/exit") {
@@ -119,15 +120,17 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
 
   const newAgent = (earlier?: { message: Message; turn: number }[]): Agent =>
     begun.agent(
-      { askPermission, emit: (e) => render.handle(e), warn: (w) => render.line(w), ask },
+      { askPermission, emit: (e) => render.handle(e), warn: (w) => render.line(visible(w)), ask },
       earlier,
     );
   let agent = newAgent();
 
-  render.write(banner(config, model, tools.map((t) => t.name), begun.recorder, begun.chat.plan));
+  render.write(
+    visible(banner(config, model, tools.map((t) => t.name), begun.recorder, begun.chat.plan)),
+  );
   const lspLine = lspBannerLine(config, run.lspServers);
   if (lspLine) render.write(lspLine + "\n");
-  for (const w of warnings) render.line(w);
+  for (const w of warnings) render.line(visible(w));
   if (agent.history.length > 1) {
     render.line(render.dim(`(continuing: ${agent.history.length - 1} earlier message(s))`));
   }
@@ -161,7 +164,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
           render.line(`new conversation${recorder ? ` (session ${recorder.session.id})` : ""}`);
         } else if (name === "/compact") await compact(agent, render, spinner);
         else if (name === "/memory") {
-          render.line(await memory(config, cwd, args, agent));
+          render.line(visible(await memory(config, cwd, args, agent)));
         } else if (name === "/ask") {
           turn = new AbortController();
           const controller = turn;
@@ -173,7 +176,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
               tools,
               args,
               controller.signal,
-              (l) => render.line(l),
+              (l) => render.line(visible(l)),
               (output) => render.preview(output),
             );
             if (exchange) await agent.addExchange(...exchange);
@@ -278,7 +281,7 @@ async function compact(agent: Agent, render: LineRenderer, spinner: Spinner): Pr
     );
   } catch (e) {
     if (e instanceof CompactError || e instanceof ProviderError) {
-      render.line(`/compact: ${e.message}`);
+      render.line(`/compact: ${visible(e.message)}`);
     } else throw e;
   } finally {
     spinner.stop();

@@ -1,5 +1,7 @@
 /** Writing to stdout and stderr synchronously, with colour only on a terminal. */
 
+import { visible } from "./visible.ts";
+
 const encoder = new TextEncoder();
 
 /** Writes all of `text` to a stream, however many writes it takes. */
@@ -15,15 +17,26 @@ export function writeAll(stream: { writeSync(p: Uint8Array): number }, text: str
 export class Output {
   /** Whether stderr is a terminal that takes colour (and `NO_COLOR` is unset). */
   readonly colour: boolean;
+  /** Whether stdout is a terminal: the answer is then drawn, not data, and goes through `visible`. */
+  readonly stdoutTerminal: boolean;
 
-  /** Looks at stderr once. */
+  /** Looks at stderr and stdout once. */
   constructor() {
     this.colour = Deno.stderr.isTerminal() && !Deno.env.get("NO_COLOR");
+    this.stdoutTerminal = Deno.stdout.isTerminal();
   }
 
   /** Writes to stdout. */
   stdout(text: string): void {
     writeAll(Deno.stdout, text);
+  }
+
+  /**
+   * Writes a model's answer to stdout: as it is into a pipe or a file (it is data there), through
+   * {@linkcode visible} on a terminal.
+   */
+  answer(text: string): void {
+    this.stdout(this.stdoutTerminal ? visible(text) : text);
   }
 
   /** Writes to stderr. */
