@@ -79,6 +79,8 @@ export interface ExecRequest {
 export interface ExecResult {
   /** stdout and stderr merged; very large output is read back from both ends with a marker between. */
   output: string;
+  /** Bytes of output dropped between the two ends (counted in the marker), when any were. */
+  dropped?: number;
   /** The exit status, or undefined when a signal ended it. */
   code?: number;
   /** The signal that ended it (`SIGKILL`), when one did. */

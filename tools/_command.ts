@@ -8,6 +8,10 @@ import { TOO_LARGE_MARKER } from "../lib/exec.ts";
 import { truncateMiddle } from "../lib/text.ts";
 import type { ExecResult, ToolResult } from "../lib/tool.ts";
 
+/** The read-back marker of very large output and the line that counts what it dropped. */
+const READ_BACK_NOTE =
+  /\[\.\.\. output too large to read back in full \.\.\.\]\n\[\.\.\. (at least )?\d+ bytes dropped between the two ends \.\.\.\]/;
+
 /** The last line of the output when the command outlived its timeout: `[error: 30s timeout exceeded]`. */
 export function timeoutText(timeout: number): string {
   return `[error: ${formatDuration(timeout)} timeout exceeded]`;
@@ -86,8 +90,10 @@ function appendLine(text: string, line: string): string {
  * the timeout, cancellation, signal or exit-code line. Declared tools end their output the same way.
  */
 export function commandOutput(result: ExecResult, timeout: number, maxOutput: number): ToolResult {
-  const output = truncateMiddle(result.output, maxOutput, TOO_LARGE_MARKER.trim());
-  const marker = endMarker(result, timeout);
-  if (marker === undefined) return { output };
-  return { output: appendLine(output, marker), failed: true };
+  // The read-back marker and its count stay whatever maxOutput cuts.
+  const marker = READ_BACK_NOTE.exec(result.output)?.[0] ?? TOO_LARGE_MARKER.trim();
+  const output = truncateMiddle(result.output, maxOutput, marker);
+  const end = endMarker(result, timeout);
+  if (end === undefined) return { output };
+  return { output: appendLine(output, end), failed: true };
 }

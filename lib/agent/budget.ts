@@ -81,6 +81,10 @@ function toolCuts(text: string): { n: number; over: boolean } {
   for (const m of text.matchAll(notes)) n += Number(m[1]) - m[0].length;
   const over = text.includes(TOO_LARGE_MARKER);
   if (over) n -= TOO_LARGE_MARKER.length;
+  const dropped = text.match(
+    /\[\.\.\. (at least )?\d+ bytes dropped between the two ends \.\.\.\]\n/,
+  );
+  if (over && dropped) n -= dropped[0].length;
   return { n, over };
 }
 
