@@ -3,6 +3,7 @@
 import { type Flags, helpText, parseFlags, UsageError } from "./lib/cli/flags.ts";
 import { writeAll } from "./lib/frontend/terminal/output.ts";
 import { COMMIT } from "./lib/build_info.ts";
+import { CLOSED_EXIT } from "./lib/frontend/exit.ts";
 import type { FrontEnd } from "./lib/permissions/sandbox.ts";
 import { VERSION } from "./lib/version.ts";
 
@@ -13,6 +14,8 @@ export async function main(args: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message, 2);
     if (e instanceof Error && CONFIG_ERRORS.includes(e.name)) return fail(e.message, 2);
+    // `mm doctor | head -2`: the reader has what it wanted; end quietly, as SIGPIPE would.
+    if (e instanceof Deno.errors.BrokenPipe) return CLOSED_EXIT;
     throw e;
   }
 }

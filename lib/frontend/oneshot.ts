@@ -3,6 +3,7 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { Config } from "../config/config.ts";
 import { contextReport } from "../provider/client.ts";
+import { CLOSED_EXIT, interruptedText, RunStop, stopExitCode } from "./exit.ts";
 import { start } from "./start.ts";
 import { Output } from "./terminal/output.ts";
 import { plain } from "./terminal/plain.ts";
@@ -19,9 +20,22 @@ export interface OneShotOptions {
   sessionId?: string;
 }
 
-/** Runs one turn and returns the exit code of mm.md §1: 0 answered, 1 failed, 130 interrupted. */
+/**
+ * Runs one turn and returns the exit code of mm.md §1: 0 answered, 1 failed, 130 interrupted
+ * (128 + the signal's number for SIGTERM and SIGHUP; 141 when stdout was closed, quietly).
+ */
 export async function runOneShot(opts: OneShotOptions): Promise<number> {
-  const out = new Output();
+  const stop = new RunStop();
+  try {
+    return await oneTurn(opts, stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+/** The turn of {@linkcode runOneShot}, stopped by `stop`. */
+async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
+  const out = new Output(() => stop.stop("stdout closed"));
   // `--json` adds the context window and the chat API to `turn_start` (docs/json-events.md).
   let started: Record<string, unknown> = {};
   const emit = opts.json
@@ -39,9 +53,6 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     emit({ type: "error", message: begun.error, where: "generation" });
     return 1;
   }
-  const controller = new AbortController();
-  const onInterrupt = () => controller.abort();
-  Deno.addSignalListener("SIGINT", onInterrupt);
   try {
     started = contextReport(begun.chat.plan);
     const agent = begun.agent({
@@ -50,15 +61,16 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       emit,
       warn: (message) => emit({ type: "warning", message }),
     });
-    const outcome = await agent.runTurn(opts.prompt, controller.signal);
+    const outcome = await agent.runTurn(opts.prompt, stop.signal);
     if (outcome.status === "cancelled") {
-      emit({ type: "error", message: "[error: interrupted]", where: "generation" });
-      return 130;
+      const reason = stop.reason ?? "SIGINT";
+      if (reason === "stdout closed") return CLOSED_EXIT;
+      emit({ type: "error", message: interruptedText(reason), where: "generation" });
+      return stopExitCode(reason);
     }
     return outcome.status === "answered" ? 0 : 1;
   } finally {
     // Language servers start on first use, live for the process, and are stopped before mm exits.
     await begun.close();
-    Deno.removeSignalListener("SIGINT", onInterrupt);
   }
 }

@@ -75,6 +75,15 @@ export class Terminal {
     return await tmux("-L", this.name, "capture-pane", "-t", this.name, "-p", "-e", "-J");
   }
 
+  /** Sends `signal` to the program the terminal runs (the shell's child), as `kill` would. */
+  async signal(signal: Deno.Signal): Promise<void> {
+    const shell = (await tmux("-L", this.name, "display", "-p", "-t", this.name, "#{pane_pid}"))
+      .trim();
+    const out = await new Deno.Command("pgrep", { args: ["-P", shell], stdout: "piped" }).output();
+    const pid = new TextDecoder().decode(out.stdout).trim().split("\n")[0];
+    Deno.kill(Number(pid), signal);
+  }
+
   /** The pane's title, as a program sets it with an OSC 0 or 2 sequence. */
   async title(): Promise<string> {
     return (await tmux("-L", this.name, "display", "-p", "-t", this.name, "#{pane_title}")).trim();

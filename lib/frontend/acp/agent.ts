@@ -24,6 +24,7 @@ import { newSessionId } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
 import { ALIVE_METHOD, type AliveParams, mayAskUser, turnErrorMeta } from "../../acp/mm_ext.ts";
 import { writeAll } from "../terminal/output.ts";
+import { RunStop } from "../exit.ts";
 import { openSession, startPieces, startRun } from "../start.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
 
@@ -251,15 +252,15 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
   }
 
   const connection = app.connect(ndJsonStream(Deno.stdout.writable, Deno.stdin.readable));
-  const stop = () => connection.close();
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-  for (const s of signals) Deno.addSignalListener(s, stop);
+  // SIGINT, SIGTERM, SIGHUP: every turn cancelled (and saved), then 128 + the signal's number.
+  const stop = new RunStop();
+  stop.signal.addEventListener("abort", () => connection.close(), { once: true });
   try {
     await connection.closed.catch(() => {});
   } finally {
-    for (const s of signals) Deno.removeSignalListener(s, stop);
+    stop.dispose();
     await Promise.all([...sessions.values()].map((s) => s.close()));
     await Promise.all([...pools.values()].map((p) => p.close()));
   }
-  return 0;
+  return stop.exitCode ?? 0;
 }

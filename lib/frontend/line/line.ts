@@ -18,6 +18,7 @@ import { lspBannerLine } from "../../../tools/lsp/texts.ts";
 import { writeAll } from "../terminal/output.ts";
 import { visible } from "../terminal/visible.ts";
 import { start } from "../start.ts";
+import { RunStop } from "../exit.ts";
 import { helpLines, isCommand, parseCommand, unknownCommandText } from "./commands.ts";
 import { History, LineEditor } from "./editor.ts";
 import { type Key, KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
@@ -37,12 +38,35 @@ export interface LineOptions {
 /** The prompt of line mode. */
 export const PROMPT = "› ";
 
-/** Runs line mode until the user quits; returns the exit code. */
+/**
+ * Runs line mode until the user quits; returns the exit code: 0, or 128 + the signal's number
+ * after SIGTERM or SIGHUP (the turn cancelled and saved first). SIGINT cancels the turn, as Ctrl-C.
+ */
 export async function runLineMode(opts: LineOptions): Promise<number> {
+  const stop = new RunStop(["SIGTERM", "SIGHUP"]);
+  try {
+    return await lineMode(opts, stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+/** The conversation of {@linkcode runLineMode}, until the user quits or `stop` ends it. */
+async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
   const { config, cwd } = opts;
   const colour = Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR");
+  let gone = false;
   const screen: Screen = {
-    write: (text) => writeAll(Deno.stdout, text),
+    write: (text) => {
+      if (gone) return;
+      try {
+        writeAll(Deno.stdout, text);
+      } catch {
+        // The terminal is gone (EIO): nobody to draw for; mm ends.
+        gone = true;
+        stop.stop("stdout closed");
+      }
+    },
     width: () => {
       try {
         return Deno.consoleSize().columns;
@@ -69,7 +93,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
 
   const keys = opts.keys ?? terminalKeys();
   const router = new KeyRouter();
-  const editor = new LineEditor(router, screen.write, screen.width);
+  const editor = new LineEditor(router, screen.write, screen.width, stop.signal);
   const history = new History(History.defaultPath(Deno.env.toObject()));
   await history.load();
   let turn: AbortController | undefined;
@@ -137,6 +161,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
 
   const onSignal = () => turn?.abort();
   Deno.addSignalListener("SIGINT", onSignal);
+  stop.signal.addEventListener("abort", onSignal, { once: true });
   keys.start((key) => router.dispatch(key));
   let interrupted = false;
   try {
@@ -200,20 +225,22 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
           render.handle({ type: "recap", counters: outcome.counters });
         }
         render.finish();
-        if (outcome.status === "cancelled") render.line("⏹ turn cancelled");
+        if (outcome.status === "cancelled") {
+          render.line(stop.reason ? `⏹ turn cancelled: ${stop.reason}` : "⏹ turn cancelled");
+        }
       } finally {
         release();
         router.defer(typed.ahead());
         turn = undefined;
       }
-      if (quitAfterTurn) break;
+      if (quitAfterTurn || stop.reason) break;
     }
   } finally {
     keys.stop();
     await begun.close();
     Deno.removeSignalListener("SIGINT", onSignal);
   }
-  return 0;
+  return stop.exitCode ?? 0;
 }
 
 /** What a turn does with the keys typed while it runs. */
