@@ -147,6 +147,9 @@ async function configFor(flags: Flags, cwd: string, frontEnd: FrontEnd = "onesho
   const { applyFlags } = await import("./lib/config/overrides.ts");
   const env = Deno.env.toObject();
   const config = applyFlags(loadConfig({ flag: flags.config, env, cwd, home: env.HOME }), flags);
+  // The key never reaches a child process, nor any output or record (lib/secrets.ts).
+  const { addSecret } = await import("./lib/secrets.ts");
+  for (const secret of [config.apiKey, env.MM_API_KEY, config.url]) addSecret(secret);
   const { dropPermissions } = await import("./lib/permissions/sandbox.ts");
   await dropPermissions(config, frontEnd);
   return config;

@@ -42,6 +42,7 @@
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { Exec, ExecRequest, ExecResult } from "./tool.ts";
 import { errorReason } from "./files.ts";
+import { childEnv } from "./child_env.ts";
 
 /** Put between the two ends of an output too large to read back (tools.md, `bash`). */
 export const TOO_LARGE_MARKER = "\n[... output too large to read back in full ...]\n";
@@ -110,7 +111,7 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
   let script: string | undefined;
   try {
     let argv = ["bash", "-c", WRAPPER, "mm-exec", file, ...request.argv];
-    let env: Record<string, string> | undefined;
+    let env: Record<string, string> = {};
     // bash expands `$`, backquotes and `\` in BASH_ENV's value: such a directory takes the wrapper.
     if (how === "setsid" && readsBashEnv(request.argv) && !/[$`\\]/.test(file)) {
       script = resolve(await Deno.makeTempFile({ prefix: "mm-exec-env-" }));
@@ -124,7 +125,8 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
       child = new Deno.Command(argv[0], {
         args: argv.slice(1),
         cwd: request.cwd,
-        env,
+        // mm's environment without its secrets (lib/child_env.ts).
+        ...childEnv(env),
         stdin: "null",
         stdout: "null",
         stderr: "null",

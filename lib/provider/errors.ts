@@ -1,7 +1,11 @@
-/** Provider failures as one clear sentence each: the URL, the model, and what to do. */
+/**
+ * Provider failures as one clear sentence each: the URL (its credentials, if it holds some, shown
+ * as `***`), the model, and what to do.
+ */
 
 import type { ProviderName } from "../config/config.ts";
 import { pullHint, startHint } from "./endpoints.ts";
+import { redactUrl } from "../secrets.ts";
 
 /** What went wrong with the server. */
 export type ProviderErrorKind =
@@ -45,7 +49,7 @@ export interface Target {
 export function unreachable(t: Target, reason: string): ProviderError {
   return new ProviderError(
     "unreachable",
-    `cannot reach the ${t.provider} server at ${t.url} (${reason}) — ${
+    `cannot reach the ${t.provider} server at ${redactUrl(t.url)} (${reason}) — ${
       startHint(t.provider)
     }, or set \`url\` in the agent file`,
   );
@@ -55,9 +59,9 @@ export function unreachable(t: Target, reason: string): ProviderError {
 export function modelMissing(t: Target, serverMessage: string): ProviderError {
   return new ProviderError(
     "model",
-    `the model "${t.model}" is not available on the ${t.provider} server at ${t.url} (${serverMessage}) — ${
-      pullHint(t.provider, t.model)
-    }`,
+    `the model "${t.model}" is not available on the ${t.provider} server at ${
+      redactUrl(t.url)
+    } (${serverMessage}) — ${pullHint(t.provider, t.model)}`,
     404,
   );
 }
@@ -66,9 +70,9 @@ export function modelMissing(t: Target, serverMessage: string): ProviderError {
 export function overflow(t: Target, serverMessage: string): ProviderError {
   const e = new ProviderError(
     "overflow",
-    `the conversation no longer fits the context window of "${t.model}" at ${t.url} (${serverMessage}) — ${
-      overflowAdvice(t)
-    }`,
+    `the conversation no longer fits the context window of "${t.model}" at ${
+      redactUrl(t.url)
+    } (${serverMessage}) — ${overflowAdvice(t)}`,
     400,
   );
   e.serverMessage = serverMessage;
@@ -116,7 +120,9 @@ export function httpError(t: Target, status: number, serverMessage: string): Pro
     : "check `model` and the options in the agent file";
   return new ProviderError(
     "http",
-    `the ${t.provider} server at ${t.url} answered HTTP ${status} for "${t.model}": ${serverMessage} — ${hint}`,
+    `the ${t.provider} server at ${
+      redactUrl(t.url)
+    } answered HTTP ${status} for "${t.model}": ${serverMessage} — ${hint}`,
     status,
   );
 }
@@ -125,7 +131,9 @@ export function httpError(t: Target, status: number, serverMessage: string): Pro
 export function dropped(t: Target, reason: string): ProviderError {
   return new ProviderError(
     "dropped",
-    `the connection to the ${t.provider} server at ${t.url} dropped while "${t.model}" was answering (${reason}) — try again; if it keeps happening, look at the server's log`,
+    `the connection to the ${t.provider} server at ${
+      redactUrl(t.url)
+    } dropped while "${t.model}" was answering (${reason}) — try again; if it keeps happening, look at the server's log`,
   );
 }
 

@@ -25,6 +25,7 @@ import { VERSION } from "../../version.ts";
 import { ALIVE_METHOD, type AliveParams, mayAskUser, turnErrorMeta } from "../../acp/mm_ext.ts";
 import { writeAll } from "../terminal/output.ts";
 import { RunStop } from "../exit.ts";
+import { redact } from "../../secrets.ts";
 import { openSession, startPieces, startRun } from "../start.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
 
@@ -86,6 +87,19 @@ async function sessionCwd(cwd: string): Promise<string> {
   }
   if (!info.isDirectory) throw RequestError.invalidParams({ cwd }, `cwd ${cwd} is not a directory`);
   return cwd;
+}
+
+/** stdout for the protocol, mm's secrets redacted from every message (lib/secrets.ts). */
+function redactedStdout(): WritableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  const redacting = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, out) {
+      out.enqueue(encoder.encode(redact(decoder.decode(chunk, { stream: true }))));
+    },
+  });
+  redacting.readable.pipeTo(Deno.stdout.writable).catch(() => {});
+  return redacting.writable;
 }
 
 /** In editor mode stdout belongs to the protocol: console output meant for it goes to stderr. */
@@ -251,7 +265,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     });
   }
 
-  const connection = app.connect(ndJsonStream(Deno.stdout.writable, Deno.stdin.readable));
+  const connection = app.connect(ndJsonStream(redactedStdout(), Deno.stdin.readable));
   // SIGINT, SIGTERM, SIGHUP: every turn cancelled (and saved), then 128 + the signal's number.
   const stop = new RunStop();
   stop.signal.addEventListener("abort", () => connection.close(), { once: true });

@@ -1,12 +1,16 @@
 /** Writing to stdout and stderr synchronously, with colour only on a terminal. */
 
+import { redact } from "../../secrets.ts";
 import { visible } from "./visible.ts";
 
 const encoder = new TextEncoder();
 
-/** Writes all of `text` to a stream, however many writes it takes. */
+/**
+ * Writes all of `text` to a stream, however many writes it takes, with mm's secrets redacted
+ * (lib/secrets.ts): every terminal, stdout and stderr write of mm goes through here.
+ */
 export function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): void {
-  let bytes = encoder.encode(text);
+  let bytes = encoder.encode(redact(text));
   while (bytes.length > 0) {
     const n = stream.writeSync(bytes);
     bytes = bytes.subarray(n);
