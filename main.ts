@@ -14,6 +14,8 @@ export async function main(args: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message, 2);
     if (e instanceof Error && CONFIG_ERRORS.includes(e.name)) return fail(e.message, 2);
+    // Another mm uses the session: not a configuration error, the run could not be done (1).
+    if (e instanceof Error && e.name === "SessionBusyError") return fail(e.message, 1);
     // `mm doctor | head -2`: the reader has what it wanted; end quietly, as SIGPIPE would.
     if (e instanceof Deno.errors.BrokenPipe) return CLOSED_EXIT;
     throw e;
@@ -148,8 +150,9 @@ async function configFor(flags: Flags, cwd: string, frontEnd: FrontEnd = "onesho
   const env = Deno.env.toObject();
   const config = applyFlags(loadConfig({ flag: flags.config, env, cwd, home: env.HOME }), flags);
   // The key never reaches a child process, nor any output or record (lib/secrets.ts).
-  const { addSecret } = await import("./lib/secrets.ts");
-  for (const secret of [config.apiKey, env.MM_API_KEY, config.url]) addSecret(secret);
+  const { addSecret, addUrlSecrets } = await import("./lib/secrets.ts");
+  for (const secret of [config.apiKey, env.MM_API_KEY]) addSecret(secret);
+  addUrlSecrets(config.url);
   const { dropPermissions } = await import("./lib/permissions/sandbox.ts");
   await dropPermissions(config, frontEnd);
   return config;

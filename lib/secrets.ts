@@ -26,13 +26,16 @@ const secrets = new Set<string>();
 const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[\w\-.~%!$&'()*+,;=:]+@/gi;
 
 /**
- * Marks `value` as a secret of this process (an `apiKey`); a URL with credentials marks its
- * password and its whole userinfo. Values shorter than {@linkcode MIN_SECRET_LENGTH} are ignored.
+ * Marks `value` as a secret of this process (an `apiKey`). Values shorter than
+ * {@linkcode MIN_SECRET_LENGTH} are ignored.
  */
 export function addSecret(value: string | undefined): void {
-  if (!value) return;
-  if (value.length >= MIN_SECRET_LENGTH) secrets.add(value);
-  const m = /^[a-z][a-z0-9+.-]*:\/\/([\w\-.~%!$&'()*+,;=:]+)@/i.exec(value);
+  if (value && value.length >= MIN_SECRET_LENGTH) secrets.add(value);
+}
+
+/** Marks the credentials of `url` (`http://user:password@host`), if it has some, as secrets. */
+export function addUrlSecrets(url: string | undefined): void {
+  const m = url && /^[a-z][a-z0-9+.-]*:\/\/([\w\-.~%!$&'()*+,;=:]+)@/i.exec(url);
   if (m) {
     const [user, password] = m[1].split(":");
     for (const part of [m[1], decoded(password ?? ""), decoded(user)]) {

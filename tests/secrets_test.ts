@@ -1,5 +1,5 @@
 import { assertEquals } from "./helpers/assert.ts";
-import { addSecret, isSecretValue, redact, redactUrl } from "../lib/secrets.ts";
+import { addSecret, addUrlSecrets, isSecretValue, redact, redactUrl } from "../lib/secrets.ts";
 
 Deno.test("secrets", async (t) => {
   await t.step("a URL's userinfo is redacted, the rest of the URL kept", () => {
@@ -21,7 +21,9 @@ Deno.test("secrets", async (t) => {
   });
 
   await t.step("a URL with credentials makes its password a secret", () => {
-    addSecret("http://bob:pass%2Dword-1234@host/v1");
+    addUrlSecrets("http://bob:pass%2Dword-1234@host/v1");
+    addUrlSecrets("http://localhost:11434");
+    assertEquals(redact("at http://localhost:11434 now"), "at http://localhost:11434 now");
     assertEquals(isSecretValue("pass-word-1234"), true);
     assertEquals(redact("the password is pass-word-1234"), "the password is ***");
   });

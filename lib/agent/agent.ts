@@ -2,7 +2,7 @@
 
 import type { Config } from "../config/config.ts";
 import { withHookContext } from "../hooks/run.ts";
-import { COMPACT_ACK, COMPACT_WRAPPER, type Message } from "../history.ts";
+import { answerUnanswered, COMPACT_ACK, COMPACT_WRAPPER, type Message } from "../history.ts";
 import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient, ChatResult } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
@@ -69,7 +69,12 @@ export class Agent {
     this.#opts = opts;
     this.history = [{ role: "system", content: opts.systemPrompt }];
     this.turns = [0];
-    for (const { message, turn } of earlier) {
+    // A resumed history never sends a call without its answer (a run killed mid-call left one).
+    const answered = answerUnanswered(earlier, (id, like) => ({
+      message: { role: "tool", tool_call_id: id, content: NOT_RUN },
+      turn: like.turn,
+    }));
+    for (const { message, turn } of answered) {
       this.history.push(message);
       this.turns.push(turn);
       this.#turn = Math.max(this.#turn, turn);

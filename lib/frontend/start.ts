@@ -299,12 +299,14 @@ export class Started {
 
   /** `/new`: a fresh session file (when sessions are on); the next agent starts empty. */
   async newSession(): Promise<void> {
+    await this.recorder?.close();
     this.recorder = await openSession({ config: this.run.config, cwd: this.cwd }, this.model);
   }
 
-  /** Stops what was started: the language servers. */
+  /** Stops what was started: the language servers; lets the session file's lock go. */
   async close(): Promise<void> {
     await this.lsp?.close();
+    await this.recorder?.close();
   }
 }
 
@@ -319,13 +321,19 @@ export async function start(opts: StartOptions): Promise<Started | StartFailure>
   for (const warning of run.lspServers.warnings) opts.runWarning(warning);
   const recorder = await openSession(opts, config.model ?? "");
   for (const warning of recorder?.warnings ?? []) opts.sessionWarning(warning);
-  let model: string;
   try {
-    model = await resolveModel(config);
+    let model: string;
+    try {
+      model = await resolveModel(config);
+    } catch (e) {
+      if (!(e instanceof ProviderError)) throw e;
+      await recorder?.close();
+      return { ok: false, error: e.message };
+    }
+    const pieces = await startPieces(run, cwd, createClient(config, model));
+    return new Started(run, cwd, model, pieces, recorder);
   } catch (e) {
-    if (!(e instanceof ProviderError)) throw e;
-    return { ok: false, error: e.message };
+    await recorder?.close();
+    throw e;
   }
-  const pieces = await startPieces(run, cwd, createClient(config, model));
-  return new Started(run, cwd, model, pieces, recorder);
 }

@@ -58,6 +58,7 @@ function userError(e: unknown): RequestError {
     "ProviderError",
     "SessionRequestError",
     "SessionFileError",
+    "SessionBusyError",
   ];
   if (e instanceof Error && names.includes(e.name)) {
     return new RequestError(-32603, e.message, { reason: e.name });
@@ -209,7 +210,11 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
         const id = recorder?.session.id ?? newSessionId();
         // An asking mm with nobody to ask says so (docs/acp.md, "Agents that ask agents").
         const askUser = mayAskUser(params);
-        sessions.set(id, await startSession(id, cwd, client, recorder, askUser));
+        const session = await startSession(id, cwd, client, recorder, askUser).catch(async (e) => {
+          await recorder?.close();
+          throw e;
+        });
+        sessions.set(id, session);
         return { sessionId: id };
       } catch (e) {
         throw userError(e);
@@ -243,16 +248,22 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     app.onRequest(methods.agent.session.load, async ({ params, client }) => {
       try {
         const cwd = await sessionCwd(params.cwd);
-        const recorder = await openSession(
-          { config, cwd, sessionId: params.sessionId },
-          await modelName(),
-        );
+        // The same session open here already: closed first, so that its lock is free.
         const earlier = sessions.get(params.sessionId);
         if (earlier) {
           sessions.delete(params.sessionId);
           await earlier.close();
         }
-        const session = await startSession(params.sessionId, cwd, client, recorder);
+        const recorder = await openSession(
+          { config, cwd, sessionId: params.sessionId },
+          await modelName(),
+        );
+        const session = await startSession(params.sessionId, cwd, client, recorder).catch(
+          async (e) => {
+            await recorder?.close();
+            throw e;
+          },
+        );
         sessions.set(params.sessionId, session);
         await session.replay();
         return {};
