@@ -134,10 +134,43 @@ async function subcommand(flags: Flags): Promise<number> {
   const cwd = Deno.cwd();
   if (flags.command === "init") {
     const { runInit } = await import("./lib/commands/init.ts");
-    return await runInit({ cwd, probeSetting: Deno.env.get("MM_INIT_PROBE") });
+    return await runInit({
+      cwd,
+      probeSetting: Deno.env.get("MM_INIT_PROBE"),
+      ...(await initChoices(flags)),
+    });
   }
   const { runDoctor } = await import("./lib/commands/doctor.ts");
   return await runDoctor({ cwd, load: () => configFor(flags, cwd, "doctor") });
+}
+
+/**
+ * What `mm init` is told: `--provider`, `--url` and `--model`, checked. Any other flag is a usage
+ * error: init reads no agent file and starts no turn, so it would be ignored.
+ */
+async function initChoices(flags: Flags) {
+  const ignored: [boolean, string][] = [
+    [flags.config !== undefined, "-c"],
+    [flags.yolo !== undefined, "--yolo"],
+    [flags.continue, "--continue"],
+    [flags.session !== undefined, "--session"],
+    [flags.json, "--json"],
+    [flags.tui, "-tui"],
+    [flags.acp, "-acp"],
+    [flags.ask !== undefined, "--ask"],
+  ];
+  const extra = ignored.find(([given]) => given)?.[1];
+  if (extra) throw new UsageError(`mm init takes --provider, --url and --model only, not ${extra}`);
+  const { PROVIDERS } = await import("./lib/config/config.ts");
+  const provider = flags.provider as (typeof PROVIDERS)[number] | undefined;
+  if (provider !== undefined && !PROVIDERS.includes(provider)) {
+    throw new UsageError(`--provider: "${provider}" is not one of ${PROVIDERS.join(", ")}`);
+  }
+  const url = flags.url?.replace(/\/+$/, "");
+  if (url !== undefined && !/^https?:\/\/[^\s/]+/.test(url)) {
+    throw new UsageError(`--url: "${flags.url}" is not an http:// or https:// URL`);
+  }
+  return { provider, url, model: flags.model };
 }
 
 /**
