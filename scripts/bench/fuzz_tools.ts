@@ -23,6 +23,7 @@ import type { AnyTool, ToolContext } from "../../lib/tool.ts";
 import { declaredTools } from "../../tools/mod.ts";
 import { declaredTool } from "../../tools/declared.ts";
 import { readSkillTool, scanSkills } from "../../tools/read_skill.ts";
+import { random } from "./random.ts";
 
 /** What a fuzz run found. */
 export interface FuzzReport {
@@ -43,18 +44,6 @@ export interface FuzzReport {
 export const CALL_LIMIT = 15_000;
 /** Milliseconds a cancelled call may take to return before it is counted as a hang. */
 export const CANCEL_LIMIT = 1_500;
-
-/** A small, fast, seeded generator (mulberry32): the same seed, the same calls. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The things a generator picks from. */
 class Picker {

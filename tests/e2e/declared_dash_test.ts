@@ -18,13 +18,6 @@ function agentFile(model: string, command: string, extra = ""): string {
     `      file: {type: string, description: The file.${extra}}\n`;
 }
 
-/** The tool messages of the last chat request for `model`. */
-function toolOutputs(model: string): string[] {
-  return server.chats(model).at(-1)!.body.messages.filter((m: { role: string }) =>
-    m.role === "tool"
-  ).map((m: { content: string }) => m.content);
-}
-
 Deno.test("declared tools: a value is never an option", async (t) => {
   await runCases(t, {
     "[sort, {{file}}] with -o/elsewhere: an invalid call, nothing written": async () => {
@@ -38,7 +31,7 @@ Deno.test("declared tools: a value is never an option", async (t) => {
       ]);
       const run = await runMM(["-p", "sort"], { cwd: dir });
       assertEquals(run.code, 0, run.stderr);
-      const [refused, sorted] = toolOutputs("dash");
+      const [refused, sorted] = server.toolOutputs("dash");
       assertEquals(
         refused,
         `[sort_file: invalid call, nothing was run — file: "-o${outside}/x" starts with "-", which the program would take as an option — give a value that does not start with "-" (for a file: ./-o${outside}/x). You sent: {"file":"-o${outside}/x"}. Expected: file (string): The file. Call sort_file again with each parameter as its own field.]`,
@@ -55,7 +48,7 @@ Deno.test("declared tools: a value is never an option", async (t) => {
       ]);
       const run = await runMM(["-p", "sort"], { cwd: dir });
       assertEquals(run.code, 0, run.stderr);
-      assertEquals(toolOutputs("dash-end"), ["a\nb\n"]);
+      assertEquals(server.toolOutputs("dash-end"), ["a\nb\n"]);
     },
     "allowDash: true lets the parameter's value be an option, on purpose": async () => {
       const dir = await workdir(
@@ -68,7 +61,7 @@ Deno.test("declared tools: a value is never an option", async (t) => {
       ]);
       const run = await runMM(["-p", "sort"], { cwd: dir });
       assertEquals(run.code, 0, run.stderr);
-      assertEquals(toolOutputs("dash-allowed"), ["b\na\n"]);
+      assertEquals(server.toolOutputs("dash-allowed"), ["b\na\n"]);
     },
     "git log … {{ref}} with --output=: refused; a placeholder inside an argument is not":
       async () => {
@@ -84,7 +77,7 @@ Deno.test("declared tools: a value is never an option", async (t) => {
         ]);
         const run = await runMM(["-p", "log"], { cwd: dir });
         assertEquals(run.code, 0, run.stderr);
-        const [refused, ran] = toolOutputs("dash-git");
+        const [refused, ran] = server.toolOutputs("dash-git");
         assertEquals(
           refused.startsWith(
             '[show: invalid call, nothing was run — ref: "--output=/tmp/x" starts with "-"',

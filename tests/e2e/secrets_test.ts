@@ -6,7 +6,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { DENO_DIR, MAIN, runMM, workdir } from "../helpers/mm.ts";
+import { runMM, workdir } from "../helpers/mm.ts";
 import { Editor } from "../helpers/acp.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
@@ -36,13 +36,6 @@ async function filesUnder(dir: string): Promise<Record<string, string>> {
   return out;
 }
 
-/** The tool messages mm sent in the last chat request for `model`. */
-function toolOutputs(model: string): string[] {
-  return server.chats(model).at(-1)!.body.messages.filter((m: { role: string }) =>
-    m.role === "tool"
-  ).map((m: { content: string }) => m.content);
-}
-
 Deno.test("no child process gets mm's key in its environment", async (t) => {
   await runCases(t, {
     "bash, a declared tool and a hook: $MM_API_KEY and the file's apiKey are left out":
@@ -67,7 +60,7 @@ Deno.test("no child process gets mm's key in its environment", async (t) => {
           env: { MM_API_KEY: ENV_KEY, OTHER_COPY: FILE_KEY, KEEP_ME: "visible" },
         });
         assertEquals(run.code, 0, run.stderr);
-        const [bash, declared] = toolOutputs("env-kids");
+        const [bash, declared] = server.toolOutputs("env-kids");
         assertStringIncludes(bash, "key=[]");
         assertStringIncludes(bash, "KEEP_ME=visible");
         assertStringIncludes(declared, "KEEP_ME=visible");
@@ -118,8 +111,8 @@ Deno.test("no child process gets mm's key in its environment", async (t) => {
           server.chats("child-bare")[0].headers.get("authorization"),
           `Bearer ${ENV_KEY}`,
         );
-        assertEquals(toolOutputs("child-own"), ["key=[]\n"]);
-        assertEquals(toolOutputs("child-bare"), ["key=[]\n"]);
+        assertEquals(server.toolOutputs("child-own"), ["key=[]\n"]);
+        assertEquals(server.toolOutputs("child-bare"), ["key=[]\n"]);
       },
   });
 });
@@ -156,7 +149,7 @@ Deno.test("no output or record of mm holds a secret", async (t) => {
       assertEquals(json.code, 0, json.stderr);
       for (const line of json.stdout.trim().split("\n")) JSON.parse(line);
       // The model still read what the command printed: the filter is for what mm shows and keeps.
-      assertStringIncludes(toolOutputs("leaky")[0], FILE_KEY);
+      assertStringIncludes(server.toolOutputs("leaky")[0], FILE_KEY);
       const doctor = await runMM(["doctor"], { cwd: dir, env });
       // An unreachable server: the error names the URL, without its credentials.
       const down = await workdir(
@@ -200,10 +193,7 @@ Deno.test("line mode: the banner and the previews hold no secret", async () => {
     { toolCalls: [{ name: "bash", arguments: { command: `echo ${ENV_KEY}` } }] },
     { text: `The key is ${ENV_KEY}, all done.` },
   ]);
-  const term = await Terminal.start(
-    [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN],
-    { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR, MM_API_KEY: ENV_KEY } },
-  );
+  const term = await Terminal.mm(dir, [], { MM_API_KEY: ENV_KEY });
   try {
     const banner = await term.waitFor("Ctrl-D quits.");
     assertStringIncludes(banner, `(http://***@127.0.0.1:${port}/v1)`);

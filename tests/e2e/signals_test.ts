@@ -7,7 +7,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { DENO_DIR, MAIN, mmCommand, runMM, tempDir, workdir } from "../helpers/mm.ts";
+import { mmCommand, runMM, tempDir, workdir } from "../helpers/mm.ts";
 import { Editor } from "../helpers/acp.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
@@ -171,10 +171,7 @@ Deno.test("line mode: SIGTERM cancels the turn, saves it, restores the terminal,
   const dir = await workdir(
     `url: ${server.url}\nmodel: signal-line\nsessions:\n  enabled: true\n`,
   );
-  const term = await Terminal.start(
-    [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN],
-    { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR } },
-  );
+  const term = await Terminal.mm(dir);
   try {
     await term.waitFor("Ctrl-D quits.");
     await term.type("wait");

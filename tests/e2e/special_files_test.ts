@@ -6,7 +6,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { DENO_DIR, MAIN, type MMRun, runMM, workdir } from "../helpers/mm.ts";
+import { type MMRun, runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
@@ -28,14 +28,6 @@ async function bounded(args: string[], cwd: string): Promise<MMRun> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** The content of every tool message of the last chat request for `model`. */
-function toolOutputs(model: string): string[] {
-  const last = server.chats(model).at(-1)!.body.messages;
-  return last.filter((m: { role: string }) => m.role === "tool").map((m: { content: string }) =>
-    m.content
-  );
 }
 
 /** Makes a named pipe at `path`. */
@@ -62,7 +54,7 @@ Deno.test("files that are not files", async (t) => {
         ]);
         const run = await bounded(["-p", "go"], dir);
         assertEquals(run.code, 0, run.stderr);
-        assertEquals(toolOutputs("fifo"), [
+        assertEquals(server.toolOutputs("fifo"), [
           "pipe is a named pipe, not a file",
           "pipe is a named pipe, not a file",
           "pipe is a named pipe, not a file",
@@ -86,7 +78,7 @@ Deno.test("files that are not files", async (t) => {
       ]);
       const run = await bounded(["-p", "go"], await dirFor("device"));
       assertEquals(run.code, 0, run.stderr);
-      assertEquals(toolOutputs("device"), [
+      assertEquals(server.toolOutputs("device"), [
         "/dev/zero is a character device, not a file",
         "/dev/urandom is a character device, not a file",
         "/dev/null is a character device, not a file",
@@ -102,7 +94,7 @@ Deno.test("files that are not files", async (t) => {
         ]);
         const run = await bounded(["-p", "go"], dir);
         assertEquals(run.code, 0, run.stderr);
-        assertEquals(toolOutputs("socket"), ["sock is a socket, not a file"]);
+        assertEquals(server.toolOutputs("socket"), ["sock is a socket, not a file"]);
       } finally {
         listener.close();
       }
@@ -117,7 +109,7 @@ Deno.test("files that are not files", async (t) => {
       ]);
       const run = await bounded(["-p", "go"], dir);
       assertEquals(run.code, 0, run.stderr);
-      assertEquals(toolOutputs("fifo-link"), ["link is a named pipe, not a file"]);
+      assertEquals(server.toolOutputs("fifo-link"), ["link is a named pipe, not a file"]);
     },
     "search_memory with a word of 30,000 characters searches, never crashes": async () => {
       const dir = await dirFor(
@@ -133,7 +125,7 @@ Deno.test("files that are not files", async (t) => {
       ]);
       const run = await bounded(["-p", "go"], dir);
       assertEquals(run.code, 0, run.stderr);
-      const [output] = toolOutputs("long-word");
+      const [output] = server.toolOutputs("long-word");
       assertStringIncludes(output, "🔎 no hit for");
       assertEquals(output.includes("failed unexpectedly"), false, output.slice(0, 300));
     },
@@ -147,10 +139,7 @@ Deno.test("line mode: read_file on a named pipe answers at once", async () => {
     { toolCalls: [{ name: "read_file", arguments: { path: "pipe" } }] },
     { text: "It is a pipe." },
   ]);
-  const term = await Terminal.start(
-    [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN],
-    { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR } },
-  );
+  const term = await Terminal.mm(dir);
   try {
     await term.waitFor("Ctrl-D quits.");
     await term.type("read the pipe");

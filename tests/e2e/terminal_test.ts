@@ -6,7 +6,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { DENO_DIR, MAIN, runMM, workdir } from "../helpers/mm.ts";
+import { runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
@@ -18,13 +18,6 @@ const HOSTILE = String.raw`printf 'before\033[2J\033]0;pwned\007after\n'`;
 /** A working directory whose agent file points at the scripted server with `model`. */
 function dirFor(model: string): Promise<string> {
   return workdir(`url: ${server.url}\nmodel: ${model}\n`);
-}
-
-/** The content of the tool messages of the last chat request for `model`. */
-function toolOutputs(model: string): string[] {
-  return server.chats(model).at(-1)!.body.messages.filter((m: { role: string }) =>
-    m.role === "tool"
-  ).map((m: { content: string }) => m.content);
 }
 
 Deno.test("-p: control characters from a tool or a model are shown, not obeyed", async (t) => {
@@ -46,7 +39,7 @@ Deno.test("-p: control characters from a tool or a model are shown, not obeyed",
         assertStringIncludes(run.stderr, "🛠️  bash: printf 'before\\033[2J");
         assertStringIncludes(run.stderr, "   before^[[2J^[]0;pwned^Gafter\n");
         // The model reads the bytes the command wrote.
-        assertEquals(toolOutputs("hostile-p"), ["before\x1b[2J\x1b]0;pwned\x07after\n"]);
+        assertEquals(server.toolOutputs("hostile-p"), ["before\x1b[2J\x1b]0;pwned\x07after\n"]);
         // stdout is a pipe here: the answer is data, passed on as the model wrote it.
         assertEquals(run.stdout, "The \x1b]0;answer\x07 is here.\n");
       },
@@ -56,10 +49,7 @@ Deno.test("-p: control characters from a tool or a model are shown, not obeyed",
 Deno.test("-p on a terminal: the answer on stdout is drawn through the filter too", async () => {
   server.script("hostile-tty", [{ text: "Answer: \x1b[2J\x1b]2;pwned\x07kept." }]);
   const dir = await dirFor("hostile-tty");
-  const term = await Terminal.start(
-    [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN, "-p", "go"],
-    { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR } },
-  );
+  const term = await Terminal.mm(dir, ["-p", "go"]);
   try {
     const title = await term.title();
     const screen = await term.waitFor("[exited 0]");
@@ -76,10 +66,7 @@ Deno.test("line mode: a command that clears the screen and retitles the window d
     { text: "Done: \x1b[2Jstill here." },
   ]);
   const dir = await dirFor("hostile-line");
-  const term = await Terminal.start(
-    [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN],
-    { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR } },
-  );
+  const term = await Terminal.mm(dir);
   try {
     await term.waitFor("Ctrl-D quits.");
     const title = await term.title();

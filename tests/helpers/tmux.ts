@@ -1,5 +1,7 @@
 /** Drives a terminal program in tmux: keys in with send-keys, the screen out with capture-pane. */
 
+import { DENO_DIR, MAIN } from "./mm.ts";
+
 let counter = 0;
 
 async function tmux(...args: string[]): Promise<string> {
@@ -50,6 +52,17 @@ export class Terminal {
     );
     const socket = (await tmux("-L", name, "display", "-p", "#{socket_path}")).trim();
     return new Terminal(name, socket);
+  }
+
+  /**
+   * Starts the real `mm args…` from source in `dir` (its HOME), without colour, with `env` over
+   * that: line mode when no argument says otherwise.
+   */
+  static mm(dir: string, args: string[] = [], env: Record<string, string> = {}): Promise<Terminal> {
+    return Terminal.start(
+      [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN, ...args],
+      { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR, ...env } },
+    );
   }
 
   /** Sends keys as tmux names them (`Enter`, `Escape`, `C-c`, `C-d`) or literal text with `-l`. */
