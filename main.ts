@@ -30,11 +30,6 @@ function fail(message: string, code: number): number {
   return code;
 }
 
-/** The sentence for a front end this version does not have yet. */
-export function notYet(what: string): string {
-  return `${what} is not available yet in mm ${VERSION} — use mm -p "…" for now`;
-}
-
 async function run(args: string[]): Promise<number> {
   const flags = parseFlags(args);
   if (flags.help) {
@@ -46,7 +41,7 @@ async function run(args: string[]): Promise<number> {
     return 0;
   }
   if (flags.command === "init" || flags.command === "doctor") return await subcommand(flags);
-  if (flags.tui) return fail(notYet("window mode (-tui)"), 2);
+  if (flags.tui) return await windowMode(flags);
   if (flags.acp) {
     if (flags.prompt !== undefined || flags.args.length || flags.json) {
       throw new UsageError("-acp takes no prompt: the editor sends them over the protocol");
@@ -105,6 +100,31 @@ async function run(args: string[]): Promise<number> {
     sessionId: flags.session,
   });
 }
+
+/** `mm -tui`: the full-screen conversation, in a terminal only. */
+async function windowMode(flags: Flags): Promise<number> {
+  if (flags.acp) throw new UsageError("-tui and -acp are two front ends: choose one");
+  if (flags.prompt !== undefined || flags.args.length || flags.json || flags.ask !== undefined) {
+    throw new UsageError('-tui takes no prompt: type it in the window (to run one: mm -p "…")');
+  }
+  if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal() || Deno.env.get("TERM") === "dumb") {
+    throw new UsageError(NO_TERMINAL);
+  }
+  const cwd = Deno.cwd();
+  const config = await configFor(flags, cwd, "window");
+  const { runWindowMode } = await import("./lib/frontend/window/window.ts");
+  return await runWindowMode({
+    config,
+    cwd,
+    continueLatest: flags.continue,
+    sessionId: flags.session,
+    mouse: config.window.mouse && !flags.noMouse,
+  });
+}
+
+/** Why `-tui` cannot start: it draws on a terminal and reads keys from it. */
+export const NO_TERMINAL =
+  "-tui needs a terminal: stdin and stdout must be a terminal, and TERM not dumb (mm -p runs a prompt without one)";
 
 /** `mm --ask NAME "prompt"`: the agent's answer on stdout. */
 async function askOnce(flags: Flags): Promise<number> {

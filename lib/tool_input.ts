@@ -35,6 +35,20 @@ export function parseToolArguments(raw: string): ParsedArguments {
   return { ok: true, value: value as Record<string, unknown> };
 }
 
+/**
+ * The arguments of a call as the history keeps them, for every server to read back: the model's
+ * own text when it is a JSON object already, the repaired object when mm repaired it, `{}` when
+ * nothing could be read (llama.cpp parses the history's calls and refuses the whole request
+ * otherwise).
+ */
+export function historyArguments(raw: string): string {
+  const exact = tryParse(raw.trim());
+  const v = exact?.value;
+  if (v !== null && typeof v === "object" && !Array.isArray(v)) return raw;
+  const parsed = parseToolArguments(raw);
+  return parsed.ok ? JSON.stringify(parsed.value) : "{}";
+}
+
 function tryParse(text: string): { value: unknown } | undefined {
   try {
     return { value: JSON.parse(text) };

@@ -85,15 +85,46 @@ function appendLine(text: string, line: string): string {
   return text.endsWith("\n") ? text + line : `${text}\n${line}`;
 }
 
+/** What the model reads in place of output that is not text (NUL bytes, bytes that are not UTF-8). */
+export function binaryOutputText(bytes: number): string {
+  return `[binary output: ${bytes} bytes, not shown]`;
+}
+
+/** Where a NUL byte stood in output that is mostly text (`find -print0`). */
+export const NUL_MARK = "␀";
+
 /**
- * A finished command's result as the model reads it: the output truncated to `maxOutput`, then
- * the timeout, cancellation, signal or exit-code line. Declared tools end their output the same way.
+ * Output a model can read: as it is when it is text; NUL bytes marked {@linkcode NUL_MARK} (bytes
+ * that are not UTF-8 are already U+FFFD) when few; a one-line description when more than a tenth of
+ * it, or more than a thousand characters, is such bytes — sent as JSON, each NUL would cost the
+ * model six characters of escape.
+ */
+export function readableOutput(output: string): string {
+  let odd = 0;
+  for (let i = 0; i < output.length; i++) {
+    const c = output.charCodeAt(i);
+    if (c === 0 || c === 0xfffd) odd++;
+  }
+  if (odd === 0) return output;
+  if (odd > 1000 || odd > output.length / 10) {
+    // Each U+FFFD stood for at least one byte, not the three it takes in UTF-8.
+    const replacements = output.split("\ufffd").length - 1;
+    return binaryOutputText(new TextEncoder().encode(output).length - 2 * replacements);
+  }
+  return output.replaceAll("\0", NUL_MARK);
+}
+
+/**
+ * A finished command's result as the model reads it: the output made readable and truncated to
+ * `maxOutput`, then the timeout, cancellation, signal or exit-code line. Declared tools end their
+ * output the same way.
  */
 export function commandOutput(result: ExecResult, timeout: number, maxOutput: number): ToolResult {
   // The read-back marker and its count stay whatever maxOutput cuts.
-  const marker = READ_BACK_NOTE.exec(result.output)?.[0] ?? TOO_LARGE_MARKER.trim();
-  const output = truncateMiddle(result.output, maxOutput, marker);
+  const output = readableOutput(result.output);
+  const marker = READ_BACK_NOTE.exec(output)?.[0] ?? TOO_LARGE_MARKER.trim();
+  const shown = truncateMiddle(output, maxOutput, marker);
   const end = endMarker(result, timeout);
-  if (end === undefined) return { output };
-  return { output: appendLine(output, end), failed: true };
+  if (end === undefined) return { output: shown };
+  return { output: appendLine(shown, end), failed: true };
 }

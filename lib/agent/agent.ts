@@ -12,13 +12,17 @@ import { type CommandOutcome, Dispatcher } from "./dispatch.ts";
 import type { AgentEvent } from "./events.ts";
 import { CompactError, type FitTarget, fitWindow, summarise } from "./fit.ts";
 import type { LoopDetector } from "./loop_detector.ts";
-import { answerCalls, ModelCaller } from "./model_call.ts";
+import { answerCalls, answerMessage, ModelCaller } from "./model_call.ts";
 import { emptyCounters } from "./recap.ts";
 import {
+  answerCutText,
   blockedText,
+  callCutText,
+  emptyAnswerText,
   type FailReason,
   maxTurnsText,
   NOT_RUN,
+  notRunCutText,
   type TurnOutcome,
   TurnStop,
 } from "./texts.ts";
@@ -144,20 +148,22 @@ export class Agent {
         throw e;
       }
       const { calls, content } = answerCalls(result, this.#opts.tools, config);
-      await this.#push({
-        role: "assistant",
-        content: content || (calls.length ? null : ""),
-        ...(calls.length
-          ? {
-            tool_calls: calls.map((c) => ({
-              id: c.id,
-              type: "function" as const,
-              function: { name: c.name, arguments: c.arguments },
-            })),
-          }
-          : {}),
-      });
+      const cut = result.finishReason === "length";
+      await this.#push(answerMessage(calls, content));
+      if (calls.length && cut && result.toolCalls.length) {
+        // The last call is incomplete, and the model meant them together: none of them runs.
+        for (const c of calls) {
+          await this.#push({
+            role: "tool",
+            tool_call_id: c.id,
+            content: notRunCutText(config.maxTokens),
+          });
+        }
+        return await fail(callCutText(config.maxTokens), "cut");
+      }
       if (calls.length === 0) {
+        if (!result.text.trim()) return await fail(emptyAnswerText(config.maxTokens, cut), "empty");
+        if (cut) emit({ type: "warning", message: answerCutText(config.maxTokens) });
         emit({ type: "recap", counters });
         emit({ type: "answer", text: result.text });
         return { status: "answered", answer: result.text, counters };

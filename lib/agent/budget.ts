@@ -24,6 +24,12 @@ export const MIN_RESERVE = 512;
 export const KEPT_HEAD = 400;
 /** Outputs shorter than the kept head by less than this are never shortened: too little to gain. */
 export const MIN_CUT = 200;
+/**
+ * Once outputs must be shortened, they are shortened until the prompt takes at most this share of
+ * what it may take: the room freed lasts many steps, so the server's prompt cache (llama.cpp's
+ * `cache_prompt`, Ollama's) is broken once for them, not at every step.
+ */
+export const LOW_WATER = 0.6;
 
 /** What the server reported of one prompt: our raw estimate of it and its real token count. */
 export interface Calibration {
@@ -35,6 +41,12 @@ export interface Calibration {
 export interface Budget {
   window: number;
   reserve: number;
+  /**
+   * The least room for the answer below which a prompt is refused before it is sent: `maxTokens`
+   * when set, else a small share of the window — the server itself takes any prompt it can hold.
+   * `reserve` when unset.
+   */
+  floor?: number;
   calibration?: Calibration;
 }
 
@@ -49,6 +61,11 @@ export interface Fit {
   cuts: Cut[];
   tokens: number;
   fits: boolean;
+  /**
+   * Whether the plan leaves the room it aims at ({@linkcode LOW_WATER} once a cut is needed): when
+   * it does not, the window fills again within a few steps.
+   */
+  roomy?: boolean;
 }
 
 /** What the marker of an output the model had not read adds: how to read the rest. */
@@ -119,9 +136,10 @@ export function overflowAnsweredText(serverMessage: string, compacted: boolean):
 
 /** The error of a prompt that cannot fit even alone with the system prompt and the tools. */
 export function tooBigText(tokens: number, b: Budget): string {
+  const room = b.floor ?? b.reserve;
   return `[error: the system prompt, the tools and this prompt take about ${tokens} tokens, more than the ${
-    b.window - b.reserve
-  } the context window of ${b.window} tokens leaves once ${b.reserve} are kept for the answer — raise contextSize, declare fewer tools, or shorten the prompt]`;
+    b.window - room
+  } the context window of ${b.window} tokens leaves once ${room} are kept for the answer — raise contextSize, declare fewer tools, or shorten the prompt]`;
 }
 
 /** Why the window cannot be fitted when only the last step is left to shorten. */
@@ -211,6 +229,16 @@ export function promptLimit(b: Budget): number {
   return b.window - b.reserve;
 }
 
+/** The least room for an answer when `maxTokens` is not set: a thirty-second of the window. */
+export function answerFloor(window: number, maxTokens?: number): number {
+  return Math.min(maxTokens ?? Math.max(64, Math.floor(window / 32)), Math.floor(window / 2));
+}
+
+/** The most tokens a prompt may take before mm refuses to send it (the server could not answer). */
+export function sendLimit(b: Budget): number {
+  return b.window - (b.floor ?? b.reserve);
+}
+
 /** Whether a tool output was already shortened. */
 export function isShortened(content: string): boolean {
   return MARKER.test(content);
@@ -270,10 +298,12 @@ export function unreadFrom(history: readonly Message[], promptAt: number): numbe
 
 /**
  * The plan that fits `messages` in the budget by shortening the tool outputs before `end`, the
- * oldest first, only as many as needed — or every one with `all` (the server overflowed where
- * the estimate said it fits). Each keeps its first {@linkcode KEPT_HEAD} characters; with
- * `asNeeded`, the last one shortened keeps as much as still fits. `fits` is false when that is
- * not enough.
+ * oldest first: none while the prompt fits; once it does not, as many as bring it down to
+ * {@linkcode LOW_WATER} of the limit, so that the next steps fit without another cut (each cut
+ * changes what the server has cached) — or every one with `all` (the server overflowed where the
+ * estimate said it fits). Each keeps its first {@linkcode KEPT_HEAD} characters; with `asNeeded`
+ * (a summary request, sent once), only as many as needed, the last one keeping as much as still
+ * fits. `fits` is false when that is not enough.
  */
 export function planCuts(
   messages: readonly Message[],
@@ -285,9 +315,10 @@ export function planCuts(
 ): Fit {
   let raw = rawPromptTokens(messages, tools);
   const max = budget ? rawLimit(budget) : Infinity;
+  const goal = raw > max && !asNeeded ? Math.floor(max * LOW_WATER) : max;
   const cuts: Cut[] = [];
   for (let i = 0; i < Math.min(end, messages.length); i++) {
-    if (!all && raw <= max) break;
+    if (!all && raw <= goal) break;
     const m = messages[i];
     if (m.role !== "tool") continue;
     let content = shortenOutput(m.content);
@@ -297,7 +328,7 @@ export function planCuts(
     cuts.push({ index: i, content });
   }
   const tokens = calibrated(raw, budget?.calibration);
-  return { cuts, tokens, fits: raw <= max };
+  return { cuts, tokens, fits: raw <= max, ...(goal < max ? { roomy: raw <= goal } : {}) };
 }
 
 /**
@@ -386,8 +417,8 @@ export function applyCuts(messages: readonly Message[], cuts: readonly Cut[]): M
 }
 
 /**
- * The messages of a summary request: `messages` (the system prompt first) then the request,
- * without tools. Fitted to the budget when there is one: the tool outputs shortened, the oldest
+ * The messages of a summary request: `messages` (the system prompt first) then the request, with
+ * `tools` declared (none to be called). Fitted to the budget when there is one: the tool outputs shortened, the oldest
  * first, the last of them only as far as needed, then the oldest exchanges left out (a note says
  * so); with `all`, every output is shortened. Undefined when even the last exchange cannot fit.
  */
@@ -396,15 +427,16 @@ export function summaryRequest(
   request: string,
   budget?: Budget,
   all = false,
+  tools: readonly ToolSchema[] = [],
 ): Message[] | undefined {
   const ask: Message = { role: "user", content: request };
-  const plan = planCuts([...messages, ask], [], budget, messages.length, all, true);
+  const plan = planCuts([...messages, ask], tools, budget, messages.length, all, true);
   const fitted = applyCuts(messages, plan.cuts);
   if (plan.fits) return [...fitted, ask];
   const limit = promptLimit(budget!);
   const [system, ...body] = fitted;
   const sizes = body.map(messageTokens);
-  const fixed = PROMPT_OVERHEAD + messageTokens(system) + messageTokens(ask);
+  const fixed = PROMPT_OVERHEAD + toolsTokens(tools) + messageTokens(system) + messageTokens(ask);
   let rest = sizes.reduce((a, b) => a + b, 0);
   for (let start = 0; start < body.length; start++) {
     if (start > 0) rest -= sizes[start - 1];

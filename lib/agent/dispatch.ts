@@ -171,7 +171,7 @@ export class Dispatcher {
       result.output,
     );
     if (verdict === "stop") {
-      const error = loopStoppedText(name);
+      const error = loopStoppedText(name, result.failed ?? false);
       emit({ type: "tool_result", id: call.id, name, output: error, failed: true });
       return { output: error, stop: error, reason: "loop" };
     }

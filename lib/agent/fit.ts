@@ -19,6 +19,7 @@ import {
   planUnreadCuts,
   promptLimit,
   promptTokens,
+  sendLimit,
   shortenTo,
   STEP_TOO_BIG,
   summaryRequest,
@@ -62,11 +63,20 @@ export async function summarise(
   messages: Message[],
   all: boolean,
 ): Promise<string> {
-  const request = summaryRequest(messages, COMPACT_REQUEST, model.budget(), all);
+  // The tools stay declared, none to be called: the request then starts as the conversation
+  // did, and the server reuses what it cached of it instead of reading it all again.
+  const request = summaryRequest(messages, COMPACT_REQUEST, model.budget(), all, model.schemas);
   if (!request) throw new CompactError("even its last exchange does not fit the context window");
   let notes: string;
   try {
-    notes = (await model.call(signal, request, false)).text.trim();
+    const result = await model.call(signal, request, { tools: true });
+    notes = result.text.trim();
+    if (!notes && result.toolCalls.length) {
+      // A server that ignores tool_choice, a model that called a tool all the same: once more
+      // without the tools.
+      const bare = summaryRequest(messages, COMPACT_REQUEST, model.budget(), all) ?? request;
+      notes = (await model.call(signal, bare, { tools: false })).text.trim();
+    }
   } catch (e) {
     if (e instanceof TurnStop) throw new CompactError(e.message);
     throw e;
@@ -97,15 +107,22 @@ export async function fitWindow(
   const promptAt = t.promptAt();
   const unread = unreadFrom(history, promptAt);
   const plan = planCuts(history, tools, budget, unread, overflow !== undefined);
-  await t.applyCuts(plan.cuts);
-  if (plan.fits && !overflow) return;
+  // Cuts that leave little room: the window fills again in a step or two, and each cut changes
+  // what the server has cached. Compacting now makes room for many steps (docs/performance.md).
+  const step0 = unread > promptAt ? unread : undefined;
+  const brief = !overflow && plan.fits && plan.cuts.length > 0 && !plan.roomy &&
+    isCompactable(history, promptAt, step0 ?? history.length);
+  if (!brief) {
+    await t.applyCuts(plan.cuts);
+    if (plan.fits && !overflow) return;
+  }
   const prompt = history[promptAt];
   const alone = promptTokens([history[0], prompt], tools, budget?.calibration);
-  if (budget && alone > promptLimit(budget)) {
+  if (budget && alone > sendLimit(budget)) {
     throw new TurnStop(tooBigText(alone, budget), "window");
   }
   // The step the model has not read yet: its calls and their outputs.
-  const step = unread > promptAt ? unread : undefined;
+  const step = step0;
   const compactable = step === undefined || isCompactable(history, promptAt, step);
   if (step !== undefined && overflow && !compactable) {
     // Nothing to compact, and no window to trust: the outputs are cut to their heads.
@@ -146,7 +163,20 @@ export async function fitWindow(
     : promptAt === history.length - 1
     ? history.slice(0, -1)
     : history;
-  if (earlier.length <= 1) throw overflow ?? new TurnStop(tooBigText(alone, budget!), "window");
+  if (earlier.length <= 1) {
+    // Nothing but the prompt: it leaves the answer less room than mm likes, but the server can
+    // still answer it (the check above holds it to what the server can take).
+    if (brief) return await t.applyCuts(plan.cuts);
+    if (!overflow && budget && alone <= sendLimit(budget)) return;
+    if (overflow) throw overflow;
+    // Name what is too big: the step's outputs when there is one, else the prompt itself.
+    throw new TurnStop(
+      step !== undefined
+        ? compactFailedText(budget!.window, STEP_TOO_BIG)
+        : tooBigText(alone, budget!),
+      "window",
+    );
+  }
   t.notice(overflow ? OVERFLOW_NOTICE : compactingNotice(budget!.window));
   let notes: string;
   try {

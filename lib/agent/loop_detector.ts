@@ -9,9 +9,14 @@ export const LOOP_WARN_AFTER = 3;
 /** Identical calls in a row that stop the turn. */
 export const LOOP_STOP_AFTER = 6;
 
-/** The error that ends a turn after six identical calls. */
-export function loopStoppedText(tool: string): string {
-  return `[error: the model repeated the same ${tool} call 6 times in a row with the same failing result — turn stopped by the loop detector; rephrase the request, or fix what the tool kept reporting]`;
+/**
+ * The error that ends a turn after six identical calls: "the same failing result" when the call
+ * failed each time, else "the same result".
+ */
+export function loopStoppedText(tool: string, failing = true): string {
+  return `[error: the model repeated the same ${tool} call 6 times in a row with the same ${
+    failing ? "failing " : ""
+  }result — turn stopped by the loop detector; rephrase the request, or fix what the tool kept reporting]`;
 }
 
 /** What the detector says of the call just recorded. */

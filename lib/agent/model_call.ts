@@ -8,7 +8,9 @@ import type { Config } from "../config/config.ts";
 import type { Message, ToolCall } from "../history.ts";
 import type { ChatClient, ChatResult, ToolSchema } from "../provider/chat.ts";
 import type { AnyTool } from "../tool.ts";
+import { historyArguments } from "../tool_input.ts";
 import {
+  answerFloor,
   answerReserve,
   type Budget,
   calibrate,
@@ -18,6 +20,7 @@ import {
 } from "./budget.ts";
 import type { AgentEvent } from "./events.ts";
 import { isRunaway, runawayText } from "./loop_detector.ts";
+import { repetitionText, RepetitionWatch } from "./repetition.ts";
 import { toolSchema } from "./schema.ts";
 import { TextCallFilter } from "./text_calls/filter.ts";
 import { textToolCalls } from "./text_calls/mod.ts";
@@ -57,24 +60,27 @@ export class ModelCaller {
     return {
       window,
       reserve: answerReserve(window, config.maxTokens),
+      floor: answerFloor(window, config.maxTokens),
       calibration: this.#calibration,
     };
   }
 
   /**
-   * One model call of `messages`, with the watchdog and the runaway detector watching its stream;
-   * `withTools` false for a summary (no tools, nothing shown). Throws {@linkcode TurnStop} when the
+   * One model call of `messages`, with the watchdog and the runaway detector watching its stream.
+   * A `summary` shows nothing; its tools are declared but none may be called (the prompt keeps the
+   * bytes the server cached), or left out with `tools: false`. Throws {@linkcode TurnStop} when the
    * watchdog or the runaway detector stopped it, the provider's error when the server failed.
    */
   async call(
     turnSignal: AbortSignal,
     messages: Message[],
-    withTools = true,
+    summary?: { tools: boolean },
   ): Promise<ChatResult> {
+    const withTools = summary === undefined;
     const { config, chat, tools, emit } = this.#opts;
     const controller = new AbortController();
     let stop: TurnStop | undefined;
-    const stopWith = (message: string, reason: "watchdog" | "runaway") => {
+    const stopWith = (message: string, reason: "watchdog" | "runaway" | "repetition") => {
       stop = new TurnStop(message, reason);
       controller.abort();
     };
@@ -101,13 +107,16 @@ export class ModelCaller {
     // With structuredOutput the answer is JSON: a message of bare JSON is never a call.
     const shown = new TextCallFilter(tools, { jsonAnswer: config.structuredOutput !== undefined });
     let heldRanAway = false;
-    const schemas = withTools ? this.schemas : [];
+    const answerLoop = new RepetitionWatch();
+    const thoughtLoop = new RepetitionWatch();
+    const schemas = withTools || summary?.tools ? this.schemas : [];
     const raw = rawPromptTokens(messages, schemas);
     try {
       const result = await chat.stream({
         messages,
         tools: schemas,
         promptTokens: calibrated(raw, this.#calibration),
+        ...(summary?.tools ? { toolChoice: "none" as const } : {}),
         signal: controller.signal,
         onDelta: (d) => {
           if (stop) return;
@@ -122,9 +131,21 @@ export class ModelCaller {
             if (held !== undefined) {
               heldRanAway = true;
               stopWith(runawayText(held), "runaway");
+              return;
             }
-          } else if (d.type === "thought") emit({ type: "thought", text: d.text });
-          else {
+            // What is shown is watched; what is held as a possible call is the runaway rule's.
+            const repeated = text ? answerLoop.push(text) : undefined;
+            if (repeated !== undefined) {
+              heldRanAway = true;
+              stopWith(repetitionText(repeated, "answer"), "repetition");
+            }
+          } else if (d.type === "thought") {
+            emit({ type: "thought", text: d.text });
+            const repeated = thoughtLoop.push(d.text);
+            if (repeated !== undefined) {
+              stopWith(repetitionText(repeated, "thinking"), "repetition");
+            }
+          } else {
             if (!composing.has(d.index)) {
               composing.add(d.index);
               emit({ type: "composing", tool: d.name });
@@ -171,6 +192,23 @@ export function answerCalls(
     arguments: c.arguments,
   }));
   return { calls, content: found.text };
+}
+
+/**
+ * The assistant message the history keeps of an answer: its text, and its calls with arguments
+ * every server can read back (a JSON object: lib/tool_input.ts, `historyArguments`).
+ */
+export function answerMessage(calls: ToolCall[], content: string): Message {
+  if (!calls.length) return { role: "assistant", content };
+  return {
+    role: "assistant",
+    content: content || null,
+    tool_calls: calls.map((c) => ({
+      id: c.id,
+      type: "function" as const,
+      function: { name: c.name, arguments: historyArguments(c.arguments) },
+    })),
+  };
 }
 
 /** An id for a call written as text: 9 letters and digits, the only form Mistral templates accept. */

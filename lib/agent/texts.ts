@@ -7,14 +7,18 @@ import type { Counters } from "./recap.ts";
 /**
  * Why a turn failed, so that no front end compares error strings: the server or the connection
  * (`provider`), a hook that blocked the prompt (`blocked`), the watchdog, a runaway generation,
- * the loop detector, `maxTurns`, a context window the prompt cannot fit (`window`), or a tool that
- * ended the turn (`tool`: an asked agent that stayed silent).
+ * the loop detector, `maxTurns`, a context window the prompt cannot fit (`window`), a tool that
+ * ended the turn (`tool`: an asked agent that stayed silent), an empty answer (`empty`), a tool
+ * call cut at `maxTokens` (`cut`), or a model repeating itself in its answer or its thinking.
  */
 export type FailReason =
   | "provider"
+  | "empty"
+  | "cut"
   | "blocked"
   | "watchdog"
   | "runaway"
+  | "repetition"
   | "loop"
   | "maxTurns"
   | "window"
@@ -91,4 +95,38 @@ export function hookInputText(tool: string, faults: string[]): string {
   return `preToolCall hook gave ${tool} an input it cannot take (${
     faults.join("; ")
   }) — kept the model's`;
+}
+
+/** How the server's length limit is named: `maxTokens (N)`, or the server's own limit. */
+function lengthLimit(maxTokens: number | undefined): string {
+  return maxTokens === undefined ? "the server's length limit" : `maxTokens (${maxTokens})`;
+}
+
+/** The warning after an answer the server cut at its length limit (`finish_reason: "length"`). */
+export function answerCutText(maxTokens: number | undefined): string {
+  return `[warning: the answer was cut at ${lengthLimit(maxTokens)}]`;
+}
+
+/** The error that ends a turn whose tool call the server cut at its length limit. */
+export function callCutText(maxTokens: number | undefined): string {
+  const fix = maxTokens === undefined
+    ? "set a larger maxTokens in the agent file (or raise the server's -n)"
+    : "raise maxTokens in the agent file";
+  return `[error: the model's tool call was cut at ${
+    lengthLimit(maxTokens)
+  } before it was complete — stopped; ${fix}, or ask for a smaller step]`;
+}
+
+/** What the model reads for each call of a step that was cut: nothing of it ran. */
+export function notRunCutText(maxTokens: number | undefined): string {
+  return `[error: not run: the call was cut at ${lengthLimit(maxTokens)}]`;
+}
+
+/** The error that ends a turn whose answer is empty: no text and no call. */
+export function emptyAnswerText(maxTokens: number | undefined, cut: boolean): string {
+  return cut
+    ? `[error: the model's answer was cut at ${
+      lengthLimit(maxTokens)
+    } before it wrote anything — raise maxTokens in the agent file]`
+    : "[error: the model gave an empty answer (no text, no tool call) — try again, or rephrase the request]";
 }

@@ -7,6 +7,8 @@ export interface Flags {
   /** `-p` given: the prompt, `-` for stdin, or "" when no value followed (then stdin). */
   prompt?: string;
   tui: boolean;
+  /** `--no-mouse`: window mode leaves the mouse to the terminal. */
+  noMouse: boolean;
   acp: boolean;
   config?: string;
   model?: string;
@@ -54,6 +56,12 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     help: "run one turn and print the answer; `-p -` or no value reads the prompt from stdin",
   },
   { names: ["tui"], kind: "bool", key: "tui", help: "window mode: a full-screen conversation" },
+  {
+    names: ["no-mouse"],
+    kind: "bool",
+    key: "noMouse",
+    help: "window mode: leave the mouse to the terminal (else window.mouse of the agent file)",
+  },
   {
     names: ["acp"],
     kind: "bool",
@@ -124,6 +132,7 @@ const COMMANDS = ["init", "doctor", "sessions"] as const;
 export function parseFlags(argv: string[]): Flags {
   const flags: Flags = {
     tui: false,
+    noMouse: false,
     acp: false,
     continue: false,
     json: false,

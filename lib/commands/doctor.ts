@@ -11,7 +11,7 @@ import type { Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { NOT_IN_PATH, startProblem } from "../exec.ts";
 import type { ChatClient, ToolSchema } from "../provider/chat.ts";
-import { chatAPIText, createClient } from "../provider/client.ts";
+import { chatAPIText, type ContextPlan, createClient } from "../provider/client.ts";
 import { type ContextWindowInfo, discoverContextWindow } from "../provider/context_window.ts";
 import { pullHint } from "../provider/endpoints.ts";
 import { ProviderError } from "../provider/errors.ts";
@@ -97,15 +97,19 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
   const server = await serverCheck(config);
   report(server.check);
   if (server.models) {
-    const model = modelCheck(config, server.models);
+    // llama.cpp tells at once whether it is a router (each model listed) or one model's server.
+    const first = config.provider === "llamacpp" && config.model
+      ? await discoverContextWindow(config, config.model, SIDE_TIMEOUT)
+      : undefined;
+    const model = modelCheck(config, server.models, first !== undefined && !first.router);
     report(model.check);
     if (model.name) {
-      const info = await discoverContextWindow(config, model.name, SIDE_TIMEOUT);
+      const info = first ?? await discoverContextWindow(config, model.name, SIDE_TIMEOUT);
       const chat = await createClient(config, model.name, info);
-      report(await toolCallCheck(config, model.name, chat));
+      report(await toolCallCheck(config, model.name, chat, info));
       const context = contextCheck(config, model.name, info);
       if (context) report(context);
-      report({ ok: true, text: chatAPIText(chat.plan) });
+      report(chatAPICheck(chat.plan));
     }
   }
   for (const c of await lspChecks(config, opts.cwd)) report(c);
@@ -129,10 +133,28 @@ async function serverCheck(config: Config): Promise<{ check: Check; models?: str
   }
 }
 
-/** The model is on the server, or the server's only model is picked. */
-function modelCheck(config: Config, models: string[]): { check: Check; name?: string } {
+/**
+ * The model is on the server, or the server's only model is picked. A llama-server of one model
+ * (`single`) answers whatever model is named: another name is not a failure.
+ */
+function modelCheck(
+  config: Config,
+  models: string[],
+  single = false,
+): { check: Check; name?: string } {
   const { provider } = config;
   const listed = models.length ? models.join(", ") : "none";
+  if (config.model && single && models.length === 1 && models[0] !== config.model) {
+    return {
+      check: {
+        ok: true,
+        text: `model: ${config.model} — the server runs one model, ${
+          models[0]
+        }, and answers to any name (start llama-server with \`--alias ${config.model}\` to list it by this one)`,
+      },
+      name: config.model,
+    };
+  }
   if (config.model) {
     const ollama = provider === "ollama" || provider === "llmman";
     const wanted = config.model;
@@ -193,7 +215,12 @@ const PROBE_PARAMETERS = {
 };
 
 /** One tiny streamed request with one tool: a tool call must come back. */
-async function toolCallCheck(config: Config, model: string, chat: ChatClient): Promise<Check> {
+async function toolCallCheck(
+  config: Config,
+  model: string,
+  chat: ChatClient,
+  info: ContextWindowInfo,
+): Promise<Check> {
   const controller = new AbortController();
   const silence = config.watchdogTimeout;
   let timer = setTimeout(() => controller.abort(), silence);
@@ -229,14 +256,14 @@ async function toolCallCheck(config: Config, model: string, chat: ChatClient): P
       return {
         ok: false,
         text: `tool calling: ${model} answered in text instead of calling the test tool`,
-        fix: toolHint(config),
+        fix: toolHint(config, info),
       };
     }
     if (!matchToolName(call.name, [name])) {
       return {
         ok: false,
         text: `tool calling: ${model} called "${call.name}", a tool it was not given`,
-        fix: toolHint(config),
+        fix: toolHint(config, info),
       };
     }
     const args = parseToolArguments(call.arguments);
@@ -244,7 +271,7 @@ async function toolCallCheck(config: Config, model: string, chat: ChatClient): P
       return {
         ok: false,
         text: `tool calling: ${model} called the test tool, but ${args.reason}`,
-        fix: toolHint(config),
+        fix: toolHint(config, info),
       };
     }
     return {
@@ -269,11 +296,16 @@ async function toolCallCheck(config: Config, model: string, chat: ChatClient): P
   }
 }
 
-/** What to do when a model does not call tools, by provider. */
-function toolHint(config: Config): string {
+/**
+ * What to do when a model does not call tools, by provider; for llama.cpp, by what its `/props`
+ * says of the chat template (jinja is on by default in its current builds).
+ */
+function toolHint(config: Config, info: ContextWindowInfo): string {
   switch (config.provider) {
     case "llamacpp":
-      return "start llama-server with --jinja (its chat template handles tools), or use a model trained for tool calls (Qwen2.5-Coder, Qwen3, Llama 3.1 and later)";
+      return info.templateTools === false
+        ? "llama-server's chat template does not handle tools (/props: supports_tool_calls is false): start it with a template that does (`--chat-template-file`, or the model's own with `--jinja`), or use a model trained for tool calls (Qwen2.5-Coder, Qwen3, Llama 3.1 and later)"
+        : "use a model trained for tool calls (Qwen2.5-Coder, Qwen3, Llama 3.1 and later)";
     case "ollama":
     case "llmman":
       return "use a model whose template supports tools (Qwen2.5-Coder, Qwen3, Llama 3.1 and later: ollama.com/search?c=tools)";
@@ -372,6 +404,26 @@ async function lspChecks(config: Config, cwd: string): Promise<Check[]> {
     }
   }
   return checks;
+}
+
+/**
+ * The API mm talks and the window it budgets for: not a pass when `contextSize` promises more than
+ * the server said it runs (mm would send what the server refuses).
+ */
+function chatAPICheck(plan: ContextPlan): Check {
+  const server = plan.info.serverWindow;
+  // With Ollama's native API mm sends the window as num_ctx: only the OpenAI path can promise more.
+  if (
+    plan.api === "openai" && plan.source === "contextSize" && server !== undefined &&
+    plan.window! > server
+  ) {
+    return {
+      ok: false,
+      text: `${chatAPIText(plan)}, but the server runs ${server}`,
+      fix: `lower contextSize to ${server}, or give the server a larger window`,
+    };
+  }
+  return { ok: true, text: chatAPIText(plan) };
 }
 
 /** A provider sentence `what — fix` as a failed check. */

@@ -137,6 +137,7 @@ export function starterFile(found: Found | undefined, asked?: Probe, chosen?: st
     "# previewLines: 5             # lines of tool output shown in line mode",
     "# maxTurns: 50                # model calls in one turn before it stops",
     "# watchdogTimeout: 120s       # silence of the model that ends a turn",
+    "# turnTimeout: 30m            # the longest a -p turn may take in all",
     "# skillsDir: .mm/skills       # skills for read_skill",
     "# fetchContentTool: false     # declare fetch_content",
     "# askUserTool: true           # declare ask_user",

@@ -88,6 +88,8 @@ export interface Config {
   previewLines: number;
   maxTurns: number;
   watchdogTimeout: number;
+  /** The longest a one-shot turn (`mm -p`) may take in all, in milliseconds. */
+  turnTimeout: number;
   skillsDir: string;
   fetchContentTool: boolean;
   askUserTool: boolean;
@@ -105,6 +107,8 @@ export interface Config {
   hooks: Partial<Record<HookEvent, HookConfig[]>>;
   tools: DeclaredToolConfig[];
   acp: { title: string };
+  /** Window mode (`mm -tui`). */
+  window: { mouse: boolean };
 }
 
 /** The default base URL of each provider (`openai`: the OpenAI API itself, `url` including `/v1`). */
@@ -129,6 +133,7 @@ export function defaultConfig(): Config {
     previewLines: 5,
     maxTurns: 50,
     watchdogTimeout: 120_000,
+    turnTimeout: 1_800_000,
     skillsDir: ".mm/skills",
     fetchContentTool: false,
     askUserTool: true,
@@ -140,5 +145,6 @@ export function defaultConfig(): Config {
     hooks: {},
     tools: [],
     acp: { title: "mm" },
+    window: { mouse: true },
   };
 }

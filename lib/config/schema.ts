@@ -70,6 +70,7 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   previewLines: (r, e) => r.integer(e, 0),
   maxTurns: (r, e) => r.integer(e, 1),
   watchdogTimeout: (r, e) => r.duration(e),
+  turnTimeout: (r, e) => r.duration(e),
   skillsDir: (r, e) => r.string(e, true),
   fetchContentTool: (r, e) => r.boolean(e),
   askUserTool: (r, e) => r.boolean(e),
@@ -82,6 +83,7 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   hooks: (r, e, c) => hooks(r, e, c.hooks),
   tools: (r, e) => tools(r, e),
   acp: (r, e, c) => acp(r, e, c.acp),
+  window: (r, e, c) => windowMode(r, e, c.window),
 };
 
 const TOP_KEYS = Object.keys(TOP_LEVEL) as TopKey[];
@@ -122,6 +124,7 @@ const PARAMETER_KEYS = [
 ] as const satisfies readonly (keyof DeclaredParameter)[];
 const PARAMETER_TYPES = ["string", "number", "integer", "boolean"] as const;
 const ACP_KEYS = ["title"] as const satisfies readonly (keyof Config["acp"])[];
+const WINDOW_KEYS = ["mouse"] as const satisfies readonly (keyof Config["window"])[];
 type BooleanSessionKey = "enabled" | "autoSearchMemory" | "searchMemory";
 
 /** Names of declared tools and their parameters: what every OpenAI-compatible server accepts. */
@@ -436,5 +439,11 @@ function typed(r: Reader, s: Slot, type: DeclaredParameter["type"]): string | nu
 function acp(r: Reader, e: Entry, current: Config["acp"]): Config["acp"] {
   const out = { ...current };
   for (const a of r.entries(e, ACP_KEYS, true)) out.title = r.string(a, true);
+  return out;
+}
+
+function windowMode(r: Reader, e: Entry, current: Config["window"]): Config["window"] {
+  const out = { ...current };
+  for (const a of r.entries(e, WINDOW_KEYS, true)) out.mouse = r.boolean(a);
   return out;
 }

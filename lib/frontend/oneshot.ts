@@ -2,6 +2,7 @@
 
 import type { AgentEvent } from "../agent/events.ts";
 import type { Config } from "../config/config.ts";
+import { formatDuration } from "../config/duration.ts";
 import { contextReport } from "../provider/client.ts";
 import { CLOSED_EXIT, interruptedText, RunStop, stopExitCode } from "./exit.ts";
 import { start } from "./start.ts";
@@ -18,6 +19,13 @@ export interface OneShotOptions {
   continueLatest?: boolean;
   /** `--session ID`. */
   sessionId?: string;
+}
+
+/** The error of a one-shot turn that ran longer than `turnTimeout`. */
+export function turnTimeoutText(ms: number): string {
+  return `[error: the turn ran longer than turnTimeout (${
+    formatDuration(ms)
+  }) — stopped; raise turnTimeout in the agent file, or ask for a smaller step]`;
 }
 
 /**
@@ -53,6 +61,17 @@ async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
     emit({ type: "error", message: begun.error, where: "generation" });
     return 1;
   }
+  // The turn stops on a signal or a closed stdout (`stop`), or when it runs too long.
+  const controller = new AbortController();
+  const onStop = () => controller.abort();
+  stop.signal.addEventListener("abort", onStop, { once: true });
+  if (stop.signal.aborted) onStop();
+  // A model that never stops (or a command that never ends) must not hang a CI job for ever.
+  let overtime = false;
+  const bound = setTimeout(() => {
+    overtime = true;
+    controller.abort();
+  }, opts.config.turnTimeout);
   try {
     started = contextReport(begun.chat.plan);
     const agent = begun.agent({
@@ -61,7 +80,15 @@ async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
       emit,
       warn: (message) => emit({ type: "warning", message }),
     });
-    const outcome = await agent.runTurn(opts.prompt, stop.signal);
+    const outcome = await agent.runTurn(opts.prompt, controller.signal);
+    if (outcome.status === "cancelled" && overtime && !stop.reason) {
+      emit({
+        type: "error",
+        message: turnTimeoutText(opts.config.turnTimeout),
+        where: "generation",
+      });
+      return 1;
+    }
     if (outcome.status === "cancelled") {
       const reason = stop.reason ?? "SIGINT";
       if (reason === "stdout closed") return CLOSED_EXIT;
@@ -70,6 +97,8 @@ async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
     }
     return outcome.status === "answered" ? 0 : 1;
   } finally {
+    clearTimeout(bound);
+    stop.signal.removeEventListener("abort", onStop);
     // Language servers start on first use, live for the process, and are stopped before mm exits.
     await begun.close();
   }

@@ -14,7 +14,7 @@
 import type { Config } from "../config/config.ts";
 
 /** The front end a run starts, as far as permissions go. */
-export type FrontEnd = "line" | "oneshot" | "acp" | "sessions" | "doctor";
+export type FrontEnd = "line" | "window" | "oneshot" | "acp" | "sessions" | "doctor";
 
 /** Why a run keeps `run` and `write`: the parts of the agent file (or front end) that need each. */
 export interface PermissionNeeds {
@@ -49,7 +49,9 @@ export function permissionNeeds(config: Config, frontEnd: FrontEnd): PermissionN
   if (lsp) write.push("lsp renames");
   if (config.sessions.enabled) write.push("session files");
   if (agents) write.push("mmConfigs");
-  if (frontEnd === "line") write.push("the prompt history");
+  if (frontEnd === "line" || frontEnd === "window") write.push("the prompt history");
+  // Ctrl-Z stops the process with a signal to itself (Deno.kill needs `run`).
+  if (frontEnd === "window") run.push("suspending with Ctrl-Z");
   return { run, write };
 }
 

@@ -1,21 +1,33 @@
-/** One streamed chat completion through the `openai` package, assembled from its deltas. */
+/**
+ * One chat completion from an OpenAI-compatible server, streamed as server-sent events and
+ * assembled from its deltas; a server that ignores `stream` and answers one JSON completion is
+ * taken too. Every way it can fail is one sentence (lib/provider/errors.ts).
+ */
 
 import type { Config } from "../config/config.ts";
 import type { Message, ToolCall } from "../history.ts";
-import { chatBaseURL } from "./endpoints.ts";
+import { chatBaseURL, modelsURL } from "./endpoints.ts";
 import {
   causeText,
   dropped,
+  errorWords,
   httpError,
   isModelMissingMessage,
   isOverflowMessage,
+  llamaModelMissing,
+  llamaNotLoaded,
   modelMissing,
+  notAStream,
   overflow,
   ProviderError,
+  rateLimited,
+  reachReason,
+  streamFailed,
   type Target,
   unreachable,
 } from "./errors.ts";
-import { USER_AGENT } from "./http.ts";
+import { requestServer, serverHeaders } from "./http.ts";
+import { sseData } from "./sse.ts";
 
 /** A tool as declared to the model. */
 export interface ToolSchema {
@@ -46,6 +58,11 @@ export interface ChatRequest {
   onDelta: (delta: Delta) => void;
   /** The agent's estimate of the prompt's size in tokens, when it has one. */
   promptTokens?: number;
+  /**
+   * `"none"`: the tools are declared (the prompt keeps the bytes the server has cached) but none
+   * may be called, as for a summary.
+   */
+  toolChoice?: "none";
 }
 
 /** A chat client for one configuration. */
@@ -56,8 +73,6 @@ export interface ChatClient {
   stream(request: ChatRequest): Promise<ChatResult>;
 }
 
-type OpenAIModule = typeof import("npm:openai@7.59.0");
-
 /** Thrown when the request's signal stopped the stream (cancel, watchdog, runaway). */
 export class StreamAborted extends Error {
   /** Builds the error. */
@@ -67,17 +82,20 @@ export class StreamAborted extends Error {
   }
 }
 
-/** Loads the `openai` package; start it early, it is the heaviest module of a turn. */
-export function loadOpenAI(): Promise<OpenAIModule> {
-  return import("npm:openai@7.59.0");
-}
+/** How many times a request answered HTTP 429 is sent again (after the server's delay). */
+export const RATE_LIMIT_RETRIES = 3;
+
+/** The longest wait for a 429's `retry-after`, in milliseconds; a longer one is cut to it. */
+export const MAX_RETRY_WAIT = 30_000;
+
+/** The wait before the one retry of a llama.cpp router's `proxy error` (its model restarting). */
+export const PROXY_RETRY_WAIT = 250;
 
 /**
- * Builds the chat client of `config` for `model`, from the loaded `openai` package; `serverWindow`
- * is the window the server said it gives, for the overflow sentence.
+ * Builds the chat client of `config` for `model`; `serverWindow` is the window the server said it
+ * gives, for the overflow sentence.
  */
 export function createChatClient(
-  mod: OpenAIModule,
   config: Config,
   model: string,
   serverWindow?: number,
@@ -85,23 +103,11 @@ export function createChatClient(
   const target: Target = { provider: config.provider, url: config.url, model };
   if (config.contextSize) target.contextSize = config.contextSize;
   if (serverWindow !== undefined) target.serverWindow = serverWindow;
-  const client = new mod.default({
-    baseURL: chatBaseURL(config.provider, config.url),
-    apiKey: config.apiKey ?? "none",
-    maxRetries: 0,
-    timeout: 24 * 3600 * 1000,
-    defaultHeaders: { "User-Agent": USER_AGENT },
-  });
-  return { target, stream: (request) => streamChat(mod, client, config, target, request) };
+  return { target, stream: (request) => streamChat(config, target, request) };
 }
 
-async function streamChat(
-  mod: OpenAIModule,
-  client: InstanceType<OpenAIModule["default"]>,
-  config: Config,
-  target: Target,
-  request: ChatRequest,
-): Promise<ChatResult> {
+/** The JSON body of a chat request. */
+function requestBody(config: Config, target: Target, request: ChatRequest): string {
   const body: Record<string, unknown> = {
     model: target.model,
     messages: request.messages,
@@ -109,6 +115,7 @@ async function streamChat(
     stream_options: { include_usage: true },
   };
   if (request.tools.length) body.tools = request.tools;
+  if (request.tools.length && request.toolChoice) body.tool_choice = request.toolChoice;
   if (config.temperature !== undefined) body.temperature = config.temperature;
   if (config.topP !== undefined) body.top_p = config.topP;
   if (config.maxTokens !== undefined) body.max_tokens = config.maxTokens;
@@ -118,59 +125,280 @@ async function streamChat(
       json_schema: { name: "answer", schema: config.structuredOutput },
     };
   }
-  const result: ChatResult = { text: "", thought: "", toolCalls: [] };
-  let started = false;
+  return JSON.stringify(body);
+}
+
+async function streamChat(
+  config: Config,
+  target: Target,
+  request: ChatRequest,
+): Promise<ChatResult> {
+  const url = `${chatBaseURL(config.provider, config.url)}/chat/completions`;
+  const headers = {
+    ...serverHeaders(config.apiKey),
+    "Content-Type": "application/json",
+    Accept: "text/event-stream, application/json",
+  };
+  const body = requestBody(config, target, request);
+  let proxyRetried = false;
+  for (let attempt = 1;; attempt++) {
+    let response: Response;
+    try {
+      response = await fetch(url, { method: "POST", headers, body, signal: request.signal });
+    } catch (e) {
+      if (request.signal.aborted) throw new StreamAborted();
+      throw unreachable(target, reachReason(e, url));
+    }
+    if (response.ok) return await readAnswer(target, url, response, request);
+    const text = await bodyText(response, request.signal);
+    const words = errorWords(text);
+    if (response.status === 429 && attempt <= RATE_LIMIT_RETRIES) {
+      await waitOrAbort(retryAfter(response.headers.get("retry-after"), attempt), request.signal);
+      continue;
+    }
+    // A llama.cpp router answers this while the model's own server restarts (after an unload):
+    // the same request a moment later reaches it.
+    if (response.status === 500 && /^proxy error/i.test(words) && !proxyRetried) {
+      proxyRetried = true;
+      await waitOrAbort(PROXY_RETRY_WAIT, request.signal);
+      continue;
+    }
+    throw await statusError(config, target, response.status, words, text, attempt);
+  }
+}
+
+/** The text of an error answer, at most 64 KiB of it; empty when it cannot be read. */
+async function bodyText(response: Response, signal: AbortSignal): Promise<string> {
   try {
-    // deno-lint-ignore no-explicit-any
-    const stream = await client.chat.completions.create(body as any, { signal: request.signal });
-    started = true;
-    // deno-lint-ignore no-explicit-any
-    for await (const chunk of stream as unknown as AsyncIterable<any>) {
-      if (chunk.usage) {
-        result.usage = {
-          promptTokens: chunk.usage.prompt_tokens ?? 0,
-          completionTokens: chunk.usage.completion_tokens ?? 0,
-        };
-      }
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      if (choice.finish_reason) result.finishReason = choice.finish_reason;
-      const delta = choice.delta ?? {};
-      const thought = delta.reasoning_content ?? delta.reasoning;
-      if (typeof thought === "string" && thought) {
-        result.thought += thought;
-        request.onDelta({ type: "thought", text: thought });
-      }
-      if (typeof delta.content === "string" && delta.content) {
-        result.text += delta.content;
-        request.onDelta({ type: "text", text: delta.content });
-      }
-      for (const tc of delta.tool_calls ?? []) {
-        const index = callIndex(result.toolCalls, tc);
-        let call = result.toolCalls[index];
-        if (!call) call = result.toolCalls[index] = { id: "", name: "", arguments: "" };
-        if (tc.id) call.id = tc.id;
-        if (tc.function?.name) call.name += tc.function.name;
-        if (tc.function?.arguments) call.arguments += tc.function.arguments;
-        request.onDelta({
-          type: "toolCall",
-          index,
-          name: call.name,
-          arguments: call.arguments,
-        });
-      }
+    const text = await response.text();
+    return text.length > 65_536 ? text.slice(0, 65_536) : text;
+  } catch {
+    if (signal.aborted) throw new StreamAborted();
+    return "";
+  }
+}
+
+/** The sentence of an HTTP error status. */
+async function statusError(
+  config: Config,
+  target: Target,
+  status: number,
+  words: string,
+  text: string,
+  attempts: number,
+): Promise<ProviderError> {
+  if (status === 429) return rateLimited(target, words, attempts);
+  if (config.provider === "llamacpp" && /model is not loaded|not loaded/i.test(words)) {
+    return llamaNotLoaded(target, words);
+  }
+  if ((status === 404 || status === 400) && isModelMissingMessage(words)) {
+    if (config.provider !== "llamacpp") return modelMissing(target, words);
+    return llamaModelMissing(target, words, await servedModels(config));
+  }
+  if (isOverflowMessage(words)) return overflow(target, words, nCtxOf(text));
+  return httpError(target, status, words);
+}
+
+/** The names of the models a server lists, or none when it lists nothing readable. */
+async function servedModels(config: Config): Promise<string[]> {
+  const answer = await requestServer({
+    url: modelsURL(config.provider, config.url),
+    apiKey: config.apiKey,
+    timeout: 5_000,
+  });
+  if (answer.kind !== "ok") return [];
+  const data = (answer.json as { data?: { id?: unknown }[] } | undefined)?.data ?? [];
+  return data.flatMap((m) => typeof m.id === "string" ? [m.id] : []);
+}
+
+/** The window a llama.cpp overflow names (`n_ctx` of its error body), when it names one. */
+function nCtxOf(text: string): number | undefined {
+  try {
+    const n = (JSON.parse(text) as { error?: { n_ctx?: unknown } }).error?.n_ctx;
+    return typeof n === "number" && n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Milliseconds to wait before retry `attempt` of a 429: the server's `retry-after`, else 1, 2, 4 s. */
+export function retryAfter(header: string | null, attempt: number): number {
+  const fallback = 1000 * 2 ** (attempt - 1);
+  if (!header) return fallback;
+  const seconds = Number(header.trim());
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+  if (!Number.isFinite(ms) || ms < 0) return fallback;
+  return Math.min(ms, MAX_RETRY_WAIT);
+}
+
+/** Waits `ms`, or throws StreamAborted as soon as `signal` aborts. */
+function waitOrAbort(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new StreamAborted());
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new StreamAborted());
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * The answer of an HTTP 2xx: an event stream, or one JSON completion from a server that ignored
+ * `stream`; anything else (a proxy's HTML page) is one sentence naming what came back.
+ */
+async function readAnswer(
+  target: Target,
+  url: string,
+  response: Response,
+  request: ChatRequest,
+): Promise<ChatResult> {
+  const type = response.headers.get("content-type") ?? "";
+  if (/text\/event-stream/i.test(type) && response.body) {
+    return await readStream(target, response.body, request);
+  }
+  const text = await bodyText(response, request.signal);
+  const json = /json/i.test(type) || /^\s*\{/.test(text) ? parseJSON(text) : undefined;
+  const completion = json as Completion | undefined;
+  if (completion?.error !== undefined) throw inStreamError(target, completion.error);
+  if (Array.isArray(completion?.choices)) return takeCompletion(completion, request);
+  const first = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== "") ?? "";
+  throw notAStream(target, url, type, first.length > 120 ? `${first.slice(0, 119)}…` : first);
+}
+
+/** The JSON value of `text`, or undefined. */
+function parseJSON(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A non-streamed chat completion, as far as mm reads it. */
+interface Completion {
+  error?: unknown;
+  choices?: {
+    finish_reason?: string | null;
+    message?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[];
+    };
+  }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
+}
+
+/** A whole completion as the result of a call, its text and thinking shown as one delta each. */
+function takeCompletion(completion: Completion, request: ChatRequest): ChatResult {
+  const choice = completion.choices?.[0];
+  const message = choice?.message ?? {};
+  const result: ChatResult = { text: "", thought: "", toolCalls: [] };
+  const thought = message.reasoning_content ?? message.reasoning;
+  if (typeof thought === "string" && thought) {
+    result.thought = thought;
+    request.onDelta({ type: "thought", text: thought });
+  }
+  if (typeof message.content === "string" && message.content) {
+    result.text = message.content;
+    request.onDelta({ type: "text", text: message.content });
+  }
+  (message.tool_calls ?? []).forEach((c, index) => {
+    const args = c.function?.arguments;
+    const call: ToolCall = {
+      id: c.id || `call_${index}_${Date.now().toString(36)}`,
+      name: c.function?.name ?? "",
+      arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}),
+    };
+    result.toolCalls.push(call);
+    request.onDelta({ type: "toolCall", index, name: call.name, arguments: call.arguments });
+  });
+  if (choice?.finish_reason) result.finishReason = choice.finish_reason;
+  if (completion.usage) {
+    result.usage = {
+      promptTokens: completion.usage.prompt_tokens ?? 0,
+      completionTokens: completion.usage.completion_tokens ?? 0,
+    };
+  }
+  return result;
+}
+
+/** The error an event of the stream carries (`data: {"error": …}`), as one sentence. */
+function inStreamError(target: Target, error: unknown): ProviderError {
+  const words = errorWords(JSON.stringify({ error }));
+  if (isOverflowMessage(words)) return overflow(target, words);
+  return streamFailed(target, words);
+}
+
+/** The deltas of an event stream, assembled; a line that is not JSON is passed over. */
+async function readStream(
+  target: Target,
+  body: ReadableStream<Uint8Array>,
+  request: ChatRequest,
+): Promise<ChatResult> {
+  const result: ChatResult = { text: "", thought: "", toolCalls: [] };
+  try {
+    for await (const data of sseData(body)) {
+      if (data.trim() === "[DONE]") break;
+      // deno-lint-ignore no-explicit-any
+      const chunk = parseJSON(data) as any;
+      if (typeof chunk !== "object" || chunk === null) continue;
+      if (chunk.error !== undefined) throw inStreamError(target, chunk.error);
+      takeChunk(chunk, result, request);
     }
   } catch (e) {
     if (request.signal.aborted) throw new StreamAborted();
-    throw toProviderError(mod, target, e, started);
+    if (e instanceof ProviderError) throw e;
+    throw dropped(target, causeText(e));
+  } finally {
+    body.cancel().catch(() => {});
   }
-  // The package ends the stream quietly when it is aborted: say so.
   if (request.signal.aborted) throw new StreamAborted();
   result.toolCalls = result.toolCalls.filter(Boolean).map((c, i) => ({
     ...c,
     id: c.id || `call_${i}_${Date.now().toString(36)}`,
   }));
   return result;
+}
+
+/** One `chat.completion.chunk` added to `result`, its deltas told to the request. */
+// deno-lint-ignore no-explicit-any
+function takeChunk(chunk: any, result: ChatResult, request: ChatRequest): void {
+  if (chunk.usage) {
+    result.usage = {
+      promptTokens: chunk.usage.prompt_tokens ?? 0,
+      completionTokens: chunk.usage.completion_tokens ?? 0,
+    };
+  }
+  const choice = chunk.choices?.[0];
+  if (!choice) return;
+  if (choice.finish_reason) result.finishReason = choice.finish_reason;
+  const delta = choice.delta ?? {};
+  const thought = delta.reasoning_content ?? delta.reasoning;
+  if (typeof thought === "string" && thought) {
+    result.thought += thought;
+    request.onDelta({ type: "thought", text: thought });
+  }
+  if (typeof delta.content === "string" && delta.content) {
+    result.text += delta.content;
+    request.onDelta({ type: "text", text: delta.content });
+  }
+  for (const tc of delta.tool_calls ?? []) {
+    const index = callIndex(result.toolCalls, tc);
+    let call = result.toolCalls[index];
+    if (!call) call = result.toolCalls[index] = { id: "", name: "", arguments: "" };
+    if (tc.id) call.id = tc.id;
+    if (tc.function?.name) call.name += tc.function.name;
+    const args = tc.function?.arguments;
+    if (typeof args === "string") call.arguments += args;
+    else if (args && typeof args === "object") call.arguments += JSON.stringify(args);
+    request.onDelta({ type: "toolCall", index, name: call.name, arguments: call.arguments });
+  }
 }
 
 /**
@@ -185,36 +413,4 @@ function callIndex(
   const last = calls.length - 1;
   if (last < 0) return 0;
   return delta.id && delta.id !== calls[last].id ? last + 1 : last;
-}
-
-/** Turns what the `openai` package threw into one sentence. */
-function toProviderError(
-  mod: OpenAIModule,
-  target: Target,
-  e: unknown,
-  started: boolean,
-): ProviderError {
-  if (e instanceof ProviderError) return e;
-  if (e instanceof mod.APIError && typeof e.status === "number") {
-    const message = serverMessage(e);
-    if (e.status === 404 && isModelMissingMessage(message)) return modelMissing(target, message);
-    if (isOverflowMessage(message)) return overflow(target, message);
-    return httpError(target, e.status, message);
-  }
-  // An error inside the stream, after HTTP 200 (LM Studio, sglang, older llama.cpp say an
-  // overflow so): the package throws it without a status.
-  if (e instanceof mod.APIError && isOverflowMessage(serverMessage(e))) {
-    return overflow(target, serverMessage(e));
-  }
-  const reason = causeText(e);
-  if (started) return dropped(target, reason);
-  return unreachable(target, reason);
-}
-
-function serverMessage(e: { message: string; error?: unknown }): string {
-  const err = e.error as { message?: unknown; error?: unknown } | string | undefined;
-  if (typeof err === "string") return err;
-  if (err && typeof err.message === "string") return err.message;
-  if (err && typeof err.error === "string") return err.error;
-  return e.message.replace(/^\d{3}\s*/, "") || "no message";
 }

@@ -5,13 +5,7 @@
  */
 
 import type { Config, ProviderName } from "../config/config.ts";
-import {
-  type ChatClient,
-  type ChatRequest,
-  type ChatResult,
-  createChatClient,
-  loadOpenAI,
-} from "./chat.ts";
+import { type ChatClient, type ChatRequest, type ChatResult, createChatClient } from "./chat.ts";
 import {
   type ContextWindowInfo,
   discoverContextWindow,
@@ -61,10 +55,13 @@ export function isOllama(config: Config): boolean {
   return config.provider === "ollama" || config.provider === "llmman";
 }
 
-/** Starts loading the package the client will most likely need, before the model is known. */
+/**
+ * Starts loading the package the client will most likely need, before the model is known: the
+ * `ollama` package when every request goes to Ollama's native API (the OpenAI-compatible path
+ * needs no package).
+ */
 export function preloadChat(config: Config): void {
-  const load = isOllama(config) && config.contextSize ? loadOllama() : loadOpenAI();
-  load.catch(() => {}); // reported by createClient
+  if (isOllama(config) && config.contextSize) loadOllama().catch(() => {}); // reported later
 }
 
 /** The rule of docs/small-models.md: which API, and which window. */
@@ -133,7 +130,7 @@ export async function createClient(
       stream: (request) => native.stream(request, plan.numCtx),
     };
   }
-  const openai = createChatClient(await loadOpenAI(), config, model, plan.info.serverWindow);
+  const openai = createChatClient(config, model, plan.info.serverWindow);
   if (plan.api === "openai") {
     return { target, contextWindow: plan.window, plan, stream: openai.stream };
   }

@@ -41,6 +41,10 @@ export interface ContextWindowInfo {
   serverSource?: WindowSource;
   /** The agent file's `contextSize`, which overrides both. */
   contextSize?: number;
+  /** llama.cpp: whether its chat template handles tools (`/props` `chat_template_caps`). */
+  templateTools?: boolean;
+  /** llama.cpp: true for a router of several models (its `/v1/models` gives each a status). */
+  router?: boolean;
 }
 
 /** Learns what the server tells about `model`'s window; never throws. */
@@ -168,10 +172,16 @@ async function llamacppWindow(
     info.serverWindow = n;
     info.serverSource = "props";
   }
+  const caps = (props as { chat_template_caps?: { supports_tool_calls?: unknown } } | undefined)
+    ?.chat_template_caps;
+  if (typeof caps?.supports_tool_calls === "boolean") {
+    info.templateTools = caps.supports_tool_calls;
+  }
   const list = (models as { data?: unknown } | undefined)?.data;
   if (Array.isArray(list)) {
-    type Entry = { id?: unknown; meta?: { n_ctx_train?: unknown } };
+    type Entry = { id?: unknown; meta?: { n_ctx_train?: unknown }; status?: unknown };
     const entries = list as Entry[];
+    if (entries.some((e) => e?.status !== undefined)) info.router = true;
     const entry = entries.find((e) => e?.id === model) ??
       (entries.length === 1 ? entries[0] : undefined);
     const max = positive(entry?.meta?.n_ctx_train);

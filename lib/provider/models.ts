@@ -2,13 +2,13 @@
 
 import type { Config } from "../config/config.ts";
 import { modelsURL } from "./endpoints.ts";
-import { httpError, ProviderError, unreachable } from "./errors.ts";
+import { errorWords, ProviderError, reachReason, unreachable } from "./errors.ts";
 import { requestServer } from "./http.ts";
 
 /** The names of the models the server serves (Ollama's `/api/tags`, else the OpenAI `/models`). */
 export async function listModels(config: Config, signal?: AbortSignal): Promise<string[]> {
   const url = modelsURL(config.provider, config.url);
-  const target = { provider: config.provider, url: config.url, model: "(none)" };
+  const target = { provider: config.provider, url: config.url, model: "" };
   const answer = await requestServer({
     url,
     apiKey: config.apiKey,
@@ -16,16 +16,30 @@ export async function listModels(config: Config, signal?: AbortSignal): Promise<
   });
   if (answer.kind === "failed") {
     if (answer.stage === "body") throw answer.error;
-    throw unreachable(target, (answer.error as Error).message.replace(/\s+/g, " "));
+    throw unreachable(target, reachReason(answer.error, url));
   }
-  if (answer.kind === "http") {
-    throw httpError(target, answer.status, answer.text.trim().slice(0, 300));
-  }
+  if (answer.kind === "http") throw listError(config, url, answer.status, errorWords(answer.text));
   const names = modelNames(answer.json);
   if (names === undefined) {
-    throw httpError(target, answer.status, `the model list at ${url} is not JSON`);
+    throw listError(config, url, answer.status, "the model list is not JSON");
   }
   return names;
+}
+
+/** The sentence of a model list the server would not give. */
+function listError(config: Config, url: string, status: number, words: string): ProviderError {
+  const hint = status === 401 || status === 403
+    ? "check `apiKey` or $MM_API_KEY"
+    : status >= 500
+    ? "the server failed: try again, or look at its log"
+    : config.provider === "openai"
+    ? "check `url`: it must end in the API's base, such as /v1"
+    : "check `url` and `provider` in the agent file";
+  return new ProviderError(
+    "http",
+    `the ${config.provider} server at ${config.url} answered HTTP ${status} for its model list (${url}): ${words} — ${hint}`,
+    status,
+  );
 }
 
 /** The names in a model list (`models` or `data`), or undefined when it is not JSON of that shape. */

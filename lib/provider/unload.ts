@@ -86,8 +86,33 @@ async function unloadLlamaCpp(req: UnloadRequest): Promise<UnloadOutcome> {
     return cannot(f);
   }
   const body = res.json as { success?: unknown } | undefined;
-  if (body?.success === true) return { kind: "unloaded" };
-  return cannot(unconfirmed(req, `${res.text.trim().slice(0, 200) || "an empty answer"}`));
+  if (body?.success !== true) {
+    return cannot(unconfirmed(req, `${res.text.trim().slice(0, 200) || "an empty answer"}`));
+  }
+  // The router says so before the model's own server has stopped: a request sent at once would
+  // meet it stopping (`proxy error`). Wait until the router lists it unloaded.
+  await untilUnloaded(req);
+  return { kind: "unloaded" };
+}
+
+/** The longest wait for a router to list an unloaded model as such, in milliseconds. */
+export const UNLOADED_WAIT = 5_000;
+
+/**
+ * Waits until the router's `/v1/models` gives `req.model` a status other than loaded (or says
+ * nothing of it), at most {@linkcode UNLOADED_WAIT}; a failure to ask ends the wait.
+ */
+async function untilUnloaded(req: UnloadRequest): Promise<void> {
+  const deadline = Date.now() + UNLOADED_WAIT;
+  while (Date.now() < deadline && !req.signal.aborted) {
+    const list = await call({ ...req, timeout: 2_000 }, "/v1/models");
+    if ("failure" in list) return;
+    const data = (list.json as { data?: { id?: unknown; status?: { value?: unknown } }[] })?.data;
+    const entry = data?.find((m) => m.id === req.model);
+    const status = entry?.status?.value;
+    if (typeof status !== "string" || status === "unloaded") return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 function cannot(failure: UnloadFailure): UnloadOutcome {

@@ -27,6 +27,8 @@ export interface AgentInfo {
   ref: AgentRef;
   /** `<description>`, else the file's `acp.title` unless built in, else `(no description)`. */
   purpose: string;
+  /** The agent file's `acp.title`, unless it is the built-in one. */
+  title?: string;
   provider?: string;
   model?: string;
 }
@@ -133,7 +135,7 @@ export function agentInfos(
     }
     const title = file && file.acp.title !== "mm" ? file.acp.title : undefined;
     const purpose = ref.description?.trim() || title || "(no description)";
-    return { name, ref, purpose, provider: file?.provider, model: file?.model };
+    return { name, ref, purpose, title, provider: file?.provider, model: file?.model };
   });
 }
 

@@ -1,13 +1,16 @@
 /**
  * `deno task bench [RUNS]`: whole-process figures of mm, printed as a Markdown table (not a test).
  *
- * Every figure is a real process spawned from here: wall time from spawn to exit, and peak RSS from
- * `/usr/bin/time -f %M` (or, without it, the highest `VmHWM` seen polling `/proc/PID/status`). The
- * model is the scripted server of the tests, answering at once. docs/performance.md explains it.
+ * Every figure but the last rows is a real process spawned from here: wall time from spawn to exit,
+ * and peak RSS from `/usr/bin/time -f %M` (or, without it, the highest `VmHWM` seen polling
+ * `/proc/PID/status`). The model is the scripted server of the tests, answering at once. The last
+ * rows are timed in this process: edit_file refusing an edit on a 100,000-line file
+ * (`edit_file.ts`). docs/performance.md explains it.
  */
 
 import { fileURLToPath } from "node:url";
 import { type Recorded, type Reply, ScriptedServer } from "../../tests/helpers/server/mod.ts";
+import { benchFailedMatch, LINES } from "./edit_file.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 const BARE = fileURLToPath(new URL("./bare_client.ts", import.meta.url));
@@ -222,6 +225,17 @@ rows.push([
   "",
   `≤ 6,000 ${met(promptChars <= 6000)}`,
 ]);
+
+// In this process, once the processes above are measured: edit_file's slow path.
+for (const r of await benchFailedMatch(RUNS)) {
+  rows.push([
+    `edit_file: a failed match on a ${LINES.toLocaleString("en")}-line file (${r.name})`,
+    `${r.median.toFixed(1)} ms`,
+    `${r.p90.toFixed(1)} ms`,
+    "",
+    `≤ 100 ms ${met(r.median <= 100)} (CPU ${r.cpu.toFixed(1)} ms)`,
+  ]);
+}
 
 const header = ["measure", "median", "p90", "peak RSS median / max", "goal"];
 console.log(

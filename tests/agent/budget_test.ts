@@ -10,6 +10,7 @@ import {
   isShortened,
   KEPT_HEAD,
   LEFT_OUT_NOTE,
+  LOW_WATER,
   MESSAGE_OVERHEAD,
   messageTokens,
   planCuts,
@@ -228,12 +229,15 @@ Deno.test("fitting a history", async (t) => {
     assertEquals(planCuts(history, [], budget(full), 8), { cuts: [], tokens: full, fits: true });
     assertEquals(planCuts(history, [], undefined, 8).cuts, []);
   });
-  await t.step("the oldest output first, only as many as needed", () => {
+  await t.step("the oldest output first, then more, down to the low-water mark", () => {
+    // One cut would do for this request, but the next step would need another: a cut changes
+    // what the server has cached, so it is made once for many steps.
     const plan = planCuts(history, [], budget(full - 10), 8);
-    assertEquals(plan.cuts.map((c) => c.index), [3]);
-    assertEquals(plan.tokens, full - saved);
+    assertEquals(plan.cuts.map((c) => c.index), [3, 7]);
+    assertEquals(plan.tokens, full - 2 * saved);
     assert(plan.fits);
     assert(isShortened(applyCuts(history, plan.cuts)[3].content as string));
+    assert(plan.tokens <= (full - 10) * LOW_WATER, "at or under the low-water mark");
   });
   await t.step("never the outputs the model has not read", () => {
     const plan = planCuts(history, [], budget(full - saved - 10), 8);

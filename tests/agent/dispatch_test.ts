@@ -9,7 +9,7 @@ import { abandonedText, CANCEL_GRACE } from "../../lib/agent/texts.ts";
 import { coerceInput } from "../../lib/tool_input.ts";
 import { toolSchema } from "../../lib/agent/schema.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
-import { createChatClient, loadOpenAI } from "../../lib/provider/chat.ts";
+import { createChatClient } from "../../lib/provider/chat.ts";
 import type { Tool } from "../../lib/tool.ts";
 import { BUILTIN_TOOLS } from "../../tools/mod.ts";
 import { assertEquals } from "../helpers/assert.ts";
@@ -17,7 +17,6 @@ import { fakeContext } from "../helpers/fake_context.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
-const openai = await loadOpenAI();
 
 /** A tool whose `items` is a list: parsed by the tool, not by the core's scalar coercion. */
 function listTool(seen: unknown[]): Tool<{ items: string[] }> {
@@ -76,7 +75,7 @@ Deno.test("a tool's own schema and parse", async (t) => {
       const config = { ...defaultConfig(), url: server.url, model };
       const agent = new Agent({
         config,
-        chat: createChatClient(openai, config, model),
+        chat: createChatClient(config, model),
         tools: [listTool(seen)],
         systemPrompt: "test",
         context: (signal) => fakeContext({ signal }),
@@ -97,6 +96,27 @@ Deno.test("a tool's own schema and parse", async (t) => {
       );
     },
   );
+
+  await t.step("six identical calls that succeed: stopped, and not called failing", async () => {
+    const model = "loop-ok";
+    const call = { toolCalls: [{ name: "count_items", arguments: { items: ["a"] } }] };
+    server.script(model, Array.from({ length: 6 }, () => call));
+    const config = { ...defaultConfig(), url: server.url, model };
+    const agent = new Agent({
+      config,
+      chat: createChatClient(config, model),
+      tools: [listTool([])],
+      systemPrompt: "test",
+      context: (signal) => fakeContext({ signal }),
+      askPermission: () => Promise.resolve({ kind: "reject" }),
+      emit: () => {},
+    });
+    const outcome = await agent.runTurn("count", new AbortController().signal);
+    assertEquals(outcome.status === "failed" && [outcome.reason, outcome.error], [
+      "loop",
+      "[error: the model repeated the same count_items call 6 times in a row with the same result — turn stopped by the loop detector; rephrase the request, or fix what the tool kept reporting]",
+    ]);
+  });
 
   await t.step("coerceInput knows an array parameter only as a list", () => {
     const params = { items: { type: "array" as const, description: "x" } };
@@ -127,7 +147,7 @@ Deno.test("a tool's own schema and parse", async (t) => {
       const outputs: string[] = [];
       const agent = new Agent({
         config,
-        chat: createChatClient(openai, config, model),
+        chat: createChatClient(config, model),
         tools: [hang],
         systemPrompt: "test",
         context: (signal) => fakeContext({ signal }),

@@ -31,7 +31,6 @@ import {
   type ChatRequest,
   type ChatResult,
   createChatClient,
-  loadOpenAI,
 } from "../../lib/provider/chat.ts";
 import type { Message } from "../../lib/history.ts";
 import { overflow, ProviderError } from "../../lib/provider/errors.ts";
@@ -127,33 +126,39 @@ function outputs(messages: Message[]): [string, boolean][] {
 }
 
 Deno.test("the context window", async (t) => {
-  await t.step("the oldest read output is shortened, in the request and the history", async () => {
-    const window = 2600; // 2,088 for the prompt: two outputs of 800 tokens fit, three do not
-    const { chat, requests } = fakeChat(window, [
-      calls(2400),
-      calls(2401),
-      calls(2402),
-      says("done"),
-    ]);
-    const events: AgentEvent[] = [];
-    const agent = agentWith(chat, events);
-    const outcome = await run(agent);
-    assertEquals(outcome.status, "answered");
-    assertEquals(requests.length, 4);
-    assertEquals(outputs(requests[2].messages), [["c0_2400", false], ["c0_2401", false]]);
-    assertEquals(outputs(requests[3].messages), [
-      ["c0_2400", true],
-      ["c0_2401", false],
-      ["c0_2402", false],
-    ]);
-    assertEquals(outputs(agent.history.slice(0, -1)), outputs(requests[3].messages));
-    for (const r of requests) {
-      const estimate = promptTokens(r.messages, r.tools);
-      assertEquals(r.promptTokens, estimate, "every request carries its estimate");
-      assertEquals(estimate <= window - answerReserve(window), true);
-    }
-    assertEquals(events.some((e) => e.type === "notice"), false, "shortening is silent");
-  });
+  await t.step(
+    "the oldest read outputs are shortened, in the request and the history",
+    async () => {
+      // 2,288 for the prompt: two outputs of 800 tokens fit, three do not; the two read ones cut,
+      // the prompt is under the low-water mark (60%): the cuts make room for more steps.
+      const window = 2800;
+      const { chat, requests } = fakeChat(window, [
+        calls(2400),
+        calls(2401),
+        calls(2402),
+        says("done"),
+      ]);
+      const events: AgentEvent[] = [];
+      const agent = agentWith(chat, events);
+      const outcome = await run(agent);
+      assertEquals(outcome.status, "answered");
+      assertEquals(requests.length, 4);
+      assertEquals(outputs(requests[2].messages), [["c0_2400", false], ["c0_2401", false]]);
+      // Down to the low-water mark: both read outputs at once, so the next steps fit uncut.
+      assertEquals(outputs(requests[3].messages), [
+        ["c0_2400", true],
+        ["c0_2401", true],
+        ["c0_2402", false],
+      ]);
+      assertEquals(outputs(agent.history.slice(0, -1)), outputs(requests[3].messages));
+      for (const r of requests) {
+        const estimate = promptTokens(r.messages, r.tools);
+        assertEquals(r.promptTokens, estimate, "every request carries its estimate");
+        assertEquals(estimate <= window - answerReserve(window), true);
+      }
+      assertEquals(events.some((e) => e.type === "notice"), false, "shortening is silent");
+    },
+  );
 
   await t.step("not enough: compacted, the prompt put back, the turn goes on", async () => {
     const window = 2600;
@@ -170,11 +175,12 @@ Deno.test("the context window", async (t) => {
     assertEquals(outcome.status, "answered");
     assertEquals(requests.length, 4);
     const summary = requests[2];
-    assertEquals(summary.tools, []);
+    // The tools stay declared, none to be called: the prompt starts as the server cached it.
+    assertEquals([summary.tools, summary.toolChoice], [schemas, "none"]);
     assertEquals(summary.messages.at(-1), { role: "user", content: COMPACT_REQUEST });
     assertEquals(summary.messages[1], { role: "user", content: "print things" });
     assertEquals(
-      rawPromptTokens(summary.messages, []) <= window - answerReserve(window),
+      rawPromptTokens(summary.messages, schemas) <= window - answerReserve(window),
       true,
       "the summary request fits too",
     );
@@ -213,11 +219,37 @@ Deno.test("the context window", async (t) => {
     const prompt = "x".repeat(3000);
     const outcome = await run(agent, prompt);
     const tokens = promptTokens([agent.history[0], { role: "user", content: prompt }], schemas);
-    const error = tooBigText(tokens, { window: 1024, reserve: 512 });
+    // Refused by what the server could take: the window less a small share for the answer.
+    const error = tooBigText(tokens, { window: 1024, reserve: 512, floor: 64 });
     assertEquals(outcome.status === "failed" && outcome.error, error);
     assertEquals(requests.length, 0);
     assertEquals(agent.errors.map((e) => e.message), [error]);
   });
+
+  await t.step(
+    "a prompt the server can still answer is sent, though it leaves little room",
+    async () => {
+      // About 3,700 tokens: more than the 3,584 mm keeps to, less than 4,096 less a 32nd.
+      const prompt = "x ".repeat(5_550);
+      const { chat, requests } = fakeChat(4096, [says("read it")]);
+      assertEquals((await run(agentWith(chat), prompt)).status, "answered");
+      assertEquals(requests.length, 1);
+      // With maxTokens, that much is kept for the answer: the same prompt is refused, unsent.
+      const capped = fakeChat(4096, [says("never")]);
+      const agent = new Agent({
+        config: { ...defaultConfig(), url: target.url, model: "fake", maxTokens: 1024 },
+        chat: capped.chat,
+        tools: [dump],
+        systemPrompt: "You are a test.",
+        context: (signal) => fakeContext({ signal }),
+        askPermission: () => Promise.resolve({ kind: "reject" }),
+        emit: () => {},
+      });
+      const outcome = await run(agent, prompt);
+      assertEquals(outcome.status === "failed" && outcome.reason, "window");
+      assertEquals(capped.requests.length, 0);
+    },
+  );
 
   await t.step("the server's own counts calibrate the estimate", async () => {
     const window = 4096;
@@ -228,14 +260,19 @@ Deno.test("the context window", async (t) => {
     const { chat, requests } = fakeChat(window, [
       { ...calls(2400), usage: { promptTokens: 3 * first, completionTokens: 10 } },
       calls(2401),
+      says("Printed 2,400 characters."),
       says("done"),
     ]);
     const agent = agentWith(chat);
     assertEquals((await run(agent)).status, "answered");
-    // Raw, the third request (about 1,700 tokens) fits 3,584; three times that does not.
-    assertEquals(outputs(requests[2].messages), [["c0_2400", true], ["c0_2401", false]]);
-    const raw = rawPromptTokens(requests[2].messages, schemas);
-    assertEquals(requests[2].promptTokens, calibrated(raw, { raw: first, real: 3 * first }));
+    // Raw, the third request (about 1,700 tokens) fits 3,584; three times that does not, and a cut
+    // of the one read output would not leave room for more steps: the conversation is compacted.
+    const summary = requests[2];
+    assertEquals(summary.messages.at(-1), { role: "user", content: COMPACT_REQUEST });
+    assertEquals(rawPromptTokens(summary.messages, schemas) < window - answerReserve(window), true);
+    const raw = rawPromptTokens(summary.messages, schemas);
+    assertEquals(summary.promptTokens, calibrated(raw, { raw: first, real: 3 * first }));
+    assertEquals(outputs(requests[3].messages), [["c0_2401", false]]);
   });
 
   await t.step("no known window: nothing is shortened", async () => {
@@ -378,7 +415,7 @@ Deno.test("the context window", async (t) => {
       ]);
       assertEquals(requests[3].messages.at(-1), { role: "user", content: COMPACT_REQUEST });
       // The refusal is not taken for a measure of the window: the estimate stays as it was.
-      assertEquals(requests[3].promptTokens, rawPromptTokens(requests[3].messages, []));
+      assertEquals(requests[3].promptTokens, rawPromptTokens(requests[3].messages, schemas));
       assertEquals(events.filter((e) => e.type === "notice"), [
         { type: "notice", message: compactingNotice(window) },
         { type: "notice", message: OVERFLOW_NOTICE },
@@ -497,13 +534,12 @@ Deno.test("the context window", async (t) => {
 });
 
 const server = ScriptedServer.start();
-const openai = await loadOpenAI();
 
 function agentFor(model: string, events: AgentEvent[] = [], steps = { n: 0 }) {
   const config = { ...defaultConfig(), url: server.url, model };
   return new Agent({
     config,
-    chat: createChatClient(openai, config, model),
+    chat: createChatClient(config, model),
     tools: [],
     systemPrompt: "You are a test.",
     context: (signal) => fakeContext({ signal }),

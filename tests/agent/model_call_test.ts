@@ -8,12 +8,7 @@ import { unknownToolText } from "../../lib/agent/texts.ts";
 import type { AgentEvent } from "../../lib/agent/events.ts";
 import { type Config, defaultConfig } from "../../lib/config/config.ts";
 import { runawayText } from "../../lib/agent/loop_detector.ts";
-import {
-  type ChatClient,
-  createChatClient,
-  loadOpenAI,
-  StreamAborted,
-} from "../../lib/provider/chat.ts";
+import { type ChatClient, createChatClient, StreamAborted } from "../../lib/provider/chat.ts";
 import { dropped } from "../../lib/provider/errors.ts";
 import type { Tool } from "../../lib/tool.ts";
 import { MATRIX, ZEROS } from "../fixtures/text_calls/answers.ts";
@@ -74,14 +69,13 @@ function notesTool(seen: unknown[]): Tool<{ topic: string }> {
 
 Deno.test("the agent core runs text-form calls", async (t) => {
   const server = ScriptedServer.start();
-  const openai = await loadOpenAI();
   const turn = async (model: string, prompt = "go", more: Partial<Config> = {}) => {
     const seen: unknown[] = [];
     const events: AgentEvent[] = [];
     const config = { ...defaultConfig(), url: server.url, model, ...more };
     const agent = new Agent({
       config,
-      chat: createChatClient(openai, config, model),
+      chat: createChatClient(config, model),
       tools: [notesTool(seen)],
       systemPrompt: "test",
       context: (signal) => fakeContext({ signal }),

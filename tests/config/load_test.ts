@@ -21,6 +21,7 @@ Deno.test("parseConfig: defaults", async (t) => {
       previewLines: 5,
       maxTurns: 50,
       watchdogTimeout: 120_000,
+      turnTimeout: 1_800_000,
       skillsDir: ".mm/skills",
       fetchContentTool: false,
       askUserTool: true,
@@ -37,6 +38,7 @@ Deno.test("parseConfig: defaults", async (t) => {
       hooks: {},
       tools: [],
       acp: { title: "mm" },
+      window: { mouse: true },
     });
   });
   await t.step("keys with no default are absent", () => {

@@ -9,8 +9,8 @@ import { fault, parse, withDefaults } from "../helpers/config.ts";
 const TOP_KEYS =
   "provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, " +
   "contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, " +
-  "watchdogTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, " +
-  "structuredOutput, lsp, mmConfigs, sessions, hooks, tools, acp";
+  "watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, " +
+  "structuredOutput, lsp, mmConfigs, sessions, hooks, tools, acp, window";
 
 Deno.test("parseConfig: accepted values", async (t) => {
   const rows: [string, string, Partial<Config>][] = [
@@ -66,6 +66,7 @@ Deno.test("parseConfig: accepted values", async (t) => {
     ["previewLines 0", "previewLines: 0", { previewLines: 0 }],
     ["maxTurns", "maxTurns: 5", { maxTurns: 5 }],
     ["watchdogTimeout", "watchdogTimeout: 5m", { watchdogTimeout: 300_000 }],
+    ["turnTimeout", "turnTimeout: 1h", { turnTimeout: 3_600_000 }],
     ["skillsDir", "skillsDir: skills", { skillsDir: "skills" }],
     ["fetchContentTool", "fetchContentTool: true", { fetchContentTool: true }],
     ["askUserTool", "askUserTool: false", { askUserTool: false }],
@@ -220,6 +221,7 @@ Deno.test("parseConfig: accepted values", async (t) => {
     ],
     ["tools empty", "tools:", { tools: [] }],
     ["acp.title", "acp:\n  title: My agent", { acp: { title: "My agent" } }],
+    ["window.mouse", "window:\n  mouse: false", { window: { mouse: false } }],
   ];
   for (const [name, yaml, changes] of rows) {
     await t.step(name, () => assertEquals(parse(yaml), withDefaults(changes)));
@@ -814,7 +816,7 @@ Deno.test("parseConfig: unknown keys", async (t) => {
     [
       "nothing near at the top",
       "colour: red",
-      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, acp',
+      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, acp, window',
     ],
     [
       "sessions.enabeld",
@@ -870,6 +872,11 @@ Deno.test("parseConfig: unknown keys", async (t) => {
       "tools[0].parameters.n.required",
       "tools:\n  - name: t\n    command: [x]\n    parameters:\n      n: {required: true}",
       'mm.yaml:5:11: unknown key "tools[0].parameters.n.required" — known keys of tools[0].parameters.n: type, description, enum, default, optional, allowDash',
+    ],
+    [
+      "window.mice",
+      "window:\n  mice: false",
+      'mm.yaml:2:3: unknown key "window.mice" — known keys of window: mouse',
     ],
     [
       "acp.titel",

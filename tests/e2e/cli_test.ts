@@ -75,16 +75,15 @@ Deno.test("the command line", async (t) => {
         "the prompt is empty — run mm --help for the flags",
       );
     },
-    "front ends not built yet say so with exit 2": async () => {
-      const cases: [string[], string][] = [
-        [["-tui"], "window mode (-tui)"],
-      ];
-      for (const [args, what] of cases) {
-        assertUsage(
-          await runMM(args, { cwd: dir }),
-          `${what} is not available yet in mm ${VERSION} — use mm -p "…" for now`,
-        );
-      }
+    "-tui without a terminal, or with TERM=dumb, is a usage error (exit 2)": async () => {
+      const usage =
+        "-tui needs a terminal: stdin and stdout must be a terminal, and TERM not dumb (mm -p runs a prompt without one) — run mm --help for the flags";
+      assertUsage(await runMM(["-tui"], { cwd: dir }), usage);
+      assertUsage(await runMM(["--tui"], { cwd: dir, env: { TERM: "dumb" } }), usage);
+      assertUsage(
+        await runMM(["-tui", "-p", "hi"], { cwd: dir }),
+        '-tui takes no prompt: type it in the window (to run one: mm -p "…") — run mm --help for the flags',
+      );
     },
     "a bad agent file stops mm before any request, with file:line:column": async () => {
       const bad = await workdir("model: m\nyolo: nope\n");

@@ -26,8 +26,8 @@ function lines(name: string, size: number): string {
 }
 
 /** A working directory for `model` on the openai provider, with six files of 2,900 characters. */
-async function dirFor(model: string, extra = ""): Promise<string> {
-  const dir = await workdir(`provider: openai\nurl: ${server.url}/v1\nmodel: ${model}\n${extra}`);
+async function dirFor(model: string, extra = "", at = server): Promise<string> {
+  const dir = await workdir(`provider: openai\nurl: ${at.url}/v1\nmodel: ${model}\n${extra}`);
   for (const name of ["a", "b", "c", "d", "e", "f"]) {
     await Deno.writeTextFile(`${dir}/${name}.txt`, lines(name, 2900));
   }
@@ -75,73 +75,75 @@ const overflowBody = (message: string) => ({
 
 Deno.test("context window", async (t) => {
   await runCases(t, {
-    "a conversation that outgrows 4,096 tokens is shortened, then compacted, and answers":
+    "a conversation that outgrows 4,096 tokens is compacted, once cuts would not last, and answers":
       async () => {
-        // Each step's two outputs fit the window with the prompt, the three steps do not.
-        server.script("grow", [
+        // Each step's two outputs fit the window with the prompt, the three steps do not; cutting
+        // the read outputs would leave room for no further step, so the conversation is compacted
+        // at once: one change of what the server cached, not a cut, another cut, then a summary.
+        const own = ScriptedServer.start();
+        own.summaries = "Read a.txt to d.txt: numbered lines.";
+        own.script("grow", [
           cat("a", "b"),
           cat("c", "d"),
           cat("e", "f"),
-          { text: "Read a.txt to f.txt: numbered lines." },
           { text: "All six files hold numbered lines." },
         ]);
-        const dir = await dirFor("grow", "contextSize: 4096\nsessions:\n  enabled: true\n");
-        const run = await runMM(["-p", "read the six files"], { cwd: dir });
-        assertEquals(run.code, 0, run.stderr);
-        assertEquals(run.stdout, "All six files hold numbered lines.\n");
-        assertStringIncludes(run.stderr, `\n${compactingNotice(4096)}\n`);
-        const chats = server.chats("grow").map((r) => r.body);
-        assertEquals(chats.length, 5);
-        const limit = 4096 - answerReserve(4096);
-        for (const [i, body] of chats.entries()) {
-          const tokens = promptTokens(body.messages, body.tools ?? []);
-          assertEquals(tokens <= limit, true, `request ${i} takes ${tokens} tokens`);
+        try {
+          const dir = await dirFor(
+            "grow",
+            "contextSize: 4096\nsessions:\n  enabled: true\n",
+            own,
+          );
+          const run = await runMM(["-p", "read the six files"], { cwd: dir });
+          assertEquals(run.code, 0, run.stderr);
+          assertEquals(run.stdout, "All six files hold numbered lines.\n");
+          assertStringIncludes(run.stderr, `\n${compactingNotice(4096)}\n`);
+          const chats = own.chats("grow").map((r) => r.body);
+          const limit = 4096 - answerReserve(4096);
+          for (const [i, body] of chats.entries()) {
+            const tokens = promptTokens(body.messages, body.tools ?? []);
+            assertEquals(tokens <= limit, true, `request ${i} takes ${tokens} tokens`);
+          }
+          assertEquals(outputs(chats[1]), [["call_a_0", false], ["call_b_1", false]]);
+          const at = chats.findIndex((b) => b.messages.at(-1)?.content === COMPACT_REQUEST);
+          const summary = chats[at];
+          // The tools stay declared, none to be called: the request starts as the last one did.
+          assertEquals([summary.tools.length > 0, summary.tool_choice], [true, "none"]);
+          // What the model has read is summarised; the step it has not read is kept after it.
+          assertEquals(outputs(summary).map(([id]) => id.slice(0, 6)), ["call_a", "call_b"]);
+          const after = chats[at + 1].messages;
+          // deno-lint-ignore no-explicit-any
+          assertEquals(after.map((m: any) => m.role), [
+            "system",
+            "user",
+            "assistant",
+            "user",
+            "assistant",
+            "tool",
+            "tool",
+          ]);
+          assertEquals(after.slice(1, 4), [
+            { role: "user", content: `${COMPACT_WRAPPER}\nRead a.txt to d.txt: numbered lines.` },
+            { role: "assistant", content: COMPACT_ACK },
+            { role: "user", content: "read the six files" },
+          ]);
+          assertEquals(outputs(chats[at + 1]).map(([id]) => id.slice(0, 6)), ["call_c", "call_d"]);
+          const last = chats.at(-1)!;
+          assertEquals(outputs(last).map(([id]) => id.slice(0, 6)).slice(-2), ["call_e", "call_f"]);
+          assertEquals(last.tools.length > 0, true, "the turn goes on with its tools");
+          const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+          const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
+          assertEquals(session.messages, [
+            ...last.messages.slice(1).map((m: Body) => ({ ...m, turn: 1 })),
+            { role: "assistant", content: "All six files hold numbered lines.", turn: 1 },
+          ]);
+          // The listing shows the question, not the summary that now comes first.
+          const listing = await runMM(["sessions"], { cwd: dir });
+          assertStringIncludes(listing.stdout, "  1 turn(s)  read the six files\n");
+          assertEquals(listing.stdout.includes("[mm: summary"), false, listing.stdout);
+        } finally {
+          await own.close();
         }
-        assertEquals(outputs(chats[1]), [["call_a_0", false], ["call_b_1", false]]);
-        assertEquals(outputs(chats[2]), [
-          ["call_a_0", true],
-          ["call_b_1", true],
-          ["call_c_0", false],
-          ["call_d_1", false],
-        ]);
-        const summary = chats[3];
-        assertEquals(summary.tools, undefined, "the summary is asked without tools");
-        assertEquals(summary.messages.at(-1), { role: "user", content: COMPACT_REQUEST });
-        // What the model has read is summarised; the step it has not read (e, f) is kept after it.
-        assertEquals(outputs(summary).map(([id, cut]) => [id.slice(0, 6), cut]), [
-          ["call_a", true],
-          ["call_b", true],
-          ["call_c", true],
-          ["call_d", true],
-        ]);
-        const after = chats[4].messages;
-        // deno-lint-ignore no-explicit-any
-        assertEquals(after.map((m: any) => m.role), [
-          "system",
-          "user",
-          "assistant",
-          "user",
-          "assistant",
-          "tool",
-          "tool",
-        ]);
-        assertEquals(after.slice(1, 4), [
-          { role: "user", content: `${COMPACT_WRAPPER}\nRead a.txt to f.txt: numbered lines.` },
-          { role: "assistant", content: COMPACT_ACK },
-          { role: "user", content: "read the six files" },
-        ]);
-        assertEquals(outputs(chats[4]).map(([id]) => id.slice(0, 6)), ["call_e", "call_f"]);
-        assertEquals(chats[4].tools.length > 0, true, "the turn goes on with its tools");
-        const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
-        const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
-        assertEquals(session.messages, [
-          ...after.slice(1).map((m: Body) => ({ ...m, turn: 1 })),
-          { role: "assistant", content: "All six files hold numbered lines.", turn: 1 },
-        ]);
-        // The listing shows the question, not the summary that now comes first.
-        const listing = await runMM(["sessions"], { cwd: dir });
-        assertStringIncludes(listing.stdout, "  1 turn(s)  read the six files\n");
-        assertEquals(listing.stdout.includes("[mm: summary"), false, listing.stdout);
       },
     "an overflow the server reports is answered once by compacting": async () => {
       server.script("overflow-once", [
@@ -190,7 +192,7 @@ Deno.test("context window", async (t) => {
       assertStringIncludes(run.stderr, `${OVERFLOW_NOTICE}\n`);
       assertStringIncludes(
         run.stderr,
-        `mm: the conversation no longer fits the context window of "overflow-twice" at ${server.url}/v1 (${vllm}) — raise \`contextSize\`, or start a new conversation\n`,
+        `mm: the conversation no longer fits the context window of "overflow-twice" at ${server.url}/v1 (${vllm}) — start the server with a larger window (llama-server \`-c\`, vLLM \`--max-model-len\`, LM Studio's context length), or send a shorter prompt\n`,
       );
       assertEquals(server.chats("overflow-twice").length, 5);
     },

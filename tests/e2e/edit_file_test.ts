@@ -1,10 +1,12 @@
 /** edit_file through the real `mm -p`, against the scripted server. */
 
+import { dirname } from "node:path";
 import { LOOP_DETECTED, loopStoppedText } from "../../lib/agent/loop_detector.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { runMM, workdir } from "../helpers/mm.ts";
 import { type ScriptedCall, ScriptedServer } from "../helpers/server/mod.ts";
+import { CORPUS, type CorpusCase } from "../tools/edit_file/corpus/mod.ts";
 
 const server = ScriptedServer.start();
 
@@ -28,6 +30,18 @@ function toolMessages(model: string, n: number): string[] {
   return server.chats(model)[n].body.messages
     .filter((m: { role: string }) => m.role === "tool")
     .map((m: { content: string }) => m.content);
+}
+
+/** What is wrong with a corpus case's outcome through mm (`path` on disk), or "". */
+function corpusFault(c: CorpusCase, path: string, after: string, output: string): string {
+  if (c.want === undefined) {
+    if (after !== c.file) return "the file changed";
+    if (!output.startsWith(`${path}: `)) return "not refused";
+  } else {
+    if (after !== c.want) return "not the intended file";
+    if (!output.startsWith(`edited ${path}: `)) return "no headline";
+  }
+  return c.says && !output.includes(c.says) ? `the output lacks ${JSON.stringify(c.says)}` : "";
 }
 
 /** Scripts one message with `calls` then an answer, runs `mm -p`, and returns the run. */
@@ -200,6 +214,37 @@ Deno.test("edit_file end to end", async (t) => {
         assertEquals(outputs[4], `${refusal}\n${LOOP_DETECTED}`);
         assertStringIncludes(run.stderr, `${loopStoppedText("edit_file")}\n`);
         assertEquals(await Deno.readTextFile(`${dir}/main.go`), GO);
+      },
+    "the near-miss corpus in one turn: every case applied or refused as it must be, no wrong edit":
+      async () => {
+        const dir = await dirFor("edit-corpus", "contextSize: 4000000\n", {});
+        const paths = CORPUS.map((c, i) => `cases/${String(i).padStart(3, "0")}/${c.path}`);
+        for (const [i, c] of CORPUS.entries()) {
+          await Deno.mkdir(dirname(`${dir}/${paths[i]}`), { recursive: true });
+          await Deno.writeTextFile(`${dir}/${paths[i]}`, c.file);
+        }
+        const calls = CORPUS.map((c, i) => ({
+          name: "edit_file",
+          arguments: { path: paths[i], edits: c.edits },
+        }));
+        const run = await oneStep("edit-corpus", calls, dir);
+        assertEquals(run.code, 0, run.stderr);
+        // A contextSize makes mm speak Ollama's native chat (to send num_ctx): read either.
+        const chats = [...server.chats("edit-corpus"), ...server.nativeChats("edit-corpus")];
+        assertEquals(chats.length, 2);
+        const outputs: string[] = chats[1].body.messages
+          .filter((m: { role: string }) => m.role === "tool")
+          .map((m: { content: string }) => m.content);
+        assertEquals(outputs.length, CORPUS.length);
+        const faults: string[] = [];
+        for (const [i, c] of CORPUS.entries()) {
+          const bytes = await Deno.readFile(`${dir}/${paths[i]}`);
+          const after = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+          const fault = corpusFault(c, paths[i], after, outputs[i]);
+          if (fault) faults.push(`${c.category}: ${c.name}: ${fault}\n${outputs[i]}`);
+        }
+        assertEquals(faults, []);
+        assertStringIncludes(run.stderr, `📝 ${CORPUS.length} file op(s)`);
       },
   });
   await server.close();

@@ -228,6 +228,21 @@ Deno.test("line mode", async (t) => {
         await term.kill();
       }
     },
+    "an answer cut at maxTokens says so under it": async () => {
+      server.script("cut-line", [{ fixture: "stream-length" }]);
+      const { term } = await mm("cut-line", "maxTokens: 2\n");
+      try {
+        await term.type("say hi");
+        await term.keys("Enter");
+        const screen = await term.waitFor("[warning: the answer was cut at maxTokens (2)]");
+        assertStringIncludes(
+          screen,
+          "› say hi\n Undroc\n[warning: the answer was cut at maxTokens (2)]",
+        );
+      } finally {
+        await term.kill();
+      }
+    },
     "a trailing backslash continues the prompt on the next line": async () => {
       server.script("multi", [{ text: "got both lines" }]);
       const { term } = await mm("multi");

@@ -99,7 +99,7 @@ Deno.test("providers", async (t) => {
       assertMatch(
         run.stderr,
         new RegExp(
-          `^mm: cannot reach the ollama server at ${downURL} \\(.+\\) — start it with \`ollama serve\`, or set \`url\` in the agent file\n$`,
+          `^mm: cannot reach the ollama server at ${downURL} \\(nothing listens on 127\\.0\\.0\\.1:${closedPort}\\) — start it with \`ollama serve\`, or set \`url\` in the agent file\n$`,
         ),
       );
     },
@@ -107,7 +107,10 @@ Deno.test("providers", async (t) => {
       const dir = await workdir(`provider: llamacpp\nurl: ${downURL}\n`);
       const run = await runMM(["-p", "hi"], { cwd: dir });
       assertOneSentence(run);
-      assertStringIncludes(run.stderr, `cannot reach the llamacpp server at ${downURL}`);
+      assertStringIncludes(
+        run.stderr,
+        `cannot reach the llamacpp server at ${downURL} (nothing listens on 127.0.0.1:${closedPort})`,
+      );
       assertStringIncludes(run.stderr, "start it with `llama-server -m <model.gguf>`");
     },
     "the model is missing": async () => {
@@ -142,14 +145,18 @@ Deno.test("providers", async (t) => {
         'answered HTTP 401 for "unauthorised": bad key — check `apiKey` or $MM_API_KEY',
       );
     },
-    "a context overflow says to raise contextSize": async () => {
+    "a context overflow on llama.cpp names -c with the window its refusal names": async () => {
+      // The body of tests/fixtures/llama-server/exceed-context.http.
       server.script("overflow", [{
         status: 400,
         body: {
           error: {
             code: 400,
-            message: "the request exceeds the available context size, try increasing it",
+            message:
+              "request (6030 tokens) exceeds the available context size (2048 tokens), try increasing it",
             type: "exceed_context_size_error",
+            n_prompt_tokens: 6030,
+            n_ctx: 2048,
           },
         },
       }]);
@@ -158,7 +165,7 @@ Deno.test("providers", async (t) => {
       assertOneSentence(run);
       assertEquals(
         run.stderr,
-        `mm: the conversation no longer fits the context window of "overflow" at ${server.url} (the request exceeds the available context size, try increasing it) — raise \`contextSize\`, or start a new conversation\n`,
+        `mm: the conversation no longer fits the context window of "overflow" at ${server.url} (request (6030 tokens) exceeds the available context size (2048 tokens), try increasing it) — restart llama-server with \`-c 4096\` (it runs the model with 2048 tokens), or send a shorter prompt\n`,
       );
     },
     "a connection dropped mid-stream": async () => {

@@ -239,7 +239,7 @@ Deno.test("mm doctor", async (t) => {
             `✔ agent file: ${dir}/mm.yaml`,
             `✔ server: llamacpp at ${doctorLlama.url} answers (1 model(s))`,
             "✔ model: none set, so the server's only model is used: lc",
-            "✘ tool calling: lc answered in text instead of calling the test tool — start llama-server with --jinja (its chat template handles tools), or use a model trained for tool calls (Qwen2.5-Coder, Qwen3, Llama 3.1 and later)",
+            "✘ tool calling: lc answered in text instead of calling the test tool — use a model trained for tool calls (Qwen2.5-Coder, Qwen3, Llama 3.1 and later)",
             "✘ context window: llama-server runs lc with 4096 tokens (trained for 32768), too few for mm's prompt, tools and a task — restart llama-server with -c 16384 (or more)",
             "✔ chat API: OpenAI-compatible, context 4096 tokens (llama-server's /props)",
             "✘ LSP server py: no-such-lsp-xyz is not on the PATH — install it, or fix lsp.servers[0].command in the agent file",
@@ -247,6 +247,70 @@ Deno.test("mm doctor", async (t) => {
           ].join("\n"),
         );
       },
+    "a llama-server of one model, as captured: any model name passes, saying why": async () => {
+      const single = ScriptedServer.start();
+      single.models = ["/srv/models/tiny-text.gguf"];
+      single.sideReplies["/v1/models"] = { fixture: "single-v1-models" };
+      single.sideReplies["/props"] = { fixture: "single-props" };
+      single.script("qwen2.5-coder-7b", [{
+        toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }],
+      }]);
+      try {
+        const dir = await workdir(
+          `provider: llamacpp\nurl: ${single.url}\nmodel: qwen2.5-coder-7b\ncontextSize: 16384\n`,
+        );
+        const run = await runMM(["doctor"], { cwd: dir });
+        const lines = run.stdout.split("\n");
+        assertEquals(
+          lines[2],
+          "✔ model: qwen2.5-coder-7b — the server runs one model, /srv/models/tiny-text.gguf, and answers to any name (start llama-server with `--alias qwen2.5-coder-7b` to list it by this one)",
+        );
+        // contextSize promises more than the server runs: never a ✔ for that window.
+        assertEquals(
+          lines.find((l) => l.includes("chat API")),
+          "✘ chat API: OpenAI-compatible, context 16384 tokens (contextSize), but the server runs 2048 — lower contextSize to 2048, or give the server a larger window",
+        );
+      } finally {
+        await single.close();
+      }
+    },
+    "a chat template without tools (llama-server's /props): the hint names the template":
+      async () => {
+        const plain = ScriptedServer.start();
+        plain.models = ["pt"];
+        plain.props = {
+          default_generation_settings: { n_ctx: 32768 },
+          chat_template_caps: { supports_tool_calls: false },
+        };
+        plain.script("pt", [{ text: "5" }]);
+        try {
+          const dir = await workdir(`provider: llamacpp\nurl: ${plain.url}\nmodel: pt\n`);
+          const run = await runMM(["doctor"], { cwd: dir });
+          assertEquals(
+            run.stdout.split("\n").find((l) => l.includes("tool calling")),
+            "✘ tool calling: pt answered in text instead of calling the test tool — llama-server's chat template does not handle tools (/props: supports_tool_calls is false): start it with a template that does (`--chat-template-file`, or the model's own with `--jinja`), or use a model trained for tool calls (Qwen2.5-Coder, Qwen3, Llama 3.1 and later)",
+          );
+        } finally {
+          await plain.close();
+        }
+      },
+    "a model list the server refuses: its words, not its JSON": async () => {
+      const refusing = ScriptedServer.start();
+      refusing.sideReplies["/v1/models"] = {
+        status: 401,
+        body: { error: { message: "Invalid API key", type: "auth" } },
+      };
+      try {
+        const dir = await workdir(`provider: llamacpp\nurl: ${refusing.url}\n`);
+        const run = await runMM(["doctor"], { cwd: dir });
+        assertEquals(
+          run.stdout.split("\n")[1],
+          `✘ server: the llamacpp server at ${refusing.url} answered HTTP 401 for its model list (${refusing.url}/v1/models): Invalid API key — check \`apiKey\` or $MM_API_KEY`,
+        );
+      } finally {
+        await refusing.close();
+      }
+    },
     "dmr: the model's context_size and its maximum, too small: ✘ with the docker command":
       async () => {
         const dmr = ScriptedServer.start();

@@ -80,3 +80,13 @@ export async function workdir(yaml: string): Promise<string> {
   await Deno.writeTextFile(`${dir}/mm.yaml`, yaml);
   return dir;
 }
+
+/** Whether something is at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -88,15 +88,6 @@ export class Terminal {
     return await tmux("-L", this.name, "capture-pane", "-t", this.name, "-p", "-e", "-J");
   }
 
-  /** Sends `signal` to the program the terminal runs (the shell's child), as `kill` would. */
-  async signal(signal: Deno.Signal): Promise<void> {
-    const shell = (await tmux("-L", this.name, "display", "-p", "-t", this.name, "#{pane_pid}"))
-      .trim();
-    const out = await new Deno.Command("pgrep", { args: ["-P", shell], stdout: "piped" }).output();
-    const pid = new TextDecoder().decode(out.stdout).trim().split("\n")[0];
-    Deno.kill(Number(pid), signal);
-  }
-
   /** The pane's title, as a program sets it with an OSC 0 or 2 sequence. */
   async title(): Promise<string> {
     return (await tmux("-L", this.name, "display", "-p", "-t", this.name, "#{pane_title}")).trim();
@@ -114,6 +105,52 @@ export class Terminal {
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`timed out waiting for ${pattern} on the screen:\n${screen}`);
+  }
+
+  /** The terminal's modes as tmux keeps them: the alternate screen, mouse reporting, the cursor. */
+  async modes(): Promise<{ alternate: boolean; mouse: boolean; cursor: boolean }> {
+    const out = await tmux(
+      "-L",
+      this.name,
+      "display",
+      "-p",
+      "-t",
+      this.name,
+      "#{alternate_on} #{mouse_any_flag} #{cursor_flag}",
+    );
+    const [alternate, mouse, cursor] = out.trim().split(" ").map((f) => f === "1");
+    return { alternate, mouse, cursor };
+  }
+
+  /** Resizes the terminal. */
+  async resize(width: number, height: number): Promise<void> {
+    await tmux(
+      "-L",
+      this.name,
+      "resize-window",
+      "-t",
+      this.name,
+      "-x",
+      String(width),
+      "-y",
+      String(height),
+    );
+  }
+
+  /** The pid of the program started in the terminal (the child of its shell). */
+  async pid(): Promise<number> {
+    const shell = (await tmux("-L", this.name, "display", "-p", "-t", this.name, "#{pane_pid}"))
+      .trim();
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const children = await Deno.readTextFile(`/proc/${shell}/task/${shell}/children`).catch(() =>
+        ""
+      );
+      const first = children.trim().split(/\s+/)[0];
+      if (first) return Number(first);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error("the program in the terminal has no pid");
   }
 
   /** Ends the session and its programs. */

@@ -57,6 +57,13 @@ Deno.test("permission needs", async (t) => {
     assertEquals(permissionNeeds(bare(), "line").write, ["the prompt history"]);
   });
 
+  await t.step("window mode keeps write (the history) and run (Ctrl-Z suspends mm)", () => {
+    assertEquals(permissionNeeds(bare(), "window"), {
+      run: ["suspending with Ctrl-Z"],
+      write: ["the prompt history"],
+    });
+  });
+
   await t.step("mm doctor and mm sessions need neither, whatever the agent file says", () => {
     assertEquals(permissionNeeds(defaultConfig(), "doctor"), { run: [], write: [] });
     assertEquals(permissionNeeds(defaultConfig(), "sessions"), { run: [], write: [] });

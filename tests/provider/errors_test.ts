@@ -8,14 +8,31 @@ const start =
   `the conversation no longer fits the context window of "m" at http://h:8080 (too long) — `;
 
 Deno.test("the advice of an overflow", async (t2) => {
-  await t2.step("no contextSize: raise it (mm.md §3)", () => {
+  await t2.step("llama.cpp, its window unknown: a larger -c, since contextSize cannot help", () => {
     const e = overflow(t, "too long");
-    assertEquals(e.message, `${start}raise \`contextSize\`, or start a new conversation`);
+    assertEquals(
+      e.message,
+      `${start}restart llama-server with a larger \`-c\`, or send a shorter prompt`,
+    );
     assertEquals([e.kind, e.status, e.serverMessage], ["overflow", 400, "too long"]);
   });
-  await t2.step("a server with at least contextSize: raise it", () => {
+  await t2.step("llama.cpp with at least contextSize, or naming n_ctx: -c with twice that", () => {
+    const advice =
+      "restart llama-server with `-c 16384` (it runs the model with 8192 tokens), or send a shorter prompt";
     const e = overflow({ ...t, contextSize: 8192, serverWindow: 8192 }, "too long");
-    assertEquals(e.message, `${start}raise \`contextSize\`, or start a new conversation`);
+    assertEquals(e.message, `${start}${advice}`);
+    assertEquals(overflow(t, "too long", 8192).message, `${start}${advice}`);
+  });
+  await t2.step("Ollama: contextSize helps (mm sends it as num_ctx)", () => {
+    const ollama = { ...t, provider: "ollama" as const };
+    assertEquals(
+      overflow(ollama, "too long").message,
+      `${start}raise \`contextSize\` (mm sends it to Ollama as num_ctx), or send a shorter prompt`,
+    );
+    assertEquals(
+      overflow({ ...ollama, contextSize: 8192, serverWindow: 8192 }, "too long").message,
+      `${start}raise \`contextSize\` above 8192 (mm sends it to Ollama as num_ctx), or send a shorter prompt`,
+    );
   });
   await t2.step("a server with less than contextSize: lower it, or give the server more", () => {
     const e = overflow({ ...t, contextSize: 32768, serverWindow: 4096 }, "too long");

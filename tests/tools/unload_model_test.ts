@@ -180,10 +180,29 @@ Deno.test("unload_model", async (t) => {
     const http = fakeHttp({ "POST /models/unload": () => Response.json({ success: true }) });
     const result = await unloadModel.run({ model: "gemma" }, ctxFor("llamacpp", http));
     assertEquals(result, { output: "unloaded gemma" });
-    assertEquals(http.seen.map((s) => [s.method, s.url, s.body]), [
+    assertEquals(http.seen.map((s) => [s.method, s.url, s.body]).slice(0, 1), [
       ["POST", `${URL_}/models/unload`, { model: "gemma" }],
     ]);
   });
+
+  await t.step(
+    "llamacpp: the router's success comes first; its list says when it stopped",
+    async () => {
+      // tests/fixtures/llama-server/router-unload.http: success while the instance still runs.
+      let asked = 0;
+      const http = fakeHttp({
+        "POST /models/unload": () => Response.json({ success: true }),
+        "GET /v1/models": () => {
+          asked++;
+          const value = asked < 3 ? "loaded" : "unloaded";
+          return Response.json({ data: [{ id: "gemma", status: { value } }] });
+        },
+      });
+      const result = await unloadModel.run({ model: "gemma" }, ctxFor("llamacpp", http));
+      assertEquals(result, { output: "unloaded gemma" });
+      assertEquals(asked, 3, "asked until the router listed it unloaded");
+    },
+  );
 
   await t.step("llamacpp: a model that is not running", async () => {
     const http = fakeHttp({

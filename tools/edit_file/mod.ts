@@ -1,14 +1,24 @@
 /**
  * edit_file: replacements of text that appears exactly once, all resolved against the original
- * file, found by three passes that forgive a small model's whitespace (tools.md, `edit_file`).
- * The matcher is `match.ts`, the re-indentation `reindent.ts`; docs/tools.md has the rules.
+ * file, found by three passes that forgive a small model's whitespace (tools.md, `edit_file`),
+ * then by the relaxations of a model's other near misses. The matcher is `match.ts` (the modules
+ * it names hold each pass), the placing of new `placement.ts`; docs/tools.md has the rules.
  */
 
 import { coerceValue } from "../../lib/tool_input.ts";
 import { errorReason } from "../../lib/files.ts";
 import { truncateMiddle } from "../../lib/text.ts";
 import type { Tool, ToolResult } from "../../lib/tool.ts";
-import { type Closest, FileText, type Located, resolveEdit } from "./match.ts";
+import {
+  type Closest,
+  FileText,
+  type Located,
+  type Piece,
+  type Relaxation,
+  type Resolution,
+  resolveEdit,
+} from "./match.ts";
+import { commonEnds } from "./placement.ts";
 import { numberLine } from "../_lines.ts";
 import { readFileBytes } from "../_files.ts";
 import { unchangedText, writeErrorText } from "../_files.ts";
@@ -124,6 +134,62 @@ export function sameText(path: string, n: number): string {
     "put in new the text as it must become";
 }
 
+/**
+ * The refusal of a new that holds a placeholder old does not have (`// ... existing code ...`):
+ * written into the file, it would take the place of the code it stands for.
+ */
+export function placeholderText(path: string, n: number, line: string): string {
+  return `${path}: edit #${n}: new holds the placeholder "${line}", which old does not have — ` +
+    "edit_file would write it into the file in place of the code it stands for; " +
+    "send the real lines instead: put in old only the lines that change, and in new those lines as they must become";
+}
+
+/** The refusal of an edit whose old is not in the file but whose new is, there: already made. */
+export function appliedText(path: string, n: number, first: number, last: number): string {
+  return `${path}: edit #${n}: old text not found, but new is already in the file at ${
+    lineRange(first, last)
+  } — this edit looks already applied; leave it out, and read the file again with read_file before changing more`;
+}
+
+/** The start of every refusal of an elided old. */
+function elided(path: string, n: number, marker: string): string {
+  return `${path}: edit #${n}: old leaves out lines with "${marker}"`;
+}
+
+/** The refusal of an elided old one of whose pieces appears several times. */
+export function elisionAmbiguousText(
+  path: string,
+  n: number,
+  marker: string,
+  piece: number,
+  count: number,
+  lines: number[],
+): string {
+  return `${elided(path, n, marker)}, and its piece ${piece} appears ${count} times (${
+    listLines(lines)
+  }) — include more of that piece's lines until it is unique, or send old in full`;
+}
+
+/** The refusal of an elided old whose pieces are not in the file's order. */
+export function elisionOrderText(path: string, n: number, marker: string): string {
+  return `${elided(path, n, marker)}, but its pieces are not in the file in that order — ` +
+    "send old in full, as the file has it";
+}
+
+/** The refusal of an elided old whose left-out lines leave the block its first line opens. */
+export function elisionOutsideText(
+  path: string,
+  n: number,
+  marker: string,
+  opener: number,
+  first: number,
+  last: number,
+): string {
+  return `${elided(path, n, marker)}, but the lines left out (${
+    lineRange(first, last)
+  }) do not stay inside the block line ${opener} opens — send one edit per piece, or old in full`;
+}
+
 /** `line 4`, `lines 4-6`. */
 function lineRange(first: number, last: number): string {
   return first === last ? `line ${first}` : `lines ${first}-${last}`;
@@ -184,6 +250,16 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+/** The words the headline reports each relaxation beyond whitespace with, in this order. */
+export const RELAXATION_WORDS: Record<Relaxation, string> = {
+  lineNumbers: "matched without line numbers",
+  fences: "matched without code fences",
+  escapes: "matched without JSON escapes",
+  typography: "matched ignoring typography",
+  interior: "matched ignoring spaces inside lines",
+  elision: "matched piece by piece",
+};
+
 /** What the headline says of a change. */
 export interface Change {
   edits: number;
@@ -191,14 +267,20 @@ export interface Change {
   deleted: number;
   /** The first changed line (1-based). */
   first: number;
-  /** Edits found by a relaxed pass. */
+  /** Edits found by a relaxed pass (the spec's 2 and 3). */
   relaxed: number;
+  /** Edits that needed each relaxation beyond whitespace. */
+  relaxations?: Partial<Record<Relaxation, number>>;
 }
 
 function changeText(c: Change): string {
-  const relaxed = c.relaxed ? ` · ${c.relaxed} matched ignoring whitespace` : "";
+  let notes = c.relaxed ? ` · ${c.relaxed} matched ignoring whitespace` : "";
+  for (const [r, words] of Object.entries(RELAXATION_WORDS)) {
+    const count = c.relaxations?.[r as Relaxation];
+    if (count) notes += ` · ${count} ${words}`;
+  }
   return `${plural(c.added, "line")} added, ${c.deleted} deleted, first change at line ${c.first}` +
-    relaxed;
+    notes;
 }
 
 /** The headline of a written edit: `edited a.go: 1 edit applied, 1 line added, 1 deleted, …`. */
@@ -386,7 +468,9 @@ export function readSource(raw: string): Source {
   }
   parts.push(body.slice(from));
   const text = parts.join("");
-  const lf = text.split("\n").length - 1 - crs.length;
+  let breaks = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) breaks++;
+  const lf = breaks - crs.length;
   return { raw, bom, text, crlf: crs.length > lf, crs };
 }
 
@@ -457,23 +541,17 @@ function firstChanged(hunks: Hunk[]): number {
 function roughChange(oldText: string, newText: string): Omit<Change, "edits" | "relaxed"> {
   const a = oldText.split("\n");
   const b = newText.split("\n");
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (
-    tail < a.length - head && tail < b.length - head &&
-    a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  ) tail++;
+  const { head, tail } = commonEnds(a, b);
   return { added: b.length - head - tail, deleted: a.length - head - tail, first: head + 1 };
 }
 
 // ---------------------------------------------------------------------------------------------
 // The tool.
 
-/** An edit that was found, with its number and the lines it covers. */
+/** A region an edit replaces (an elided edit has several), its edit's number and its lines. */
 interface Placed {
   n: number;
-  at: Located;
+  at: Piece;
   first: number;
   last: number;
 }
@@ -499,6 +577,26 @@ function conflicts(path: string, placed: Placed[]): { n: number; text: string }[
     if (!widest || p.at.end > widest.at.end) widest = p;
   }
   return out;
+}
+
+/** The refusal of edit `n` that was not found, or not found once, or may not be applied. */
+function refusalText(path: string, n: number, old: string, r: Exclude<Resolution, Located>) {
+  switch (r.kind) {
+    case "ambiguous":
+      return ambiguousText(path, n, r.count, r.lines);
+    case "notFound":
+      return notFoundText(path, n, old, r.closest);
+    case "placeholder":
+      return placeholderText(path, n, r.line);
+    case "applied":
+      return appliedText(path, n, r.first, r.last);
+    case "elision":
+      if (r.fault === "ambiguous") {
+        return elisionAmbiguousText(path, n, r.marker, r.piece, r.count, r.lines);
+      }
+      if (r.fault === "order") return elisionOrderText(path, n, r.marker);
+      return elisionOutsideText(path, n, r.marker, r.opener, r.first, r.last);
+  }
 }
 
 /** edit_file: every edit resolved against the original text; any refusal and nothing is written. */
@@ -540,9 +638,10 @@ export const editFile: Tool<EditFileInput> = {
     }
 
     const source = readSource(raw);
-    const file = new FileText(source.text, isMakefile(path) ? { tab: true } : undefined);
+    const file = new FileText(source.text, isMakefile(path) ? { tab: true } : undefined, path);
     const refusals: { n: number; text: string }[] = [];
     const placed: Placed[] = [];
+    const found: Located[] = [];
     input.edits.forEach((edit, i) => {
       const n = i + 1;
       const old = edit.old.replaceAll("\r\n", "\n");
@@ -550,15 +649,16 @@ export const editFile: Tool<EditFileInput> = {
       if (old === "") return refusals.push({ n, text: emptyOldText(path, n) });
       if (old === neu) return refusals.push({ n, text: sameText(path, n) });
       const r = resolveEdit(file, old, neu);
-      if (r.kind === "ambiguous") {
-        refusals.push({ n, text: ambiguousText(path, n, r.count, r.lines) });
-      } else if (r.kind === "notFound") {
-        refusals.push({ n, text: notFoundText(path, n, old, r.closest) });
+      if (r.kind !== "found") {
+        refusals.push({ n, text: refusalText(path, n, old, r) });
       } else {
-        const region = file.text.slice(r.start, r.end);
-        const lead = region.length - region.replace(/^[ \t\n]+/, "").length;
-        const first = file.lineNumber(Math.min(r.start + lead, r.end - 1));
-        placed.push({ n, at: r, first, last: file.lineNumber(r.end - 1) });
+        found.push(r);
+        for (const at of r.pieces ?? [r]) {
+          const region = file.text.slice(at.start, at.end);
+          const lead = region.length - region.replace(/^[ \t\n]+/, "").length;
+          const first = file.lineNumber(Math.min(at.start + lead, at.end - 1));
+          placed.push({ n, at, first, last: file.lineNumber(at.end - 1) });
+        }
       }
     });
     refusals.push(...conflicts(path, placed));
@@ -585,10 +685,15 @@ export const editFile: Tool<EditFileInput> = {
     const counts = diff && diff.hunks.length
       ? { added: diff.added, deleted: diff.deleted, first: firstChanged(diff.hunks) }
       : roughChange(source.text, text);
+    const relaxations: Partial<Record<Relaxation, number>> = {};
+    for (const f of found) {
+      for (const r of f.relaxed ?? []) relaxations[r] = (relaxations[r] ?? 0) + 1;
+    }
     const change: Change = {
-      edits: placed.length,
-      relaxed: placed.filter((p) => p.at.pass !== "exact").length,
+      edits: found.length,
+      relaxed: found.filter((f) => f.pass !== "exact").length,
       ...counts,
+      relaxations,
     };
     const body = diff ? numberedDiff(diff.hunks) : DIFF_TOO_SLOW;
     if (input.dry_run) {

@@ -9,14 +9,21 @@ export type IndentUnit = { tab: true } | { tab: false; width: number };
 /** The width a model's spaces are read with when nothing says otherwise. */
 export const DEFAULT_SPACE_WIDTH = 4;
 
+/** How many spaces and tabs a line starts with. */
+function blankCount(line: string): number {
+  let n = 0;
+  while (n < line.length && (line.charCodeAt(n) === 32 || line.charCodeAt(n) === 9)) n++;
+  return n;
+}
+
 /** The leading blanks (spaces and tabs) of a line. */
 export function leadingBlanks(line: string): string {
-  return line.match(/^[ \t]*/)![0];
+  return line.slice(0, blankCount(line));
 }
 
 /** Whether a line holds nothing but spaces and tabs. */
 export function isBlank(line: string): boolean {
-  return /^[ \t]*$/.test(line);
+  return blankCount(line) === line.length;
 }
 
 /**
@@ -27,13 +34,12 @@ export function spaceStep(lines: string[]): number | undefined {
   const counts = new Map<number, number>();
   let previous: number | undefined;
   for (const line of lines) {
-    if (isBlank(line)) continue;
-    const blanks = leadingBlanks(line);
-    if (blanks.includes("\t")) {
+    const width = blankCount(line);
+    if (width === line.length) continue;
+    if (line.lastIndexOf("\t", width - 1) >= 0) {
       previous = undefined;
       continue;
     }
-    const width = blanks.length;
     if (previous !== undefined) {
       const step = Math.abs(width - previous);
       if (step >= 2) counts.set(step, (counts.get(step) ?? 0) + 1);
@@ -54,13 +60,18 @@ export function spaceStep(lines: string[]): number | undefined {
  * when no line is indented, or the space lines show no step.
  */
 export function detectIndent(text: string): IndentUnit | undefined {
-  const lines = text.split("\n");
+  return detectIndentLines(text.split("\n"));
+}
+
+/** {@linkcode detectIndent} of a text already split into lines. */
+export function detectIndentLines(lines: string[]): IndentUnit | undefined {
   let tabs = 0;
   let spaces = 0;
   for (const line of lines) {
-    if (isBlank(line)) continue;
-    if (line.startsWith("\t")) tabs++;
-    else if (line.startsWith(" ")) spaces++;
+    const c = line.charCodeAt(0);
+    if ((c !== 9 && c !== 32) || isBlank(line)) continue;
+    if (c === 9) tabs++;
+    else spaces++;
   }
   if (tabs === 0 && spaces === 0) return undefined;
   if (tabs > spaces) return { tab: true };

@@ -165,7 +165,8 @@ export class AcpSession {
         return { stopReason: "cancelled" };
       }
       if (outcome.status !== "failed") return { stopReason: "end_turn" };
-      const { error } = outcome;
+      // An empty answer is no answer to an asking mm (`<agent> gave no answer`), not a failure.
+      const error = outcome.reason === "empty" ? undefined : outcome.error;
       return {
         stopReason: outcome.reason === "maxTurns" ? "max_turn_requests" : "end_turn",
         error,

@@ -6,22 +6,27 @@ import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
 import { permissionAnswer } from "./permission.ts";
-import type { AnyTool } from "../../tool.ts";
 import { toolLine } from "../terminal/display.ts";
 import type { Message } from "../../history.ts";
-import { contextLine, type ContextPlan } from "../../provider/client.ts";
 import { ProviderError } from "../../provider/errors.ts";
-import type { SessionRecorder } from "../../session/recorder.ts";
-import { sessionsDir } from "../../session/store.ts";
-import { VERSION } from "../../version.ts";
 import { lspBannerLine } from "../../../tools/lsp/texts.ts";
 import { writeAll } from "../terminal/output.ts";
 import { visible } from "../terminal/visible.ts";
 import { start } from "../start.ts";
 import { RunStop } from "../exit.ts";
-import { helpLines, isCommand, parseCommand, unknownCommandText } from "./commands.ts";
-import { History, LineEditor } from "./editor.ts";
-import { type Key, KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
+import { banner } from "../terminal/banner.ts";
+import {
+  askCommand,
+  helpLines,
+  isCommand,
+  memoryCommand,
+  parseCommand,
+  unknownCommandText,
+} from "../terminal/commands.ts";
+import { LineEditor } from "./editor.ts";
+import { History } from "../terminal/history.ts";
+import { KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
+import type { Key } from "../terminal/keys.ts";
 import { LineRenderer, type Screen } from "./render.ts";
 import { Spinner } from "./spinner.ts";
 
@@ -189,21 +194,22 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
           render.line(`new conversation${recorder ? ` (session ${recorder.session.id})` : ""}`);
         } else if (name === "/compact") await compact(agent, render, spinner);
         else if (name === "/memory") {
-          render.line(visible(await memory(config, cwd, args, agent)));
+          render.line(visible(await memoryCommand(config, cwd, args, agent)));
         } else if (name === "/ask") {
           turn = new AbortController();
           const controller = turn;
           const typed = turnKeys(() => controller.abort());
           const release = router.push(typed.listen);
           try {
-            const exchange = await askCommand(
-              agent,
-              tools,
-              args,
-              controller.signal,
-              (l) => render.line(visible(l)),
-              (output) => render.preview(output),
-            );
+            const exchange = await askCommand(agent, tools, args, controller.signal, {
+              line: (l) => render.line(visible(l)),
+              start: (summary) => render.line(toolLine("🗣", "ask", summary)),
+              end: (result) => {
+                // The result reads like ask_agent's own in a turn: the preview under the call's line.
+                render.preview(result.display ?? result.output);
+                if (result.stop) render.preview(result.stop);
+              },
+            });
             if (exchange) await agent.addExchange(...exchange);
           } finally {
             release();
@@ -266,36 +272,18 @@ export function turnKeys(cancel: () => void): TurnKeys {
         return;
       }
       if (key.name === "text" || key.name === "paste") line += key.text;
-      if (key.name === "enter" && line.trim() === "/abort") {
+      const enter = key.name === "enter" || key.name === "ctrl-j";
+      if (enter && line.trim() === "/abort") {
         cancel();
         ahead.splice(lineStart);
       } else ahead.push(key);
-      if (key.name === "enter") {
+      if (enter) {
         line = "";
         lineStart = ahead.length;
       }
     },
     ahead: () => ahead,
   };
-}
-
-/** The banner: version, model, provider, URL, the context window, the tools, yolo, the session. */
-export function banner(
-  config: Config,
-  model: string,
-  tools: string[],
-  recorder?: SessionRecorder,
-  context?: ContextPlan,
-): string {
-  const lines = [
-    `mm ${VERSION} · ${model} @ ${config.provider} (${config.url})`,
-    ...(context ? [contextLine(context, config.provider)] : []),
-    `tools: ${tools.join(", ") || "none"} · yolo: ${config.yolo ? "on" : "off (calls ask first)"}${
-      recorder ? ` · session ${recorder.session.id}` : ""
-    }`,
-    "Type a request; /help lists the commands; Ctrl-D quits.",
-  ];
-  return lines.join("\n") + "\n";
 }
 
 async function compact(agent: Agent, render: LineRenderer, spinner: Spinner): Promise<void> {
@@ -313,58 +301,4 @@ async function compact(agent: Agent, render: LineRenderer, spinner: Spinner): Pr
   } finally {
     spinner.stop();
   }
-}
-
-async function memory(config: Config, cwd: string, words: string, agent: Agent): Promise<string> {
-  if (!config.sessions.enabled || !config.sessions.searchMemory) {
-    return "/memory needs sessions: set sessions.enabled: true (and keep sessions.searchMemory: true)";
-  }
-  const { searchSessions } = await import("../../session/search.ts");
-  return await searchSessions({
-    dir: sessionsDir(cwd, config.sessions.dir),
-    query: words,
-    exclude: agent.history,
-    maxOutput: config.maxOutput,
-  });
-}
-
-/**
- * `/ask <agent> <prompt>`: the ask_agent tool run by hand, through the agent's own gate, hooks and
- * context (`Agent.runCommand`). Shows the display line, the agent's work as it streams (its
- * `nested` events), then `<agent> answered (N characters)` or the error. An answer comes back as
- * the exchange the conversation keeps (docs/line-mode.md): the command as typed, and
- * `<agent> answered:` followed by the answer as the model would read it.
- */
-async function askCommand(
-  agent: Agent,
-  tools: AnyTool[],
-  args: string,
-  signal: AbortSignal,
-  show: (line: string) => void,
-  preview: (output: string) => void,
-): Promise<[string, string] | undefined> {
-  const tool = tools.find((t) => t.name === "ask_agent");
-  const name = args.trim().split(/\s+/)[0] ?? "";
-  if (!tool || !name) {
-    show(
-      !tool
-        ? "/ask: the agent file names no agents (mmConfigs)"
-        : "/ask <agent> <prompt>: name an agent of mmConfigs, then the task",
-    );
-    return undefined;
-  }
-  const prompt = args.trim().slice(name.length).trim();
-  const input = { agent: name, prompt };
-  show(toolLine("🗣", "ask", tool.summary(input)));
-  const outcome = await agent.runCommand("ask_agent", input, signal);
-  if (outcome.kind === "refused") {
-    show(outcome.text);
-    return undefined;
-  }
-  const { result } = outcome;
-  // The result reads like ask_agent's own in a turn: the preview under the call's line.
-  preview(result.display ?? result.output);
-  if (result.stop) preview(result.stop);
-  if (result.failed) return undefined;
-  return [`/ask ${name} ${prompt}`, `${name} answered:\n${result.output}`];
 }

@@ -1,6 +1,7 @@
 /** Line mode's keys (lib/frontend/line/keys.ts): the router that hands each key to one listener. */
 
-import { type Key, KeyRouter } from "../../../lib/frontend/line/keys.ts";
+import { KeyRouter } from "../../../lib/frontend/line/keys.ts";
+import type { Key } from "../../../lib/frontend/terminal/keys.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 
 const text = (t: string): Key => ({ name: "text", text: t });

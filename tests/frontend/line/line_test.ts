@@ -1,7 +1,7 @@
 /** Line mode's loop (lib/frontend/line/line.ts): the keys of a running turn. */
 
 import { turnKeys } from "../../../lib/frontend/line/line.ts";
-import type { Key } from "../../../lib/frontend/line/keys.ts";
+import type { Key } from "../../../lib/frontend/terminal/keys.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 
 const typed = (text: string): Key[] =>

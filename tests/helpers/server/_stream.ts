@@ -7,7 +7,10 @@
 import type { Reply } from "./mod.ts";
 
 /** A scripted reply that streams (every kind but a fixed status and body). */
-export type StreamedReply = Exclude<Reply, { status: number }>;
+export type StreamedReply = Exclude<
+  Reply,
+  { status: number } | { fixture: unknown } | { raw: unknown }
+>;
 
 /** What a stream body writes with. */
 export interface StreamOut {

@@ -9,6 +9,8 @@
  * `ollama_ndjson.ts` (NDJSON), `side_apis.ts` (everything but the chat).
  */
 
+import { COMPACT_REQUEST } from "../../../lib/history.ts";
+import { type FixtureName, fixtureResponse } from "./fixtures.ts";
 import { ollamaModelNotFound, ollamaStream } from "./ollama_ndjson.ts";
 import { openaiModelNotFound, openaiStream } from "./openai_sse.ts";
 import { sideAnswer, type SideState } from "./side_apis.ts";
@@ -47,7 +49,11 @@ export type Reply =
   /** Stream `repeat` forever (until the client goes away) inside one tool call's arguments. */
   | { runaway: string; name: string }
   /** Send the headers, then nothing, until the client goes away. */
-  | { hang: true };
+  | { hang: true }
+  /** Answer as llama-server answered in a captured exchange (tests/fixtures/llama-server/). */
+  | { fixture: FixtureName }
+  /** Answer exactly this: a proxy's page, a server that ignores `stream`. */
+  | { raw: { status: number; headers: Record<string, string>; body: string } };
 
 /** A request the server received. */
 export interface Recorded {
@@ -79,7 +85,18 @@ export class ScriptedServer implements SideState {
   /** Ollama's `POST /api/show`, by model name; a model not here: 404. */
   show: Record<string, unknown> = {};
   /** Fixed answers by path (`/api/ps`, `/models/unload`, …), over every route above. */
-  sideReplies: Record<string, { status: number; body: unknown }> = {};
+  sideReplies: Record<string, { status: number; body: unknown } | { fixture: FixtureName }> = {};
+  /**
+   * As llama-server with its chat template: a history whose assistant tool call has arguments that
+   * are not a JSON object is refused with HTTP 500 (tests/fixtures/llama-server/
+   * broken-call-in-history.http), whatever was scripted.
+   */
+  strictHistory = true;
+  /**
+   * When set, a request for a summary (its last message is mm's `/compact` request) is answered
+   * with this text, whatever was scripted: a long turn compacts when it likes.
+   */
+  summaries?: string;
   #queues = new Map<string, Reply[]>();
   #server: Deno.HttpServer;
 
@@ -138,6 +155,7 @@ export class ScriptedServer implements SideState {
     }
     this.requests.push({ method: req.method, path, headers: req.headers, body });
     const fixed = this.sideReplies[path];
+    if (fixed && "fixture" in fixed) return fixtureResponse(fixed.fixture);
     if (fixed) return Response.json(fixed.body, { status: fixed.status });
     const side = sideAnswer(this, path, body);
     if (side) return side;
@@ -147,9 +165,41 @@ export class ScriptedServer implements SideState {
     }
     // deno-lint-ignore no-explicit-any
     const model = (body as any)?.model ?? "";
+    if (this.strictHistory && !native && hasBrokenCall(body)) {
+      return fixtureResponse("broken-call-in-history");
+    }
+    if (this.summaries !== undefined && !native && isSummaryRequest(body)) {
+      return openaiStream({ text: this.summaries }, model);
+    }
     const reply = this.#queues.get(model)?.shift();
     if (!reply) return native ? ollamaModelNotFound(model) : openaiModelNotFound(model);
     if ("status" in reply) return Response.json(reply.body, { status: reply.status });
+    if ("fixture" in reply) return fixtureResponse(reply.fixture);
+    if ("raw" in reply) {
+      return new Response(reply.raw.body, { status: reply.raw.status, headers: reply.raw.headers });
+    }
     return native ? ollamaStream(reply, model) : openaiStream(reply, model);
   }
+}
+
+/** Whether a chat request's history holds a tool call whose arguments are not a JSON object. */
+function hasBrokenCall(body: unknown): boolean {
+  const messages = (body as { messages?: unknown[] })?.messages ?? [];
+  return messages.some((m) => {
+    const calls = (m as { tool_calls?: { function?: { arguments?: unknown } }[] }).tool_calls ?? [];
+    return calls.some((c) => {
+      try {
+        const v = JSON.parse(String(c.function?.arguments));
+        return v === null || typeof v !== "object" || Array.isArray(v);
+      } catch {
+        return true;
+      }
+    });
+  });
+}
+
+/** Whether a chat request asks for mm's summary of the conversation (`/compact`, a full window). */
+function isSummaryRequest(body: unknown): boolean {
+  const messages = (body as { messages?: { content?: unknown }[] })?.messages ?? [];
+  return messages.at(-1)?.content === COMPACT_REQUEST;
 }

@@ -105,10 +105,20 @@ function ollamaTags(state: SideState): Response {
   return Response.json({ models: state.models.map((name) => ({ name, model: name })) });
 }
 
-/** The OpenAI-compatible `GET /v1/models` (any path ending in `/models`): the models. */
+/**
+ * The OpenAI-compatible `GET /v1/models` (any path ending in `/models`): the models; in llama.cpp's
+ * router mode each with its `status` (loaded, else unloaded), as tests/fixtures/llama-server/
+ * router-v1-models.http shows.
+ */
 function openaiModels(state: SideState): Response {
   return Response.json({
     object: "list",
-    data: state.models.map((id) => ({ id, object: "model" })),
+    data: state.models.map((id) => ({
+      id,
+      object: "model",
+      ...(state.router
+        ? { status: { value: state.loaded.includes(id) ? "loaded" : "unloaded" } }
+        : {}),
+    })),
   });
 }

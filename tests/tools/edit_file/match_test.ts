@@ -49,9 +49,10 @@ Deno.test("edit_match: the passes", async (t) => {
     const r = resolveEdit(f, "if x {\n\t\ty()\n\t}", "if x {\n\t\tz()\n\t}");
     assertEquals(r.kind === "found" && [r.pass, r.replacement], ["exact", "if x {\n\t\tz()\n\t}"]);
     const loose = resolveEdit(f, "if x {\n\t\ty()\n\t}\n}", "if x {\n\t\tz()\n\t}\n}");
+    // The unchanged `\t}  ` keeps the file's own bytes, its trailing spaces included.
     assertEquals(loose.kind === "found" && [loose.pass, loose.replacement], [
       "indent",
-      "\tif x {\n\t\tz()\n\t}\n}",
+      "\tif x {\n\t\tz()\n\t}  \n}",
     ]);
   });
 

@@ -4,6 +4,7 @@ import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { type FakeContext, fakeContext } from "../../helpers/fake_context.ts";
 import {
   ambiguousText,
+  appliedText,
   DRY_RUN_DESCRIPTION,
   dryRunText,
   EDIT_FILE_SCHEMA,
@@ -11,6 +12,9 @@ import {
   editFile,
   type EditFileInput,
   EDITS_DESCRIPTION,
+  elisionAmbiguousText,
+  elisionOrderText,
+  elisionOutsideText,
   emptyOldText,
   isMakefile,
   nestedText,
@@ -20,7 +24,9 @@ import {
   overlapText,
   parseEditFileInput,
   PATH_DESCRIPTION,
+  placeholderText,
   readSource,
+  RELAXATION_WORDS,
   repeatText,
   sameText,
 } from "../../../tools/edit_file/mod.ts";
@@ -250,12 +256,19 @@ Deno.test("edit_file: the passes", async (t) => {
     );
   });
 
-  await t.step("3. indent needs two lines or more: one line is the edges pass's", async () => {
-    const { result } = await edit({ "main.go": GO }, {
-      edits: [{ old: "  count  :=  1", new: "count := 2" }],
-    });
-    assertEquals(result.failed, true);
-  });
+  await t.step(
+    "3. indent needs two lines or more; spaces inside one line are the interior pass's",
+    async () => {
+      const { result, ctx } = await edit({ "main.go": GO }, {
+        edits: [{ old: "  count  :=  1", new: "count := 2" }],
+      });
+      assertEquals(
+        result.output.split("\n")[0],
+        "edited main.go: 1 edit applied, 1 line added, 1 deleted, first change at line 4 · 1 matched ignoring whitespace · 1 matched ignoring spaces inside lines",
+      );
+      assertEquals(text(ctx), GO.replace("count := 1", "count := 2"));
+    },
+  );
 
   await t.step(
     "a prefix copied from read_file's numbered lines is taken off old and new",
@@ -833,6 +846,93 @@ Deno.test("edit_file: near misses from real small models", async (t) => {
         true,
         false,
       ],
+    );
+  });
+});
+
+Deno.test("edit_file: the texts of the relaxations and their refusals", async (t) => {
+  await t.step("each relaxation's words in the headline, after whitespace's, in this order", () => {
+    assertEquals(RELAXATION_WORDS, {
+      lineNumbers: "matched without line numbers",
+      fences: "matched without code fences",
+      escapes: "matched without JSON escapes",
+      typography: "matched ignoring typography",
+      interior: "matched ignoring spaces inside lines",
+      elision: "matched piece by piece",
+    });
+    assertEquals(
+      editedText("a.go", {
+        edits: 3,
+        added: 2,
+        deleted: 2,
+        first: 7,
+        relaxed: 2,
+        relaxations: { elision: 1, lineNumbers: 2, typography: 0 },
+      }),
+      "edited a.go: 3 edits applied, 2 lines added, 2 deleted, first change at line 7 · 2 matched ignoring whitespace · 2 matched without line numbers · 1 matched piece by piece",
+    );
+  });
+
+  await t.step("a placeholder in new", () => {
+    assertEquals(
+      placeholderText("a.ts", 2, "// ... existing code ..."),
+      'a.ts: edit #2: new holds the placeholder "// ... existing code ...", which old does not have — edit_file would write it into the file in place of the code it stands for; send the real lines instead: put in old only the lines that change, and in new those lines as they must become',
+    );
+  });
+
+  await t.step("already applied", () => {
+    assertEquals(
+      appliedText("a.go", 1, 4, 6),
+      "a.go: edit #1: old text not found, but new is already in the file at lines 4-6 — this edit looks already applied; leave it out, and read the file again with read_file before changing more",
+    );
+    assertStringIncludes(appliedText("a.go", 1, 4, 4), "already in the file at line 4 —");
+  });
+
+  await t.step("an elided old refused", () => {
+    assertEquals(
+      elisionAmbiguousText("a.py", 1, "# ...", 2, 3, [4, 9, 12]),
+      'a.py: edit #1: old leaves out lines with "# ...", and its piece 2 appears 3 times (lines 4, 9, 12) — include more of that piece\'s lines until it is unique, or send old in full',
+    );
+    assertEquals(
+      elisionOrderText("a.py", 1, "# ..."),
+      'a.py: edit #1: old leaves out lines with "# ...", but its pieces are not in the file in that order — send old in full, as the file has it',
+    );
+    assertEquals(
+      elisionOutsideText("a.py", 1, "# ...", 1, 2, 4),
+      'a.py: edit #1: old leaves out lines with "# ...", but the lines left out (lines 2-4) do not stay inside the block line 1 opens — send one edit per piece, or old in full',
+    );
+  });
+
+  await t.step("through the tool: a placeholder refused, nothing written", async () => {
+    const { result, ctx } = await edit({ "main.go": GO }, {
+      edits: [{ old: "\tprint(count)", new: "\t// ... existing code ...\n\tprint(count)" }],
+    });
+    assertEquals(result, {
+      output: placeholderText("main.go", 1, "// ... existing code ..."),
+      failed: true,
+      locations: ["/work/project/main.go"],
+    });
+    assertEquals(ctx.fs.writes, []);
+  });
+
+  await t.step("through the tool: already applied, nothing written", async () => {
+    const { result, ctx } = await edit({ "main.go": GO }, {
+      edits: [{ old: "\tcount := 0\n", new: "\tcount := 1\n" }],
+    });
+    assertEquals(result.output, appliedText("main.go", 1, 4, 4));
+    assertEquals(ctx.fs.writes, []);
+  });
+
+  await t.step("through the tool: several relaxations counted per edit", async () => {
+    const { result } = await edit({ "main.go": GO }, {
+      edits: [
+        { old: "```go\n\tcount := 1\n```", new: "```go\n\tcount := 2\n```" },
+        { old: "\tprint( count )", new: "\tprint( count + 1 )" },
+      ],
+    });
+    assertEquals(
+      result.output.split("\n")[0],
+      "edited main.go: 2 edits applied, 2 lines added, 2 deleted, first change at line 4 · 1 matched without code fences · 1 matched ignoring spaces inside lines",
     );
   });
 });

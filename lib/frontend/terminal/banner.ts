@@ -1,0 +1,26 @@
+/** The lines a terminal front end starts with (line mode prints them, window mode shows them first). */
+
+import type { Config } from "../../config/config.ts";
+import { contextLine, type ContextPlan } from "../../provider/client.ts";
+import type { SessionRecorder } from "../../session/recorder.ts";
+import { redactUrl } from "../../secrets.ts";
+import { VERSION } from "../../version.ts";
+
+/** The banner: version, model, provider, URL, the context window, the tools, yolo, the session. */
+export function banner(
+  config: Config,
+  model: string,
+  tools: string[],
+  recorder?: SessionRecorder,
+  context?: ContextPlan,
+): string {
+  const lines = [
+    `mm ${VERSION} · ${model} @ ${config.provider} (${redactUrl(config.url)})`,
+    ...(context ? [contextLine(context, config.provider)] : []),
+    `tools: ${tools.join(", ") || "none"} · yolo: ${config.yolo ? "on" : "off (calls ask first)"}${
+      recorder ? ` · session ${recorder.session.id}` : ""
+    }`,
+    "Type a request; /help lists the commands; Ctrl-D quits.",
+  ];
+  return lines.join("\n") + "\n";
+}

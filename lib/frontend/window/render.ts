@@ -1,0 +1,208 @@
+/**
+ * What the window draws and when: the conversation, the input, the question being asked and the
+ * status line, composed into a frame at most every {@linkcode FRAME_MS} ms (never per token) and
+ * written by the frame writer. The terminal and the keys are window.ts's; this part only needs a
+ * way to write and a size, so the benchmark drives it through the real event path without one.
+ */
+
+import type { PermissionAnswer } from "../../permissions/prompt.ts";
+import type { AskOutcome, Counter } from "../../tool.ts";
+import { elapsedText } from "./blocks.ts";
+import { Conversation } from "./conversation.ts";
+import { EventView } from "./events.ts";
+import type { AskForm } from "./form.ts";
+import { InputEditor } from "./input.ts";
+import { inputRowsMax, layout } from "./layout.ts";
+import type { PermissionBox } from "./permission.ts";
+import { type Frame, FrameWriter } from "./screen.ts";
+import { Style } from "./style.ts";
+import type { History } from "../terminal/history.ts";
+
+/** At most one frame per this many milliseconds. */
+export const FRAME_MS = 16;
+
+/** The spinner's frames. */
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** The status line when nothing runs. */
+export const IDLE_HINT = "Enter send · Alt-Enter new line · PgUp/PgDn scroll · /help · Ctrl-D quit";
+
+/** The recap counters' signs on the status line. */
+const COUNTER_SIGNS: Record<Counter, string> = {
+  commands: "⚙",
+  fileOps: "📝",
+  skills: "📖",
+  lsp: "🔎",
+};
+
+/** What the window asks the user now: a permission, a form. */
+export type Asking =
+  | { kind: "permission"; box: PermissionBox; answer(a: PermissionAnswer): void }
+  | { kind: "form"; form: AskForm; answer(a: AskOutcome): void };
+
+/** How the screen reaches its terminal. */
+export interface ScreenIO {
+  /** Writes one frame's bytes. */
+  write(bytes: string): void;
+  /** The terminal's size now. */
+  size(): { columns: number; rows: number };
+  /** Whether the terminal is the window's now (not suspended, not left). */
+  up(): boolean;
+}
+
+/** Everything the window draws, and its frames. */
+export class WindowScreen {
+  readonly style: Style;
+  readonly conversation: Conversation;
+  readonly view: EventView;
+  readonly input: InputEditor;
+  readonly writer: FrameWriter;
+  /** The header's text (another while an asked agent works: see `askedHeader`). */
+  header = "";
+  /** The header while agent `name` works. */
+  askedHeader: (name: string) => string = (name) => name;
+  /** The question being asked, if any. */
+  asking: Asking | undefined;
+  /** A hint over the status line (the drag hint, "Ctrl-C again…"), until the next key. */
+  hint: string | undefined;
+  /** When the running turn started; undefined when none runs. */
+  turnStarted: number | undefined;
+  /** Prompts typed during the turn, waiting for it to end. */
+  queued = 0;
+  /** Said on the status line's right when nothing else is (the mouse given to the terminal). */
+  notice = "";
+  /** How long each frame took to compose and write, in ms (the benchmark reads them). */
+  readonly frameTimes: number[] = [];
+  /** Bytes written, all frames together. */
+  written = 0;
+  readonly #io: ScreenIO;
+  #frameDue = false;
+  #lastFrame = 0;
+  #ticker: ReturnType<typeof setInterval> | undefined;
+  #spin = 0;
+
+  /**
+   * A screen drawing through `io`, in colour unless `colour` is false; `counterOf` names a tool's
+   * recap counter, `titleOf` an asked agent's title; `history` is what ↑ browses.
+   */
+  constructor(
+    io: ScreenIO,
+    opts: {
+      colour: boolean;
+      counterOf: (tool: string) => Counter | undefined;
+      titleOf: (agent: string) => string;
+      history?: History;
+    },
+  ) {
+    this.#io = io;
+    this.style = new Style(opts.colour);
+    this.conversation = new Conversation(this.style);
+    this.view = new EventView(this.conversation, opts);
+    this.view.onChange = () => this.requestFrame();
+    this.input = new InputEditor(opts.history);
+    this.writer = new FrameWriter((bytes) => {
+      this.written += bytes.length;
+      io.write(bytes);
+    });
+  }
+
+  /** Asks for a frame: drawn at once when the last one is older than FRAME_MS, else then. */
+  requestFrame(): void {
+    if (this.#frameDue) return;
+    this.#frameDue = true;
+    const wait = Math.max(0, this.#lastFrame + FRAME_MS - performance.now());
+    setTimeout(() => {
+      this.#frameDue = false;
+      this.frame();
+    }, wait);
+  }
+
+  /** Draws a frame now. */
+  frame(): void {
+    if (!this.#io.up()) return;
+    const start = performance.now();
+    this.#lastFrame = start;
+    const { columns, rows } = this.#io.size();
+    this.writer.resize(columns);
+    this.writer.draw(this.compose(columns, rows));
+    this.frameTimes.push(performance.now() - start);
+  }
+
+  /** The next frame redraws the whole screen. */
+  invalidate(): void {
+    this.writer.invalidate();
+    this.requestFrame();
+  }
+
+  /** Starts the spinner (a frame every 100 ms while a turn runs). */
+  startTicker(): void {
+    if (this.#ticker !== undefined) return;
+    this.#ticker = setInterval(() => {
+      this.#spin++;
+      this.requestFrame();
+    }, 100);
+  }
+
+  /** Stops the spinner. */
+  stopTicker(): void {
+    if (this.#ticker !== undefined) clearInterval(this.#ticker);
+    this.#ticker = undefined;
+  }
+
+  /** The frame of a `columns` × `rows` terminal. */
+  compose(columns: number, rows: number): Frame {
+    const style = this.style;
+    const asking = this.asking;
+    let input = this.input.rows(columns, inputRowsMax(rows));
+    let overlay: string[] = [];
+    let overlayCaret: { row: number; col: number } | undefined;
+    if (asking?.kind === "form") {
+      const form = asking.form.rows(columns, style);
+      input = { rows: form.question, row: form.caret.row, col: form.caret.col };
+      overlay = form.options;
+    } else if (asking?.kind === "permission") {
+      const box = asking.box.rows(columns, style);
+      overlay = box.rows;
+      overlayCaret = box.caret;
+    }
+    return layout({
+      columns,
+      rows,
+      style,
+      header: this.view.asking ? this.askedHeader(this.view.asking) : this.header,
+      conversation: this.conversation,
+      status: this.#status(columns),
+      input,
+      overlay,
+      overlayCaret,
+    });
+  }
+
+  /** The status line: the spinner and counters while a turn runs, else hints. */
+  #status(columns: number): { left: string; right: string } {
+    const style = this.style;
+    const fresh = this.conversation.newRows(columns);
+    const right = fresh > 0
+      ? style.bold(`↓ ${fresh} new line${fresh === 1 ? "" : "s"}`)
+      : style.dim(this.notice);
+    const asking = this.asking;
+    if (asking?.kind === "form") return { left: style.dim(asking.form.hint()), right };
+    if (asking?.kind === "permission") {
+      return { left: style.fg("yellow", "🔐 waiting for your permission"), right };
+    }
+    if (this.hint) return { left: style.dim(this.hint), right };
+    if (this.turnStarted !== undefined) {
+      const counters = (Object.entries(this.view.counters) as [Counter, number][])
+        .filter(([, n]) => n > 0);
+      const parts = [
+        `${SPINNER[this.#spin % SPINNER.length]} ${this.view.busy ?? "Working"}…`,
+        elapsedText(Date.now() - this.turnStarted),
+        ...counters.map(([k, n]) => `${COUNTER_SIGNS[k]} ${n}`),
+        ...(this.queued ? [`${this.queued} queued`] : []),
+        "Esc cancels",
+      ];
+      return { left: style.dim(parts.join(" · ")), right };
+    }
+    return { left: style.dim(IDLE_HINT), right };
+  }
+}

@@ -1,0 +1,562 @@
+/**
+ * Window mode (`mm -tui`): the full-screen conversation. A renderer (the blocks, the layout, the
+ * frame writer) and an input loop over the shared start-up (lib/frontend/start.ts); everything the
+ * agent does comes as its events, `/ask` goes through `agent.runCommand`, a turn's end is its
+ * `TurnOutcome`. docs/window-mode.md says what the user sees and types.
+ */
+
+import type { Agent } from "../../agent/agent.ts";
+import { CompactError } from "../../agent/fit.ts";
+import type { Config } from "../../config/config.ts";
+import type { Message } from "../../history.ts";
+import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
+import { ProviderError } from "../../provider/errors.ts";
+import type { AskOutcome, Question } from "../../tool.ts";
+import { lspBannerLine } from "../../../tools/lsp/texts.ts";
+import { start, type Started } from "../start.ts";
+import { banner } from "../terminal/banner.ts";
+import {
+  ASK_COMMAND_ID,
+  askCommand,
+  helpLines,
+  isCommand,
+  memoryCommand,
+  parseCommand,
+  unknownCommandText,
+} from "../terminal/commands.ts";
+import { History } from "../terminal/history.ts";
+import { type Key, type MouseKey, readKeys } from "../terminal/keys.ts";
+import { writeAll } from "../terminal/output.ts";
+import { AskForm } from "./form.ts";
+import { inputRowsMax } from "./layout.ts";
+import { PermissionBox } from "./permission.ts";
+import { WindowScreen } from "./render.ts";
+import { guardExits, suspend, WindowTerminal } from "./terminal.ts";
+import { RunStop } from "../exit.ts";
+
+/** What window mode needs. */
+export interface WindowOptions {
+  config: Config;
+  cwd: string;
+  continueLatest?: boolean;
+  sessionId?: string;
+  /** Report the mouse (off with `--no-mouse` or `window.mouse: false`). */
+  mouse: boolean;
+}
+
+/** The hint shown the first time a drag is seen. */
+export const DRAG_HINT =
+  "to select text, hold Shift (Option on macOS) while dragging — or press F2 to give the mouse to the terminal";
+
+/** The lines `/help` adds about the window's keys. */
+const KEY_HELP = [
+  "Keys:",
+  "  Enter send · Shift-Enter, Alt-Enter, Ctrl-J or a trailing \\ new line · ↑↓ history",
+  "  Esc or Ctrl-C cancel a turn · Ctrl-D or /quit leave · Ctrl-Z suspend",
+  "  PgUp PgDn Shift-↑↓ the wheel scroll · Home End (empty input) top, end",
+  "  Enter on an empty input or a click folds and unfolds a call · F2 mouse to the terminal",
+];
+
+/** Runs window mode until the user quits; returns the exit code. */
+export async function runWindowMode(opts: WindowOptions): Promise<number> {
+  const window = new Window(opts);
+  return await window.run();
+}
+
+/** The window: its terminal, its conversation, its input, and the agent it drives. */
+class Window {
+  readonly #opts: WindowOptions;
+  readonly #terminal: WindowTerminal;
+  readonly #screen: WindowScreen;
+  readonly #history: History;
+  #begun: Started | undefined;
+  #agent: Agent | undefined;
+  #turn: AbortController | undefined;
+  #queue: string[] = [];
+  #quitAfterTurn = false;
+  #quit: (() => void) | undefined;
+  #interrupted = false;
+  #dragHinted = false;
+  #press: MouseKey | undefined;
+  #printed = false;
+
+  constructor(opts: WindowOptions) {
+    this.#opts = opts;
+    this.#terminal = new WindowTerminal({ mouse: opts.mouse });
+    this.#history = new History(History.defaultPath(Deno.env.toObject()));
+    this.#screen = new WindowScreen({
+      write: (bytes) => writeAll(Deno.stdout, bytes),
+      size: () => this.#size(),
+      up: () => this.#terminal.up,
+    }, {
+      colour: !Deno.env.get("NO_COLOR"),
+      counterOf: (tool) => this.#begun?.tools.find((t) => t.name === tool)?.counter,
+      titleOf: (agent) => this.#agentTitle(agent),
+      history: this.#history,
+    });
+    this.#screen.header = headerText(opts.config, opts.config.model ?? "…");
+    this.#screen.askedHeader = (agent) => this.#askedHeader(agent);
+  }
+
+  async run(): Promise<number> {
+    await this.#history.load();
+    // SIGTERM and SIGHUP cancel the turn, which saves it, then leave with 128 + the signal's
+    // number (lib/frontend/exit.ts); SIGQUIT leaves at once.
+    const stop = new RunStop(["SIGTERM", "SIGHUP"]);
+    stop.signal.addEventListener("abort", () => {
+      this.#quitAfterTurn = true;
+      if (this.#turn) this.#turn.abort();
+      else this.#quitNow();
+    }, { once: true });
+    const guard = guardExits(() => this.#leave(), undefined, [["SIGQUIT", 131]]);
+    const signals: [Deno.Signal, () => void][] = [
+      ["SIGWINCH", () => this.#screen.requestFrame()],
+      ["SIGINT", () => this.#turn?.abort()],
+      ["SIGTSTP", () => this.#suspend()],
+      ["SIGCONT", () => this.#resume()],
+    ];
+    for (const [s, f] of signals) Deno.addSignalListener(s, f);
+    this.#terminal.enter();
+    const stopKeys = readKeys((key) => this.#key(key));
+    this.#screen.hint = "starting…";
+    this.#screen.requestFrame();
+    try {
+      const warnings: string[] = [];
+      const begun = await start({
+        ...this.#opts,
+        runWarning: (w) => warnings.push(w),
+        sessionWarning: (w) => warnings.push(w),
+      });
+      if (!begun.ok) {
+        this.#leave(false);
+        writeAll(Deno.stderr, `mm: ${begun.error}\n`);
+        return 1;
+      }
+      this.#begun = begun;
+      this.#screen.header = headerText(this.#opts.config, begun.model);
+      this.#agent = this.#newAgent();
+      this.#welcome(begun, warnings);
+      this.#screen.hint = undefined;
+      this.#screen.requestFrame();
+      await new Promise<void>((resolve) => {
+        this.#quit = resolve;
+        if (stop.reason) resolve();
+      });
+      return stop.exitCode ?? 0;
+    } finally {
+      stop.dispose();
+      stopKeys();
+      this.#screen.stopTicker();
+      this.#turn?.abort();
+      this.#leave();
+      guard.release();
+      for (const [s, f] of signals) Deno.removeSignalListener(s, f);
+      await this.#begun?.close();
+    }
+  }
+
+  /** The agent of this window, over `earlier` messages (the session's unless told). */
+  #newAgent(earlier?: { message: Message; turn: number }[]): Agent {
+    return this.#begun!.agent({
+      askPermission: (tool, summary, _input, askedBy) =>
+        this.#askPermission(tool, summary, askedBy),
+      emit: (e) => this.#screen.view.handle(e),
+      warn: (w) => this.#screen.view.note(w, "warning"),
+      ask: (questions, signal) => this.#ask(questions, signal),
+    }, earlier);
+  }
+
+  /** The banner, the language servers' line, the start-up's warnings, the continued session. */
+  #welcome(begun: Started, warnings: string[]): void {
+    const { config } = this.#opts;
+    const text = banner(
+      config,
+      begun.model,
+      begun.tools.map((t) => t.name),
+      begun.recorder,
+      begun.chat.plan,
+    ).trimEnd();
+    this.#screen.view.note(text, "notice");
+    const lsp = lspBannerLine(config, begun.run.lspServers);
+    if (lsp) this.#screen.view.note(lsp, "notice");
+    for (const w of warnings) this.#screen.view.note(w, "warning");
+    const history = this.#agent!.history;
+    if (history.length > 1) {
+      this.#screen.view.replay(history.slice(1), begun.tools);
+      this.#screen.view.note(`(continuing: ${history.length - 1} earlier message(s))`, "notice");
+    }
+  }
+
+  /** Gives the terminal back and prints the conversation to the main screen (once). */
+  #leave(print = true): void {
+    if (!this.#terminal.up) return;
+    this.#terminal.leave();
+    if (!print || this.#printed) return;
+    this.#printed = true;
+    let columns = 80;
+    try {
+      columns = Deno.consoleSize().columns;
+    } catch {
+      // Not a terminal any more.
+    }
+    try {
+      const rows = this.#screen.conversation.allRows(columns);
+      if (rows.length) writeAll(Deno.stdout, rows.join("\n") + "\n");
+    } catch {
+      // The terminal is gone: nothing to print on.
+    }
+  }
+
+  #suspend(): void {
+    if (!this.#terminal.up) return;
+    suspend(() => this.#terminal.leave());
+  }
+
+  #resume(): void {
+    if (this.#terminal.up || this.#printed) return;
+    this.#terminal.enter();
+    this.#screen.invalidate();
+  }
+
+  // --- keys ---
+
+  #key(key: Key): void {
+    try {
+      this.#onKey(key);
+    } finally {
+      this.#screen.requestFrame();
+    }
+  }
+
+  #onKey(key: Key): void {
+    if (key.name !== "ctrl-c") this.#interrupted = false;
+    if (key.name === "mouse") return this.#mouse(key);
+    if (key.name === "f2") {
+      this.#terminal.setMouse(!this.#terminal.mouse);
+      this.#screen.hint = undefined;
+      this.#screen.notice = this.#terminal.mouse ? "" : "mouse: the terminal's (F2 takes it back)";
+      return;
+    }
+    if (key.name === "ctrl-z") return this.#suspend();
+    if (key.name === "ctrl-l") return this.#screen.invalidate();
+    if (this.#scrollKey(key)) return;
+    const asking = this.#screen.asking;
+    if (asking) {
+      if (key.name === "ctrl-c") {
+        this.#turn?.abort();
+        return;
+      }
+      if (asking.kind === "form") {
+        const outcome = asking.form.handle(key);
+        if (outcome) asking.answer(outcome);
+      } else {
+        const outcome = asking.box.handle(key);
+        if (outcome?.kind === "cancel") {
+          asking.answer({ kind: "reject" });
+          this.#turn?.abort();
+        } else if (outcome) asking.answer(outcome.answer);
+      }
+      return;
+    }
+    this.#screen.hint = undefined;
+    switch (key.name) {
+      case "escape":
+        if (this.#turn) this.#turn.abort();
+        else this.#screen.input.clear();
+        return;
+      case "ctrl-c":
+        if (this.#turn) this.#turn.abort();
+        else if (!this.#screen.input.empty) this.#screen.input.clear();
+        else if (this.#interrupted) this.#quitNow();
+        else {
+          this.#interrupted = true;
+          this.#screen.hint = "Ctrl-C again or Ctrl-D to quit";
+        }
+        return;
+      case "ctrl-d":
+        if (this.#screen.input.empty) {
+          this.#quitAfterTurn = true;
+          if (this.#turn) this.#turn.abort();
+          else this.#quitNow();
+          return;
+        }
+        break;
+      case "enter":
+        if (this.#screen.input.empty) {
+          const fold = this.#screen.conversation.lastFoldable();
+          if (fold) {
+            fold.folded = !fold.folded;
+            fold.changed();
+          }
+          return;
+        }
+        break;
+    }
+    if (this.#screen.input.handle(key) === "send") {
+      const text = this.#screen.input.value();
+      this.#history.add(text);
+      this.#screen.input.clear();
+      this.#submit(text);
+    }
+  }
+
+  /** PgUp, PgDn, Shift-↑↓, and Home/End on an empty input: the conversation scrolls. */
+  #scrollKey(key: Key): boolean {
+    const { columns, rows } = this.#size();
+    const page = Math.max(1, rows - 4 - inputRowsMax(rows));
+    switch (key.name) {
+      case "pageup":
+        this.#screen.conversation.scroll(-page, columns, page);
+        return true;
+      case "pagedown":
+        this.#screen.conversation.scroll(page, columns, page);
+        return true;
+      case "shift-up":
+        this.#screen.conversation.scroll(-1, columns, page);
+        return true;
+      case "shift-down":
+        this.#screen.conversation.scroll(1, columns, page);
+        return true;
+      case "home":
+        if (!this.#screen.input.empty || this.#screen.asking) return false;
+        this.#screen.conversation.home(columns);
+        return true;
+      case "end":
+        if (!this.#screen.input.empty || this.#screen.asking) return false;
+        this.#screen.conversation.end();
+        return true;
+    }
+    return false;
+  }
+
+  #size(): { columns: number; rows: number } {
+    try {
+      return Deno.consoleSize();
+    } catch {
+      return { columns: 80, rows: 24 };
+    }
+  }
+
+  /** The wheel scrolls; a click on a call folds it; the first drag says how to select. */
+  #mouse(key: MouseKey): void {
+    const { columns, rows } = this.#size();
+    const page = Math.max(1, rows - 4 - inputRowsMax(rows));
+    if (key.button === "wheel-up") return this.#screen.conversation.scroll(-3, columns, page);
+    if (key.button === "wheel-down") return this.#screen.conversation.scroll(3, columns, page);
+    if (key.button !== "left") return;
+    if (key.down) {
+      this.#press = key;
+      return;
+    }
+    const press = this.#press;
+    this.#press = undefined;
+    if (!press) return;
+    if (press.x !== key.x || press.y !== key.y) {
+      if (!this.#dragHinted) {
+        this.#dragHinted = true;
+        this.#screen.hint = DRAG_HINT;
+      }
+      return;
+    }
+    const fold = this.#screen.conversation.foldAt(key.y - 1);
+    if (fold?.foldable) {
+      fold.folded = !fold.folded;
+      fold.changed();
+    }
+  }
+
+  #quitNow(): void {
+    this.#quit?.();
+  }
+
+  // --- turns and commands ---
+
+  #submit(typed: string): void {
+    const text = typed.trim();
+    if (!text || !this.#agent) return;
+    const command = text.startsWith("/") ? parseCommand(text) : undefined;
+    if (this.#turn) {
+      if (command?.name === "/abort") this.#turn.abort();
+      else if (command?.name === "/quit" || command?.name === "/exit") {
+        this.#quitAfterTurn = true;
+        this.#turn.abort();
+      } else this.#queue.push(text);
+      this.#screen.queued = this.#queue.length;
+      return;
+    }
+    if (command && isCommand(command.name)) this.#command(text, command.name, command.args);
+    else if (command) {
+      this.#screen.view.prompt(text);
+      this.#screen.view.note(unknownCommandText(command.name));
+    } else this.#runTurn(text);
+  }
+
+  /** Runs the next queued prompt, if any. */
+  #next(): void {
+    if (this.#quitAfterTurn) return this.#quitNow();
+    const next = this.#queue.shift();
+    this.#screen.queued = this.#queue.length;
+    if (next !== undefined) this.#submit(next);
+  }
+
+  async #busy(what: () => Promise<void>): Promise<void> {
+    this.#turn = new AbortController();
+    this.#screen.turnStarted = Date.now();
+    this.#screen.startTicker();
+    try {
+      await what();
+    } catch (e) {
+      this.#screen.view.note(`mm: ${(e as Error).message}`, "error");
+    } finally {
+      this.#screen.view.finish();
+      this.#turn = undefined;
+      this.#screen.turnStarted = undefined;
+      this.#screen.stopTicker();
+      this.#screen.requestFrame();
+      this.#next();
+    }
+  }
+
+  #runTurn(text: string): void {
+    this.#screen.view.prompt(text);
+    const agent = this.#agent!;
+    this.#busy(async () => {
+      const outcome = await agent.runTurn(text, this.#turn!.signal);
+      if (outcome.status !== "answered") {
+        this.#screen.view.handle({ type: "recap", counters: outcome.counters });
+      }
+      if (outcome.status === "cancelled") this.#screen.view.note("⏹ turn cancelled", "notice");
+    });
+  }
+
+  #command(text: string, name: string, args: string): void {
+    const view = this.#screen.view;
+    view.prompt(text);
+    const begun = this.#begun!;
+    const config = this.#opts.config;
+    switch (name) {
+      case "/quit":
+      case "/exit":
+        return this.#quitNow();
+      case "/help":
+        return view.note(["Commands:", ...helpLines(), ...KEY_HELP].join("\n"));
+      case "/abort":
+        return view.note("no turn is running: nothing to abort");
+      case "/skip":
+        return view.note("/skip answers a question; no question is waiting");
+      case "/new":
+        this.#busy(async () => {
+          await begun.newSession();
+          this.#agent = this.#newAgent([]);
+          const { recorder } = begun;
+          view.note(`new conversation${recorder ? ` (session ${recorder.session.id})` : ""}`);
+        });
+        return;
+      case "/compact":
+        this.#busy(async () => {
+          view.busy = "Compacting";
+          const agent = this.#agent!;
+          const before = agent.history.length - 1;
+          try {
+            const notes = await agent.compact(this.#turn!.signal);
+            view.note(`compacted: ${before} message(s) → a summary of ${notes.length} characters`);
+          } catch (e) {
+            if (e instanceof CompactError || e instanceof ProviderError) {
+              view.note(`/compact: ${e.message}`, "error");
+            } else throw e;
+          }
+        });
+        return;
+      case "/memory":
+        this.#busy(async () => {
+          view.note(await memoryCommand(config, begun.cwd, args, this.#agent!));
+        });
+        return;
+      case "/ask":
+        this.#busy(async () => {
+          const agent = this.#agent!;
+          const exchange = await askCommand(agent, begun.tools, args, this.#turn!.signal, {
+            line: (l) => view.note(l),
+            start: (summary) => view.startCall(ASK_COMMAND_ID, "ask", summary),
+            end: (result) => {
+              const shown = result.display ?? result.output;
+              view.endCall(
+                ASK_COMMAND_ID,
+                result.stop ? `${shown}\n${result.stop}` : shown,
+                result.failed ?? false,
+              );
+            },
+          });
+          if (exchange) await agent.addExchange(...exchange);
+        });
+        return;
+    }
+  }
+
+  // --- the agent's questions ---
+
+  #askPermission(tool: string, summary: string, askedBy?: AskedBy): Promise<PermissionAnswer> {
+    const call = this.#screen.view.runningCall();
+    this.#screen.view.setStatus(call, "permission");
+    const signal = this.#turn?.signal;
+    return new Promise((resolve) => {
+      const done = (answer: PermissionAnswer) => {
+        signal?.removeEventListener("abort", onAbort);
+        if (this.#screen.asking?.kind === "permission" && this.#screen.asking.box === box) {
+          this.#screen.asking = undefined;
+        }
+        this.#screen.view.setStatus(call, "running");
+        resolve(answer);
+      };
+      const onAbort = () => done({ kind: "reject" });
+      const box = new PermissionBox(tool, summary, askedBy !== undefined);
+      if (signal?.aborted) return done({ kind: "reject" });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#screen.asking = { kind: "permission", box, answer: done };
+      this.#screen.requestFrame();
+    });
+  }
+
+  #ask(questions: Question[], signal: AbortSignal): Promise<AskOutcome> {
+    const call = this.#screen.view.runningCall();
+    this.#screen.view.setStatus(call, "question");
+    return new Promise((resolve) => {
+      const done = (outcome: AskOutcome) => {
+        signal.removeEventListener("abort", onAbort);
+        if (this.#screen.asking?.kind === "form" && this.#screen.asking.form === form) {
+          this.#screen.asking = undefined;
+        }
+        this.#screen.view.setStatus(call, "running");
+        resolve(outcome);
+      };
+      const onAbort = () => done({ kind: "cancelled" });
+      const form = new AskForm(questions);
+      if (signal.aborted) return done({ kind: "cancelled" });
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#screen.asking = { kind: "form", form, answer: done };
+      this.#screen.requestFrame();
+    });
+  }
+
+  // --- the header ---
+
+  /** An asked agent's name over its answer: its title, else its `mmConfigs` name. */
+  #agentTitle(agent: string): string {
+    return this.#begun?.run.agentInfos.find((a) => a.name === agent)?.title ?? agent;
+  }
+
+  /** The header while an asked agent works (tools.md, `ask_agent`, Display). */
+  #askedHeader(agent: string): string {
+    const info = this.#begun?.run.agentInfos.find((a) => a.name === agent);
+    const title = info?.title ?? agent;
+    const model = info?.model ?? "its model";
+    const provider = info?.provider ?? "its server";
+    return `mm ${title} · ${model} @ ${provider} · asked by ${this.#opts.config.acp.title}`;
+  }
+}
+
+/** The header: `mm [<acp.title>] · <model> @ <provider>` (the title when it is not the built-in one). */
+export function headerText(config: Config, model: string): string {
+  const title = config.acp.title !== "mm" ? ` ${config.acp.title}` : "";
+  return `mm${title} · ${model} @ ${config.provider}`;
+}

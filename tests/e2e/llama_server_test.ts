@@ -1,0 +1,285 @@
+/**
+ * The real `mm -p` against what llama.cpp's server really sends (tests/fixtures/llama-server/,
+ * answered byte for byte by the scripted server) and what proxies in front of it send: turns that
+ * end well, and sentences that send the user the right way.
+ */
+
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { runCases } from "../helpers/cases.ts";
+import { runMM, workdir } from "../helpers/mm.ts";
+import { captured } from "../helpers/server/fixtures.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
+
+const server = ScriptedServer.start();
+
+/** An agent file for llama.cpp at the scripted server with `model`, and `extra` lines. */
+function llamaFile(model: string, extra = ""): Promise<string> {
+  return workdir(`provider: llamacpp\nurl: ${server.url}\nmodel: ${model}\n${extra}`);
+}
+
+/** One SSE event of a `chat.completion.chunk` with `delta` and `finish`. */
+function sse(delta: Record<string, unknown>, finish: string | null = null): string {
+  return `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+}
+
+/** A raw reply: status, content type and body, exactly. */
+function raw(status: number, type: string, body: string) {
+  return { raw: { status, headers: { "content-type": type }, body } };
+}
+
+/** The JSON events of a `--json` run. */
+function events(stdout: string): { type: string; message?: string; text?: string }[] {
+  return stdout.trim().split("\n").map((l) => JSON.parse(l));
+}
+
+Deno.test("llama-server", async (t) => {
+  await runCases(t, {
+    "an answer cut at maxTokens is kept and says so": async () => {
+      server.script("cut-text", [{ fixture: "stream-length" }, { fixture: "stream-length" }]);
+      const dir = await llamaFile("cut-text", "maxTokens: 2\n");
+      const run = await runMM(["-p", "say hi"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(run.stdout, " Undroc\n");
+      assertStringIncludes(run.stderr, "[warning: the answer was cut at maxTokens (2)]\n");
+      const json = await runMM(["-p", "say hi", "--json"], { cwd: dir });
+      assertEquals(json.code, 0, json.stderr);
+      const warning = events(json.stdout).find((e) => e.type === "warning");
+      assertEquals(warning?.message, "[warning: the answer was cut at maxTokens (2)]");
+    },
+    "a tool call cut at maxTokens ends the turn, and the history stays readable": async () => {
+      const cutCall = sse({
+        tool_calls: [{
+          index: 0,
+          id: "c1",
+          type: "function",
+          function: { name: "bash", arguments: '{"command": "' },
+        }],
+      }) + sse({}, "length") + "data: [DONE]\n\n";
+      server.script("cut-call", [raw(200, "text/event-stream", cutCall), { text: "fine now" }]);
+      const dir = await llamaFile("cut-call", "maxTokens: 8\nsessions:\n  enabled: true\n");
+      const first = await runMM(["-p", "run it"], { cwd: dir });
+      assertEquals(first.code, 1, first.stderr);
+      assertStringIncludes(
+        first.stderr,
+        "[error: the model's tool call was cut at maxTokens (8) before it was complete — stopped; raise maxTokens in the agent file, or ask for a smaller step]",
+      );
+      // The next request resends the history: llama-server refuses arguments that are not JSON.
+      const second = await runMM(["-p", "again", "--continue"], { cwd: dir });
+      assertEquals([second.code, second.stdout], [0, "fine now\n"], second.stderr);
+      const messages = server.chats("cut-call")[1].body.messages;
+      assertEquals(messages[2].tool_calls[0].function.arguments, "{}");
+      assertEquals(messages[3], {
+        role: "tool",
+        tool_call_id: "c1",
+        content: "[error: not run: the call was cut at maxTokens (8)]",
+      });
+    },
+    "repaired arguments are sent back repaired, never as the model broke them": async () => {
+      server.script("repaired", [
+        { toolCalls: [{ name: "bash", arguments: "{'command': 'echo ok',}" }] },
+        { text: "done" },
+      ]);
+      const dir = await llamaFile("repaired");
+      const run = await runMM(["-p", "go"], { cwd: dir });
+      assertEquals([run.code, run.stdout], [0, "done\n"], run.stderr);
+      const sent = server.chats("repaired")[1].body.messages[2].tool_calls[0].function.arguments;
+      assertEquals(JSON.parse(sent), { command: "echo ok" });
+    },
+    "an empty answer fails with a sentence": async () => {
+      server.script("empty", [{ text: "" }, { text: "" }]);
+      const dir = await llamaFile("empty");
+      const run = await runMM(["-p", "hi"], { cwd: dir });
+      assertEquals([run.code, run.stdout], [1, ""]);
+      assertStringIncludes(
+        run.stderr,
+        "[error: the model gave an empty answer (no text, no tool call) — try again, or rephrase the request]",
+      );
+      const json = await runMM(["-p", "hi", "--json"], { cwd: dir });
+      assertEquals(json.code, 1);
+      assertEquals(events(json.stdout).at(-1)?.type, "error");
+    },
+    "a server that ignores stream: its one JSON completion is the answer": async () => {
+      const completion = JSON.stringify({
+        object: "chat.completion",
+        choices: [{
+          index: 0,
+          message: { role: "assistant", content: "whole answer" },
+          finish_reason: "stop",
+        }],
+      });
+      server.script("unstreamed", [raw(200, "application/json", completion)]);
+      const run = await runMM(["-p", "hi"], { cwd: await llamaFile("unstreamed") });
+      assertEquals([run.code, run.stdout], [0, "whole answer\n"], run.stderr);
+    },
+    "HTTP 200 with a proxy's login page: one sentence naming the URL and what came back":
+      async () => {
+        const page = "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>…</body>";
+        server.script("login", [raw(200, "text/html; charset=utf-8", page)]);
+        const run = await runMM(["-p", "hi"], { cwd: await llamaFile("login") });
+        assertEquals([run.code, run.stdout], [1, ""]);
+        assertEquals(
+          run.stderr,
+          `mm: ${server.url}/v1/chat/completions answered HTTP 200 with text/html, starting "<!DOCTYPE html>", not a model's answer — check \`url\`: it must be the llamacpp server itself, not a proxy's or a login page\n`,
+        );
+      },
+    "an error inside the stream is the server's error, after what it said": async () => {
+      server.script("in-stream", [{ fixture: "in-stream-error" }]);
+      const run = await runMM(["-p", "say hi"], { cwd: await llamaFile("in-stream") });
+      assertEquals(run.code, 1);
+      assertStringIncludes(
+        run.stderr,
+        `mm: the llamacpp server at ${server.url} failed while "in-stream" was answering: The model produced output that does not match the expected peg-native format — look at the server's log\n`,
+      );
+      assertEquals(run.stderr.includes("dropped"), false);
+    },
+    "a line of the stream that is not JSON is passed over, and nothing leaks": async () => {
+      const body = sse({ role: "assistant", content: "" }) + "data: {not json\n\n" +
+        sse({ content: "still fine" }) + sse({}, "stop") + "data: [DONE]\n\n";
+      server.script("garbled", [raw(200, "text/event-stream", body)]);
+      const run = await runMM(["-p", "hi"], { cwd: await llamaFile("garbled") });
+      assertEquals([run.code, run.stdout, run.stderr], [0, "still fine\n", ""]);
+    },
+    "tools without --jinja: a server setting, said so": async () => {
+      server.script("no-jinja", [{ fixture: "no-jinja-tools" }]);
+      const run = await runMM(["-p", "hi"], { cwd: await llamaFile("no-jinja") });
+      assertEquals(run.code, 1);
+      assertEquals(
+        run.stderr,
+        `mm: the llamacpp server at ${server.url} answered HTTP 500 for "no-jinja": tools param requires --jinja flag — the server was started without its chat template's tool support: restart llama-server with \`--jinja\` (or without \`--no-jinja\`)\n`,
+      );
+    },
+    "a model the router does not have: the models it serves": async () => {
+      const router = ScriptedServer.start();
+      try {
+        router.models = ["call-bash", "tiny-text"];
+        router.script("nope", [{ fixture: "router-unknown-model" }]);
+        const dir = await workdir(`provider: llamacpp\nurl: ${router.url}\nmodel: nope\n`);
+        const run = await runMM(["-p", "hi"], { cwd: dir });
+        assertEquals(run.code, 1);
+        assertEquals(
+          run.stderr,
+          `mm: the model "nope" is not available on the llamacpp server at ${router.url} (model 'nope' not found) — it serves "call-bash", "tiny-text": set \`model\` to one of them (a llama-server of one model names it by \`--alias\`, else by its \`-m\` path)\n`,
+        );
+      } finally {
+        await router.close();
+      }
+    },
+    "HTTP 429: mm waits as the server asks, then gives up with a sentence": async () => {
+      const limited = { raw: { status: 429, headers: { "retry-after": "0" }, body: "slow down" } };
+      server.script("limited", [limited, limited, { text: "at last" }]);
+      const ok = await runMM(["-p", "hi"], { cwd: await llamaFile("limited") });
+      assertEquals([ok.code, ok.stdout], [0, "at last\n"], ok.stderr);
+      server.script("limited-more", [limited, limited, limited, limited]);
+      const run = await runMM(["-p", "hi"], { cwd: await llamaFile("limited-more") });
+      assertEquals(run.code, 1);
+      assertEquals(
+        run.stderr,
+        `mm: the llamacpp server at ${server.url} rate-limited "limited-more" (HTTP 429: slow down) 4 times in a row, waiting as it asked — try again later, or lower how often you call it\n`,
+      );
+      assertEquals(server.chats("limited-more").length, 4);
+    },
+    "an HTML error page: its first meaningful line, not the whole page": async () => {
+      const page =
+        `<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center>${
+          "<!-- padding -->".repeat(300)
+        }</body></html>`;
+      server.script("gateway", [raw(502, "text/html", page)]);
+      const run = await runMM(["-p", "hi"], { cwd: await llamaFile("gateway") });
+      assertEquals(run.code, 1);
+      assertEquals(
+        run.stderr,
+        `mm: the llamacpp server at ${server.url} answered HTTP 502 for "gateway": 502 Bad Gateway — the server failed: try again, or look at its log\n`,
+      );
+    },
+    "unloading its own model in router mode: the turn goes on once the router says so":
+      async () => {
+        const router = ScriptedServer.start();
+        try {
+          router.router = true;
+          router.models = ["self"];
+          router.loaded = ["self"];
+          router.script("self", [
+            { toolCalls: [{ name: "unload_model", arguments: { model: "self" } }] },
+            { text: "unloaded and still here" },
+          ]);
+          const dir = await workdir(`provider: llamacpp\nurl: ${router.url}\nmodel: self\n`);
+          const run = await runMM(["-p", "free the memory"], { cwd: dir });
+          assertEquals([run.code, run.stdout], [0, "unloaded and still here\n"], run.stderr);
+          const paths = router.requests.map((r) => `${r.method} ${r.path}`);
+          const unload = paths.indexOf("POST /models/unload");
+          assertEquals(paths.slice(unload, unload + 3), [
+            "POST /models/unload",
+            "GET /v1/models",
+            "POST /v1/chat/completions",
+          ]);
+        } finally {
+          await router.close();
+        }
+      },
+    "a model that says the same words over and over is stopped, in its answer": async () => {
+      server.script("parrot", [{
+        text: "I will check the file again. ".repeat(400),
+        chunkSize: 16,
+      }]);
+      const run = await runMM(["-p", "check"], { cwd: await llamaFile("parrot") });
+      assertEquals(run.code, 1);
+      assertStringIncludes(
+        run.stderr,
+        '[error: the model kept repeating itself in its answer ("',
+      );
+      assertEquals(run.stdout, "");
+    },
+    "… and in its thinking": async () => {
+      server.script("ruminant", [{
+        thought: "Wait, let me reconsider. ".repeat(400),
+        chunkSize: 16,
+      }]);
+      const run = await runMM(["-p", "think", "--json"], { cwd: await llamaFile("ruminant") });
+      assertEquals(run.code, 1);
+      const last = events(run.stdout).at(-1);
+      assertEquals(last?.type, "error");
+      assertStringIncludes(last?.message ?? "", "kept repeating itself in its thinking");
+    },
+    "a one-shot turn has a bound on its total time (turnTimeout)": async () => {
+      server.script("forever", [{ hang: true }]);
+      const run = await runMM(["-p", "hi"], {
+        cwd: await llamaFile("forever", "turnTimeout: 1s\n"),
+      });
+      assertEquals([run.code, run.stdout], [1, ""]);
+      assertStringIncludes(
+        run.stderr,
+        "[error: the turn ran longer than turnTimeout (1s) — stopped; raise turnTimeout in the agent file, or ask for a smaller step]",
+      );
+    },
+    "a command that prints NUL bytes: the model reads one line about it": async () => {
+      server.script("zeros", [
+        { toolCalls: [{ name: "bash", arguments: { command: "head -c 6000 /dev/zero" } }] },
+        { text: "it printed zeros" },
+      ]);
+      const run = await runMM(["-p", "go"], {
+        cwd: await llamaFile("zeros", "contextSize: 4096\n"),
+      });
+      assertEquals([run.code, run.stdout], [0, "it printed zeros\n"], run.stderr);
+      const tool = server.chats("zeros")[1].body.messages.at(-1);
+      assertEquals(tool.content, "[binary output: 6000 bytes, not shown]");
+    },
+    "a router restarting the model after an unload: the chat request is sent again": async () => {
+      server.script("restarting", [{ fixture: "router-chat-right-after-unload" }, {
+        text: "back",
+      }]);
+      const run = await runMM(["-p", "hi"], { cwd: await llamaFile("restarting") });
+      assertEquals([run.code, run.stdout], [0, "back\n"], run.stderr);
+      assertEquals(server.chats("restarting").length, 2);
+    },
+  });
+  await server.close();
+});
+
+Deno.test("the fixtures are the captured bytes", () => {
+  const c = captured("exceed-context");
+  assertEquals(c.status, 400);
+  assertEquals(
+    c.body,
+    '{"error":{"code":400,"message":"request (6030 tokens) exceeds the available context size (2048 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":6030,"n_ctx":2048}}',
+  );
+});

@@ -1,0 +1,448 @@
+/** Window mode: the real `mm -tui` in a terminal (tmux), typed at, against the scripted server. */
+
+import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { runCases } from "../helpers/cases.ts";
+import { DENO_DIR, exists, MAIN, workdir } from "../helpers/mm.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
+import { Terminal } from "../helpers/tmux.ts";
+
+const server = ScriptedServer.start();
+
+/** Starts `mm -tui args…` in a terminal in `dir` (tmux's own size unless given). */
+function launch(dir: string, args: string[] = [], size: { width?: number; height?: number } = {}) {
+  return Terminal.start(
+    [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN, "-tui", ...args],
+    {
+      cwd: dir,
+      env: { HOME: dir, NO_COLOR: "1", DENO_DIR },
+      width: size.width ?? 100,
+      height: size.height ?? 30,
+    },
+  );
+}
+
+/** Starts `mm -tui` in a fresh directory whose agent file uses `model`, once its banner is drawn. */
+async function mm(model: string, extra = "", opts: { args?: string[] } = {}) {
+  const dir = await workdir(`url: ${server.url}\nmodel: ${model}\n${extra}`);
+  const term = await launch(dir, opts.args);
+  await waitFor(term, "Ctrl-D quits.");
+  return { term, dir };
+}
+
+/** Waits for `pattern` on the screen; the screen without the spaces that end its rows. */
+async function waitFor(term: Terminal, pattern: RegExp | string): Promise<string> {
+  return await until(
+    term,
+    (screen) => typeof pattern === "string" ? screen.includes(pattern) : pattern.test(screen),
+  );
+}
+
+/** A screen without the spaces at the end of its rows (tmux keeps those the window erased). */
+function tidy(screen: string): string {
+  return screen.split("\n").map((r) => r.trimEnd()).join("\n");
+}
+
+/** Waits until `ok` holds of the screen (polling every 50 ms, for at most 15 s); the screen. */
+async function until(term: Terminal, ok: (screen: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  let screen = "";
+  while (Date.now() < deadline) {
+    screen = tidy(await term.screen());
+    if (ok(screen)) return screen;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out; the screen:\n${screen}`);
+}
+
+/** Types `text` and Enter. */
+async function send(term: Terminal, text: string): Promise<void> {
+  await term.type(text);
+  await term.keys("Enter");
+}
+
+/** The contents of the tool messages of the `n`th chat request for `model`. */
+function toolMessages(model: string, n: number): string[] {
+  return server.chats(model)[n].body.messages
+    .filter((m: { role: string }) => m.role === "tool")
+    .map((m: { content: string }) => m.content);
+}
+
+/** Waits until the terminal gave the screen back: `[exited N]` on the main screen. */
+async function exited(term: Terminal): Promise<string> {
+  return await waitFor(term, /\[exited \d+\]/);
+}
+
+/** Asserts the terminal is as mm found it: main screen, no mouse reporting, the cursor shown. */
+async function assertRestored(term: Terminal): Promise<void> {
+  assertEquals(await term.modes(), { alternate: false, mouse: false, cursor: true });
+}
+
+const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+const askUser = (questions: unknown[]) => ({
+  toolCalls: [{ name: "ask_user", arguments: { questions } }],
+});
+
+Deno.test("window mode", async (t) => {
+  await runCases(t, {
+    "a turn with a tool: the layout, the fold, the recap; /quit prints the conversation":
+      async () => {
+        server.script("w-turn", [
+          { thought: "Run it first.", ...bash("echo from-bash; echo second") },
+          { text: "It printed from-bash." },
+        ]);
+        const { term } = await mm("w-turn");
+        try {
+          assertEquals(await term.modes(), { alternate: true, mouse: true, cursor: true });
+          const first = tidy(await term.screen());
+          assertMatch(first, /^ mm · w-turn @ ollama\n/);
+          assertStringIncludes(first, "tools: bash, read_file, write_file");
+          await send(term, "run it");
+          let screen = await waitFor(term, "⚙ 1 command(s)");
+          assertMatch(
+            screen,
+            /› run it\n💭 thought for \d+s \(3 words\) ▸\n‣ bash {2}echo from-bash; echo second {2}✓ \d+\.\ds {2}▸ 2 lines\nIt printed from-bash\.\n⚙ 1 command\(s\)\n/,
+          );
+          assertMatch(screen, /Enter send · Alt-Enter new line .*\n›\n$/);
+          // Enter on an empty input unfolds the last call; again folds it.
+          await term.keys("Enter");
+          screen = await waitFor(term, "▾ 2 lines");
+          assertStringIncludes(screen, "▾ 2 lines\n    from-bash\n    second\nIt printed");
+          await term.keys("Enter");
+          await waitFor(term, "▸ 2 lines");
+          await send(term, "/quit");
+          screen = await exited(term);
+          await assertRestored(term);
+          assertStringIncludes(screen, "› run it\n");
+          assertStringIncludes(
+            screen,
+            "It printed from-bash.\n⚙ 1 command(s)\n\n› /quit\n[exited 0]",
+          );
+        } finally {
+          await term.kill();
+        }
+      },
+    "the permission box: allowed, refused with a reason, refused, allowed for the session":
+      async () => {
+        server.script("w-perm", [
+          bash("echo granted"),
+          bash("echo refused-why"),
+          bash("echo refused"),
+          { text: "first done" },
+          bash("echo always-1"),
+          bash("echo always-2"),
+          { text: "second done" },
+        ]);
+        const { term } = await mm("w-perm", "yolo: false\n");
+        try {
+          await term.type("my draft");
+          await term.keys("Enter");
+          let screen = await waitFor(term, "╭─ 🔐 allow this call?");
+          assertStringIncludes(screen, "‣ bash  echo granted  … waiting for permission");
+          assertStringIncludes(screen, "│ bash: echo granted");
+          assertStringIncludes(
+            screen,
+            "a allow once · s allow bash for this session · r refuse, saying why · n refuse",
+          );
+          await term.type("a");
+          await waitFor(term, "│ bash: echo refused-why");
+          await term.type("r");
+          await waitFor(term, "│ why not?");
+          await term.type("not that one");
+          await term.keys("Enter");
+          await waitFor(term, "│ bash: echo refused ");
+          await term.keys("Escape");
+          screen = await waitFor(term, "first done");
+          assertStringIncludes(screen, "‣ bash  echo granted  ✓");
+          assertStringIncludes(screen, "‣ bash  echo refused-why  ✗");
+          assertEquals(toolMessages("w-perm", 3), [
+            "granted\n",
+            "[command rejected by the user]\nThe user says: not that one",
+            "[command rejected by the user]",
+          ]);
+          await send(term, "again");
+          await waitFor(term, "│ bash: echo always-1");
+          await term.type("s");
+          screen = await waitFor(term, "second done");
+          assertEquals(screen.includes("echo always-2  … waiting"), false, "no more asking");
+          assertEquals(toolMessages("w-perm", 6).slice(-2), ["always-1\n", "always-2\n"]);
+        } finally {
+          await term.kill();
+        }
+      },
+    "ask_user: choice, multi, confirm and text answered each way; Esc declines": async () => {
+      server.script("w-ask", [
+        askUser([
+          { question: "Colour?", options: ["red", "green", "blue"] },
+          { question: "Size?", options: ["small", "large"], default: "large" },
+          { question: "Langs?", type: "multi", options: ["go", "rust", "ts"] },
+          { question: "Sure?", type: "confirm" },
+        ]),
+        askUser([
+          { question: "Really?", type: "confirm", default: "yes" },
+          { question: "Name?", default: "bob" },
+        ]),
+        { text: "thanks" },
+        askUser([{ question: "Anything?", type: "confirm" }]),
+        { text: "fine" },
+      ]);
+      const { term } = await mm("w-ask");
+      try {
+        await send(term, "ask me");
+        let screen = await waitFor(term, "❓ Colour? (1/4)");
+        assertStringIncludes(screen, "‣ ask_user  4 question(s)  … waiting for your answer");
+        assertStringIncludes(screen, "❯ 1. red\n  2. green\n  3. blue\n");
+        await term.keys("Up"); // wraps to blue
+        await waitFor(term, "❯ 3. blue");
+        await term.keys("Down", "Down", "Enter"); // red → green
+        screen = await waitFor(term, "❓ Size? (2/4)");
+        assertStringIncludes(screen, "  1. small\n❯ 2. large (default)\n");
+        await term.type("1");
+        await waitFor(term, "❓ Langs? (3/4)");
+        await term.keys("Enter"); // nothing ticked: nothing sent
+        await term.keys("Space", "Down", "Down", "Space");
+        screen = await waitFor(term, "❯ [x] ts");
+        assertStringIncludes(screen, "  [x] go\n  [ ] rust\n❯ [x] ts\n");
+        await term.keys("Enter");
+        await waitFor(term, "❓ Sure? (4/4)");
+        await term.type("o");
+        screen = await waitFor(term, "❓ Really? (1/2)");
+        assertStringIncludes(screen, "❯ Yes (default)\n  No\n");
+        await term.keys("Right", "Enter");
+        screen = await waitFor(term, "❓ Name? (2/2)");
+        assertStringIncludes(screen, "❓ Name? (2/2)\n› bob\n");
+        await term.keys("BSpace", "BSpace", "BSpace");
+        await term.type("alice");
+        await term.keys("Enter");
+        screen = await waitFor(term, "thanks");
+        assertMatch(screen, /‣ ask_user {2}4 question\(s\) {2}✓ /);
+        assertMatch(screen, /‣ ask_user {2}2 question\(s\) {2}✓ /);
+        assertEquals(toolMessages("w-ask", 2), [
+          "The user answered:\n- Colour? → green\n- Size? → small\n- Langs? → go, ts\n- Sure? → yes",
+          "The user answered:\n- Really? → no\n- Name? → alice",
+        ]);
+        await send(term, "again");
+        await waitFor(term, "❓ Anything?");
+        await term.keys("Escape");
+        screen = await waitFor(term, "fine");
+        assertMatch(screen, /‣ ask_user {2}1 question\(s\) {2}✗ /);
+        assertEquals(
+          toolMessages("w-ask", 4).at(-1),
+          "[the user declined to answer: do not ask the same thing again; go on without it or stop]",
+        );
+      } finally {
+        await term.kill();
+      }
+    },
+    "Esc cancels a running command; the conversation goes on": async () => {
+      server.script("w-cancel", [bash("echo $$ > pid; sleep 30"), { text: "still here" }]);
+      const { term, dir } = await mm("w-cancel");
+      try {
+        await send(term, "long job");
+        await waitFor(term, "‣ bash  echo $$ > pid; sleep 30  …");
+        while (!(await exists(`${dir}/pid`))) await new Promise((r) => setTimeout(r, 20));
+        await term.keys("Escape");
+        const screen = await waitFor(term, "⏹ turn cancelled");
+        assertMatch(screen, /‣ bash {2}echo \$\$ > pid; sleep 30 {2}✗ .*▸ 1 line/);
+        const pid = (await Deno.readTextFile(`${dir}/pid`)).trim();
+        assertEquals(await exists(`/proc/${pid}`), false, "the command was killed");
+        await send(term, "are you there?");
+        await waitFor(term, "still here");
+        assertEquals(
+          server.chats("w-cancel")[1].body.messages.at(-2).content,
+          "[error: cancelled]",
+        );
+      } finally {
+        await term.kill();
+      }
+    },
+    "resized to 60 columns mid-stream, the window is drawn again at 60": async () => {
+      const words = Array.from({ length: 150 }, (_, i) => `w${i}`).join(" ");
+      server.script("w-resize", [{ text: words + " END", chunkSize: 8, gap: 15 }]);
+      const { term } = await mm("w-resize");
+      try {
+        await send(term, "stream");
+        await waitFor(term, "w20 ");
+        await term.resize(60, 20);
+        const screen = await waitFor(term, "END");
+        const rows = screen.split("\n");
+        assertEquals(rows.every((r) => [...r].length <= 60), true, "every row within 60 columns");
+        assertEquals(rows[0], " mm · w-resize @ ollama");
+        const text = rows.filter((r) => /^w\d/.test(r)).join(" ");
+        assertStringIncludes(text, "w148 w149 END");
+        assertEquals(rows.filter((r) => /^w\d/.test(r)).every((r) => [...r].length <= 60), true);
+      } finally {
+        await term.kill();
+      }
+    },
+    "scrolled up, new output does not move the view; End follows again; the wheel scrolls":
+      async () => {
+        const lines = Array.from({ length: 150 }, (_, i) => `line ${i}`).join("\n");
+        server.script("w-scroll", [{ text: lines + "\nEND", chunkSize: 8, gap: 30 }]);
+        const { term } = await mm("w-scroll");
+        try {
+          await send(term, "many lines");
+          await waitFor(term, "line 20\n");
+          await term.keys("PPage");
+          const scrolled = (await waitFor(term, /↓ \d+ new lines?/)).split("\n");
+          const before = scrolled.slice(1, 20).join("\n");
+          // More output comes; the view stays where it is, the count grows.
+          const fresh = (rows: string[]) => Number(rows.join("\n").match(/↓ (\d+) new/)?.[1] ?? 0);
+          const first = fresh(scrolled);
+          let later = scrolled;
+          while (fresh(later) <= first) {
+            later = (await waitFor(term, /↓ \d+ new lines?/)).split("\n");
+          }
+          assertEquals(later.slice(1, 20).join("\n"), before, "the view did not move");
+          await term.keys("End");
+          // The turn is over once the status line gives the keys again (END may come before).
+          const end = await waitFor(term, /END\n[\s\S]*Enter send/);
+          assertEquals(/↓ \d+ new/.test(end), false);
+          // The wheel (an SGR mouse report) scrolls up three rows at a time.
+          await term.type("\x1b[<64;10;10M");
+          const wheeled = await until(term, (screen) => !screen.includes("END"));
+          assertStringIncludes(wheeled, "line 147\nEnter send");
+          await term.type("\x1b[<65;10;10M");
+          await waitFor(term, "line 149\nEND\n");
+        } finally {
+          await term.kill();
+        }
+      },
+    "a click folds and unfolds a call; the first drag says how to select; F2 gives the mouse back":
+      async () => {
+        server.script("w-click", [bash("printf 'a\\nb\\nc\\n'"), { text: "done" }]);
+        const { term } = await mm("w-click");
+        try {
+          await send(term, "three");
+          let screen = await waitFor(term, "▸ 3 lines");
+          const row = screen.split("\n").findIndex((r) => r.startsWith("‣ bash")) + 1;
+          await term.type(`\x1b[<0;5;${row}M\x1b[<0;5;${row}m`);
+          screen = await waitFor(term, "▾ 3 lines");
+          assertStringIncludes(screen, "▾ 3 lines\n    a\n    b\n    c\ndone");
+          await term.type(`\x1b[<0;5;${row}M\x1b[<0;5;${row}m`);
+          await waitFor(term, "▸ 3 lines");
+          await term.type(`\x1b[<0;2;3M\x1b[<0;20;3m`);
+          await waitFor(term, "hold Shift (Option on macOS)");
+          await term.keys("F2");
+          await waitFor(term, "mouse: the terminal's");
+          assertEquals((await term.modes()).mouse, false);
+          await term.keys("F2");
+          while ((await term.modes()).mouse === false) await new Promise((r) => setTimeout(r, 20));
+        } finally {
+          await term.kill();
+        }
+      },
+    "Ctrl-Z gives the terminal back; a SIGCONT takes it again": async () => {
+      server.script("w-suspend", [{ text: "after the resume" }]);
+      const { term } = await mm("w-suspend");
+      try {
+        await term.keys("C-z");
+        while ((await term.modes()).alternate) await new Promise((r) => setTimeout(r, 20));
+        assertEquals(await term.modes(), { alternate: false, mouse: false, cursor: true });
+        Deno.kill(await term.pid(), "SIGCONT");
+        while (!(await term.modes()).alternate) await new Promise((r) => setTimeout(r, 20));
+        await waitFor(term, "Ctrl-D quits.");
+        await send(term, "still there?");
+        await waitFor(term, "after the resume");
+      } finally {
+        await term.kill();
+      }
+    },
+    "an asked agent: named in the header, its steps nested, its request without `s`": async () => {
+      server.script("w-child", [
+        bash("echo child-ran"),
+        { text: "The number is 7.", chunkSize: 2, gap: 40 },
+      ]);
+      server.script("w-main", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "say it" } }] },
+        { text: "It said 7." },
+      ]);
+      const dir = await workdir(
+        `url: ${server.url}\nmodel: w-main\nyolo: false\nmmConfigs:\n  helper:\n    file: helper.yaml\n`,
+      );
+      await Deno.writeTextFile(`${dir}/helper.yaml`, `url: ${server.url}\nmodel: w-child\n`);
+      const term = await launch(dir);
+      try {
+        await waitFor(term, "Ctrl-D quits.");
+        await send(term, "ask helper");
+        await waitFor(term, "│ ask_agent: helper (ollama/w-child) — say it");
+        await term.type("a");
+        let screen = await waitFor(term, "│ helper asks: bash: echo child-ran");
+        assertStringIncludes(screen, "╭─ 🔐 an asked agent's call");
+        assertStringIncludes(screen, "a allow once · r refuse, saying why · n refuse");
+        assertEquals(screen.includes("for this session"), false);
+        await term.type("a");
+        screen = await waitFor(term, "  ‣ mm helper\n  The");
+        assertEquals(screen.split("\n")[0], " mm helper · w-child @ ollama · asked by mm");
+        assertStringIncludes(screen, "‣ ask_agent  helper (ollama/w-child) — say it  … ");
+        assertMatch(screen, /\n {2}‣ helper · bash: echo child-ran {2}✓ .* ▸ 1 line\n/);
+        screen = await waitFor(term, "It said 7.");
+        assertEquals(screen.split("\n")[0], " mm · w-main @ ollama");
+        assertMatch(screen, /‣ ask_agent {2}helper \(ollama\/w-child\) — say it {2}✓ .* ▸ 1 line/);
+        assertStringIncludes(screen, "  ‣ mm helper\n  The number is 7.\nIt said 7.");
+      } finally {
+        await term.kill();
+      }
+    },
+    "--continue draws the session's conversation again": async () => {
+      server.script("w-resume", [bash("echo from-bash"), { text: "It printed from-bash." }]);
+      const { term, dir } = await mm("w-resume", "sessions:\n  enabled: true\n");
+      try {
+        await send(term, "run it");
+        await waitFor(term, "⚙ 1 command(s)");
+        await term.keys("C-d");
+        await exited(term);
+      } finally {
+        await term.kill();
+      }
+      const again = await launch(dir, ["--continue"]);
+      try {
+        const screen = await waitFor(again, "(continuing: 4 earlier message(s))");
+        assertMatch(
+          screen,
+          /› run it\n‣ bash {2}echo from-bash {2}✓ .* ▸ 1 line\nIt printed from-bash\.\n\(continuing/,
+        );
+      } finally {
+        await again.kill();
+      }
+    },
+    "Ctrl-D leaves; --no-mouse reports no mouse; the terminal is restored": async () => {
+      server.script("w-nomouse", []);
+      const { term } = await mm("w-nomouse", "", { args: ["--no-mouse"] });
+      try {
+        assertEquals(await term.modes(), { alternate: true, mouse: false, cursor: true });
+        await term.keys("C-d");
+        await exited(term);
+        await assertRestored(term);
+      } finally {
+        await term.kill();
+      }
+    },
+    "kill -TERM: the terminal is restored, exit 143": async () => {
+      server.script("w-term", []);
+      const { term } = await mm("w-term");
+      try {
+        Deno.kill(await term.pid(), "SIGTERM");
+        const screen = await exited(term);
+        assertStringIncludes(screen, "[exited 143]");
+        await assertRestored(term);
+      } finally {
+        await term.kill();
+      }
+    },
+    "an error thrown after the window is up: restored, then the error on the main screen":
+      async () => {
+        // --continue without sessions is refused by the start-up, after the window took the terminal.
+        const dir = await workdir(`url: ${server.url}\nmodel: w-crash\n`);
+        const term = await launch(dir, ["--continue"]);
+        try {
+          const screen = await exited(term);
+          assertStringIncludes(screen, "mm: --continue and --session need sessions");
+          assertStringIncludes(screen, "[exited 2]");
+          await assertRestored(term);
+        } finally {
+          await term.kill();
+        }
+      },
+  });
+  await server.close();
+});

@@ -1,0 +1,48 @@
+/** The window's permission box (lib/frontend/window/permission.ts): a, s, r, n, Esc. */
+
+import { PermissionBox } from "../../../lib/frontend/window/permission.ts";
+import type { Key } from "../../../lib/frontend/terminal/keys.ts";
+import { assertEquals } from "../../helpers/assert.ts";
+
+const key = (k: Key | string): Key => typeof k === "string" ? { name: "text", text: k } : k;
+const feed = (box: PermissionBox, ...keys: (Key | string)[]) =>
+  keys.map((k) => box.handle(key(k))).at(-1);
+const own = () => new PermissionBox("bash", "rm -rf build", false);
+const asked = () => new PermissionBox("helper · bash", "helper asks: bash: ls", true);
+
+Deno.test("PermissionBox", async (t) => {
+  await t.step("a allows once; s allows the tool for the session", () => {
+    assertEquals(feed(own(), "a"), { kind: "answer", answer: { kind: "allow" } });
+    assertEquals(feed(own(), "s"), { kind: "answer", answer: { kind: "allowAlways" } });
+  });
+  await t.step("n and Esc refuse", () => {
+    assertEquals(feed(own(), "n"), { kind: "answer", answer: { kind: "reject" } });
+    assertEquals(feed(own(), { name: "escape" }), { kind: "answer", answer: { kind: "reject" } });
+  });
+  await t.step("r: a reason typed in the box, Enter refuses with it; Esc goes back", () => {
+    assertEquals(feed(own(), "r", "not ", "now", { name: "backspace" }, "w", { name: "enter" }), {
+      kind: "answer",
+      answer: { kind: "reject", reason: "not now" },
+    });
+    assertEquals(feed(own(), "r", { name: "enter" }), {
+      kind: "answer",
+      answer: { kind: "reject" },
+    });
+    const box = own();
+    feed(box, "r", "x", { name: "escape" });
+    assertEquals(box.reasoning, false);
+    assertEquals(feed(box, "a"), { kind: "answer", answer: { kind: "allow" } });
+  });
+  await t.step("an asked agent's request: s is not offered and does nothing", () => {
+    const box = asked();
+    assertEquals(feed(box, "s"), undefined);
+    assertEquals(box.choices(), "a allow once · r refuse, saying why · n refuse");
+    assertEquals(
+      own().choices(),
+      "a allow once · s allow bash for this session · r refuse, saying why · n refuse",
+    );
+  });
+  await t.step("Ctrl-C cancels the turn", () => {
+    assertEquals(feed(own(), { name: "ctrl-c" }), { kind: "cancel" });
+  });
+});

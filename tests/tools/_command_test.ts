@@ -1,0 +1,35 @@
+/** How a command's output ends and reads for the model (tools/_command.ts). */
+
+import { binaryOutputText, commandOutput, NUL_MARK, readableOutput } from "../../tools/_command.ts";
+import { assertEquals } from "../helpers/assert.ts";
+
+Deno.test("readableOutput", async (t) => {
+  await t.step("text is left as it is", () => {
+    assertEquals(readableOutput("a\tb\nc — é\n"), "a\tb\nc — é\n");
+  });
+  await t.step(
+    "NUL bytes (head -c 6000 /dev/zero): one line, not 36,000 characters of escapes",
+    () => {
+      assertEquals(readableOutput("\0".repeat(6000)), "[binary output: 6000 bytes, not shown]");
+      assertEquals(binaryOutputText(12), "[binary output: 12 bytes, not shown]");
+    },
+  );
+  await t.step("bytes that are not UTF-8 (cat of a binary file)", () => {
+    const decoded = new TextDecoder().decode(
+      new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0xff, 0xfe, 0x00, 0x80]),
+    );
+    assertEquals(readableOutput(decoded), "[binary output: 8 bytes, not shown]");
+  });
+  await t.step("text with a few NUL bytes (find -print0): marked", () => {
+    assertEquals(
+      readableOutput("./a.txt\0./b.txt\0./some/longer/path/c.txt\0"),
+      `./a.txt${NUL_MARK}./b.txt${NUL_MARK}./some/longer/path/c.txt${NUL_MARK}`,
+    );
+  });
+  await t.step("through commandOutput, which bash and the declared tools use", () => {
+    const result = { output: "\0".repeat(100), code: 0, timedOut: false, cancelled: false };
+    assertEquals(commandOutput(result, 30_000, 16_000), {
+      output: "[binary output: 100 bytes, not shown]",
+    });
+  });
+});
