@@ -32,7 +32,8 @@ export class Terminal {
     argv: string[],
     opts: { cwd: string; env?: Record<string, string>; width?: number; height?: number },
   ): Promise<Terminal> {
-    const name = `mm-test-${Deno.pid}-${counter++}`;
+    // Test files may share a process (workers): the random part keeps their names apart.
+    const name = `mm-test-${Deno.pid}-${counter++}-${crypto.randomUUID().slice(0, 8)}`;
     const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
     const command = `env ${env} ${argv.map(shellQuote).join(" ")}; echo "[exited $?]"; sleep 600`;
     await tmux(
