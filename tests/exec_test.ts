@@ -310,8 +310,12 @@ Deno.test("realExec", async (t) => {
       const total = 1_000_000_000 + Number((await sh("seq 1 400000 | wc -c")).output.trim());
       assertEquals(result.output.startsWith("1\n2\n3\n"), true);
       assertEquals(result.output.endsWith("399999\n400000\n"), true);
-      assertEquals(result.dropped, total - 2 * READ_BACK_END);
-      assertEquals(result.output.includes(TOO_LARGE_MARKER + droppedText(result.dropped!)), true);
+      // Exact with holes (Linux, util-linux's fallocate); a lower bound where the file is truncated.
+      const exact = !result.output.includes("[... at least ");
+      const marker = TOO_LARGE_MARKER + droppedText(result.dropped!, !exact);
+      assertEquals(result.output.includes(marker), true);
+      if (exact) assertEquals(result.dropped, total - 2 * READ_BACK_END);
+      else assertEquals(result.dropped! <= total - 2 * READ_BACK_END, true);
       // Never the whole gigabyte on disk: the file holds at most the limit and what one look lets in.
       assertEquals(peak < 400 * 1024 * 1024, true, `peak ${peak} bytes on disk`);
     },
