@@ -36,7 +36,10 @@ Deno.test("mm -p: `yes` until its timeout leaves a bounded file and a counted ou
   );
   assertEquals(tool.content.startsWith("first\ny\ny\n"), true);
   assertStringIncludes(tool.content, "[... output too large to read back in full ...]\n");
-  assertMatch(tool.content, /\n\[\.\.\. \d+ bytes dropped between the two ends \.\.\.\]\n/);
+  assertMatch(
+    tool.content,
+    /\n\[\.\.\. (at least )?\d+ bytes dropped between the two ends \.\.\.\]\n/,
+  );
   assertEquals(tool.content.endsWith("y\n[error: 3s timeout exceeded]"), true);
   // Gigabytes were printed; the file never held more than the limit and what 25 ms let in.
   assertEquals(peak < 512 * 1024 * 1024, true, `peak ${peak} bytes on disk`);
