@@ -166,51 +166,39 @@ Deno.test("mm -acp: SIGTERM cancels the running turn, saves it, kills the comman
   assertEquals(session.messages.at(-1).content, "[error: cancelled]");
 });
 
-Deno.test("window mode: SIGTERM cancels the turn, saves it, gives the terminal back, exits 143", async () => {
-  server.script("signal-window", [SLEEPER]);
-  const dir = await workdir(
-    `url: ${server.url}\nmodel: signal-window\nsessions:\n  enabled: true\n`,
+Deno.test("line and window mode: SIGTERM cancels the turn, saves it, gives the terminal back, exits 143", async (t) => {
+  const modes = {
+    "line mode": { args: [], cancelled: "⏹ turn cancelled: SIGTERM" },
+    "window mode": { args: ["-tui"], cancelled: "⏹ turn cancelled" },
+  };
+  await runCases(
+    t,
+    Object.fromEntries(
+      Object.entries(modes).map(([mode, { args, cancelled }]) => [mode, async () => {
+        const model = `signal-${args.length ? "window" : "line"}`;
+        server.script(model, [SLEEPER]);
+        const dir = await workdir(
+          `url: ${server.url}\nmodel: ${model}\nsessions:\n  enabled: true\n`,
+        );
+        const term = await Terminal.mm(dir, args);
+        try {
+          await term.waitFor("Ctrl-D quits.");
+          await term.type("wait");
+          await term.keys("Enter");
+          const [bash, sleep] = await pids(dir);
+          Deno.kill(await term.pid(), "SIGTERM");
+          const screen = await term.waitFor("[exited 143]");
+          assertStringIncludes(screen, cancelled);
+          assertEquals(await gone(bash), true);
+          assertEquals(await gone(sleep), true);
+          const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+          const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
+          assertEquals(session.messages.at(-1).content, "[error: cancelled]");
+        } finally {
+          await term.kill();
+        }
+      }]),
+    ),
   );
-  const term = await Terminal.mm(dir, ["-tui"]);
-  try {
-    await term.waitFor("Ctrl-D quits.");
-    await term.type("wait");
-    await term.keys("Enter");
-    const [bash, sleep] = await pids(dir);
-    Deno.kill(await term.pid(), "SIGTERM");
-    const screen = await term.waitFor("[exited 143]");
-    assertStringIncludes(screen, "⏹ turn cancelled");
-    assertEquals(await gone(bash), true);
-    assertEquals(await gone(sleep), true);
-    const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
-    const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
-    assertEquals(session.messages.at(-1).content, "[error: cancelled]");
-  } finally {
-    await term.kill();
-  }
-});
-
-Deno.test("line mode: SIGTERM cancels the turn, saves it, restores the terminal, exits 143", async () => {
-  server.script("signal-line", [SLEEPER]);
-  const dir = await workdir(
-    `url: ${server.url}\nmodel: signal-line\nsessions:\n  enabled: true\n`,
-  );
-  const term = await Terminal.mm(dir);
-  try {
-    await term.waitFor("Ctrl-D quits.");
-    await term.type("wait");
-    await term.keys("Enter");
-    const [bash, sleep] = await pids(dir);
-    Deno.kill(await term.pid(), "SIGTERM");
-    const screen = await term.waitFor("[exited 143]");
-    assertStringIncludes(screen, "⏹ turn cancelled: SIGTERM");
-    assertEquals(await gone(bash), true);
-    assertEquals(await gone(sleep), true);
-    const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
-    const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
-    assertEquals(session.messages.at(-1).content, "[error: cancelled]");
-  } finally {
-    await term.kill();
-  }
   await server.close();
 });
