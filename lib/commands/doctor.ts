@@ -175,7 +175,9 @@ function modelCheck(
       check: {
         ok: false,
         text: `model: ${wanted} is not on the server, which has: ${listed}`,
-        fix: `${pullHint(provider, wanted)}, or set \`model\` to one it has`,
+        fix: pullHint(provider, wanted).includes("set `model`")
+          ? pullHint(provider, wanted)
+          : `${pullHint(provider, wanted)}, or set \`model\` to one it has`,
       },
     };
   }

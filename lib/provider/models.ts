@@ -30,6 +30,8 @@ export async function listModels(config: Config, signal?: AbortSignal): Promise<
 function listError(config: Config, url: string, status: number, words: string): ProviderError {
   const hint = status === 401 || status === 403
     ? "check `apiKey` or $MM_API_KEY"
+    : status === 503 && /loading/i.test(words)
+    ? "the server is still loading its model: wait a moment, then run mm again"
     : status >= 500
     ? "the server failed: try again, or look at its log"
     : config.provider === "openai"

@@ -79,6 +79,9 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
         break;
       case "error":
         endThought();
+        // What the model said before the turn failed is not an answer, but it was said.
+        if (pending.trim()) out.stderr(pending.trim() + "\n");
+        pending = "";
         out.stderr(e.message.startsWith("[") ? `${e.message}\n` : `mm: ${e.message}\n`);
         break;
     }
