@@ -27,6 +27,9 @@ import {
   TurnStop,
 } from "./texts.ts";
 
+/** Where a call written as text starts (docs/small-models.md): a cut answer holding one is a cut call. */
+const CALL_START = /<tool_call>|<function=|\[TOOL_CALLS\]/;
+
 /** What the core needs from the outside world. */
 export interface AgentOptions {
   config: Config;
@@ -163,6 +166,10 @@ export class Agent {
       }
       if (calls.length === 0) {
         if (!result.text.trim()) return await fail(emptyAnswerText(config.maxTokens, cut), "empty");
+        // A call written as text and cut before its end is no answer either.
+        if (cut && CALL_START.test(result.text)) {
+          return await fail(callCutText(config.maxTokens), "cut");
+        }
         if (cut) emit({ type: "warning", message: answerCutText(config.maxTokens) });
         emit({ type: "recap", counters });
         emit({ type: "answer", text: result.text });

@@ -18,6 +18,7 @@ import { ProviderError } from "../provider/errors.ts";
 import { listModels } from "../provider/models.ts";
 import { sameOllamaModel } from "../provider/unload.ts";
 import { writeAll } from "../frontend/terminal/output.ts";
+import { redactUrl } from "../secrets.ts";
 
 /** One check's verdict. */
 export interface Check {
@@ -91,7 +92,9 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
     ok: true,
     text: config.file
       ? `agent file: ${config.file}`
-      : `agent file: none found, the built-in defaults (${config.provider} at ${config.url})`,
+      : `agent file: none found, the built-in defaults (${config.provider} at ${
+        redactUrl(config.url)
+      })`,
   });
 
   const server = await serverCheck(config);
@@ -123,7 +126,9 @@ async function serverCheck(config: Config): Promise<{ check: Check; models?: str
     return {
       check: {
         ok: true,
-        text: `server: ${config.provider} at ${config.url} answers (${models.length} model(s))`,
+        text: `server: ${config.provider} at ${
+          redactUrl(config.url)
+        } answers (${models.length} model(s))`,
       },
       models,
     };
@@ -175,7 +180,9 @@ function modelCheck(
       check: {
         ok: false,
         text: `model: ${wanted} is not on the server, which has: ${listed}`,
-        fix: `${pullHint(provider, wanted)}, or set \`model\` to one it has`,
+        fix: pullHint(provider, wanted).includes("set `model`")
+          ? pullHint(provider, wanted)
+          : `${pullHint(provider, wanted)}, or set \`model\` to one it has`,
       },
     };
   }

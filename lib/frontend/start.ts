@@ -17,7 +17,7 @@ import { LspPool } from "../lsp/pool.ts";
 import { availableLspServers, type AvailableServers } from "../lsp/servers.ts";
 import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient } from "../provider/chat.ts";
-import { type Client, createClient, preloadChat } from "../provider/client.ts";
+import { type Client, createClient } from "../provider/client.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
 import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
@@ -50,12 +50,10 @@ function readEnv(): Record<string, string> {
 
 /**
  * What this run finds once, from the directory mm was started in: the language servers on the
- * PATH (a command with a slash from `cwd`), the agents of `mmConfigs`; the chat package starts
- * loading meanwhile.
+ * PATH (a command with a slash from `cwd`), the agents of `mmConfigs`.
  */
 export function startRun(config: Config, cwd: string): Run {
   const env = readEnv();
-  preloadChat(config);
   const names = Object.keys(config.mmConfigs);
   return {
     config,

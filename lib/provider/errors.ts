@@ -263,6 +263,11 @@ export function errorWords(text: string): string {
     const line = firstMeaningfulLine(decodeEntities(shown));
     return cut(line || "an HTML page");
   }
+  // A Python traceback says what went wrong on its last line.
+  if (/^\s*Traceback \(most recent call last\)/.test(text)) {
+    const last = text.trim().split(/\r?\n/).at(-1)?.trim();
+    if (last) return cut(last);
+  }
   return cut(firstMeaningfulLine(text) || "no message");
 }
 

@@ -84,6 +84,9 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
         break;
       case "error":
         endThought();
+        // What the model said before the turn failed is not an answer, but it was said.
+        if (pending.trim()) out.stderr(visible(pending.trim()) + "\n");
+        pending = "";
         out.stderr(`${e.message.startsWith("[") ? "" : "mm: "}${visible(e.message)}\n`);
         break;
     }
