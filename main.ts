@@ -3,6 +3,7 @@
 import { type Flags, helpText, parseFlags, UsageError } from "./lib/cli/flags.ts";
 import { writeAll } from "./lib/frontend/terminal/output.ts";
 import { COMMIT } from "./lib/build_info.ts";
+import { CLOSED_EXIT } from "./lib/frontend/exit.ts";
 import type { FrontEnd } from "./lib/permissions/sandbox.ts";
 import { VERSION } from "./lib/version.ts";
 
@@ -13,6 +14,10 @@ export async function main(args: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message, 2);
     if (e instanceof Error && CONFIG_ERRORS.includes(e.name)) return fail(e.message, 2);
+    // Another mm uses the session: not a configuration error, the run could not be done (1).
+    if (e instanceof Error && e.name === "SessionBusyError") return fail(e.message, 1);
+    // `mm doctor | head -2`: the reader has what it wanted; end quietly, as SIGPIPE would.
+    if (e instanceof Deno.errors.BrokenPipe) return CLOSED_EXIT;
     throw e;
   }
 }
@@ -149,10 +154,43 @@ async function subcommand(flags: Flags): Promise<number> {
   const cwd = Deno.cwd();
   if (flags.command === "init") {
     const { runInit } = await import("./lib/commands/init.ts");
-    return await runInit({ cwd, probeSetting: Deno.env.get("MM_INIT_PROBE") });
+    return await runInit({
+      cwd,
+      probeSetting: Deno.env.get("MM_INIT_PROBE"),
+      ...(await initChoices(flags)),
+    });
   }
   const { runDoctor } = await import("./lib/commands/doctor.ts");
   return await runDoctor({ cwd, load: () => configFor(flags, cwd, "doctor") });
+}
+
+/**
+ * What `mm init` is told: `--provider`, `--url` and `--model`, checked. Any other flag is a usage
+ * error: init reads no agent file and starts no turn, so it would be ignored.
+ */
+async function initChoices(flags: Flags) {
+  const ignored: [boolean, string][] = [
+    [flags.config !== undefined, "-c"],
+    [flags.yolo !== undefined, "--yolo"],
+    [flags.continue, "--continue"],
+    [flags.session !== undefined, "--session"],
+    [flags.json, "--json"],
+    [flags.tui, "-tui"],
+    [flags.acp, "-acp"],
+    [flags.ask !== undefined, "--ask"],
+  ];
+  const extra = ignored.find(([given]) => given)?.[1];
+  if (extra) throw new UsageError(`mm init takes --provider, --url and --model only, not ${extra}`);
+  const { PROVIDERS } = await import("./lib/config/config.ts");
+  const provider = flags.provider as (typeof PROVIDERS)[number] | undefined;
+  if (provider !== undefined && !PROVIDERS.includes(provider)) {
+    throw new UsageError(`--provider: "${provider}" is not one of ${PROVIDERS.join(", ")}`);
+  }
+  const url = flags.url?.replace(/\/+$/, "");
+  if (url !== undefined && !/^https?:\/\/[^\s/]+/.test(url)) {
+    throw new UsageError(`--url: "${flags.url}" is not an http:// or https:// URL`);
+  }
+  return { provider, url, model: flags.model };
 }
 
 /**
@@ -164,6 +202,10 @@ async function configFor(flags: Flags, cwd: string, frontEnd: FrontEnd = "onesho
   const { applyFlags } = await import("./lib/config/overrides.ts");
   const env = Deno.env.toObject();
   const config = applyFlags(loadConfig({ flag: flags.config, env, cwd, home: env.HOME }), flags);
+  // The key never reaches a child process, nor any output or record (lib/secrets.ts).
+  const { addSecret, addUrlSecrets } = await import("./lib/secrets.ts");
+  for (const secret of [config.apiKey, env.MM_API_KEY]) addSecret(secret);
+  addUrlSecrets(config.url);
   const { dropPermissions } = await import("./lib/permissions/sandbox.ts");
   await dropPermissions(config, frontEnd);
   return config;

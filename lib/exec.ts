@@ -29,6 +29,11 @@
  * its `vfork`-style spawn, about 10 ms more per command (docs/performance.md). Between the spawn and
  * `setsid` the process has no group yet and no child; a kill then reaches it alone.
  *
+ * Output that could fill the disk (`yes`) is cut while the command runs: above
+ * {@linkcode KEEP_LIMIT} bytes, the file's middle is dropped and only its first and last
+ * {@linkcode READ_BACK_END} bytes are kept, so disk use stays bounded whatever a command prints
+ * (see {@linkcode OutputKeeper}). What was dropped is counted in the read-back.
+ *
  * A timeout or a cancellation sends SIGTERM to the group, then SIGKILL to the group once the main
  * process exits or after {@linkcode KILL_GRACE} ms, whichever comes first. A normal exit kills
  * nothing: background jobs keep running, writing into the deleted file.
@@ -37,6 +42,7 @@
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { Exec, ExecRequest, ExecResult } from "./tool.ts";
 import { errorReason } from "./files.ts";
+import { childEnv } from "./child_env.ts";
 
 /** Put between the two ends of an output too large to read back (tools.md, `bash`). */
 export const TOO_LARGE_MARKER = "\n[... output too large to read back in full ...]\n";
@@ -47,13 +53,28 @@ export const READ_BACK_LIMIT = 2 * 1024 * 1024;
 /** How many bytes of each end are read back from an output file above the limit. */
 export const READ_BACK_END = 1024 * 1024;
 
+/** Above this many bytes in the output file of a running command, its middle is dropped. */
+export const KEEP_LIMIT = 8 * 1024 * 1024;
+
+/** Milliseconds between two looks at the size of a running command's output file. */
+export const WATCH_EVERY = 25;
+
+/**
+ * The line after {@linkcode TOO_LARGE_MARKER} that counts what was not read back; `atLeast` when
+ * the count may miss some (the output file was truncated while the command wrote to it).
+ */
+export function droppedText(bytes: number, atLeast = false): string {
+  return `[... ${atLeast ? "at least " : ""}${bytes} bytes dropped between the two ends ...]`;
+}
+
 /** Milliseconds between SIGTERM and SIGKILL when a process group is killed. */
 export const KILL_GRACE = 500;
 
 /** The reason when a bare program name is on no directory of PATH (as Go's os/exec says it). */
 export const NOT_IN_PATH = "executable file not found in $PATH";
 
-const WRAPPER = 'out=$1; shift; exec "$@" >"$out" 2>&1';
+// Appending (`>>`): writes land at the end of the file even after its middle was cut away.
+const WRAPPER = 'out=$1; shift; exec "$@" >>"$out" 2>&1';
 
 /** Variables under which bash may not read `BASH_ENV` (or must read the user's own). */
 const BASH_ENV_BLOCKERS = ["BASH_ENV", "POSIXLY_CORRECT", "SHELLOPTS"];
@@ -90,11 +111,11 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
   let script: string | undefined;
   try {
     let argv = ["bash", "-c", WRAPPER, "mm-exec", file, ...request.argv];
-    let env: Record<string, string> | undefined;
+    let env: Record<string, string> = {};
     // bash expands `$`, backquotes and `\` in BASH_ENV's value: such a directory takes the wrapper.
     if (how === "setsid" && readsBashEnv(request.argv) && !/[$`\\]/.test(file)) {
       script = resolve(await Deno.makeTempFile({ prefix: "mm-exec-env-" }));
-      await Deno.writeTextFile(script, `exec >${shellQuote(file)} 2>&1; unset BASH_ENV\n`);
+      await Deno.writeTextFile(script, `exec >>${shellQuote(file)} 2>&1; unset BASH_ENV\n`);
       argv = request.argv;
       env = { BASH_ENV: script };
     }
@@ -104,7 +125,8 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
       child = new Deno.Command(argv[0], {
         args: argv.slice(1),
         cwd: request.cwd,
-        env,
+        // mm's environment without its secrets (lib/child_env.ts).
+        ...childEnv(env),
         stdin: "null",
         stdout: "null",
         stderr: "null",
@@ -120,6 +142,7 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
       };
     }
     const pid = child.pid;
+    const keeper = new OutputKeeper(file);
     let reason: "timeout" | "cancel" | undefined;
     let grace: ReturnType<typeof setTimeout> | undefined;
     const stop = (why: "timeout" | "cancel") => {
@@ -139,6 +162,7 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
     try {
       status = await child.status;
     } finally {
+      await keeper.stop();
       clearTimeout(timeout);
       request.signal.removeEventListener("abort", onAbort);
       if (reason) {
@@ -146,8 +170,10 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
         killGroup(pid, "SIGKILL"); // whatever of the group outlived the main process
       }
     }
+    const back = await readBack(file, keeper.dropped, keeper.tail);
     return {
-      output: await readBack(file),
+      output: back.text,
+      ...(back.dropped ? { dropped: back.dropped } : {}),
       code: status.signal ? undefined : status.code,
       signal: status.signal ?? undefined,
       timedOut: reason === "timeout",
@@ -241,23 +267,130 @@ async function executableProblem(path: string): Promise<string | undefined> {
   }
 }
 
+/** What was read back of an output file. */
+export interface ReadBack {
+  text: string;
+  /** Bytes of output that are not in `text` (dropped while the command ran, or not read back). */
+  dropped: number;
+}
+
 /**
  * The text of an output file: all of it up to {@linkcode READ_BACK_LIMIT} bytes, else its first
- * and last {@linkcode READ_BACK_END} bytes around {@linkcode TOO_LARGE_MARKER}. Invalid UTF-8
- * becomes U+FFFD; a character cut at either end is dropped. The whole file is never loaded.
+ * and last {@linkcode READ_BACK_END} bytes around {@linkcode TOO_LARGE_MARKER} and the
+ * {@linkcode droppedText} count. When the truncating {@linkcode OutputKeeper} cut the file while
+ * the command ran, `cut` bytes are gone after its first {@linkcode READ_BACK_END} and `kept` holds
+ * the bytes that came just before what follows that first MiB now.
+ * Invalid UTF-8 becomes U+FFFD; a character cut at either end is dropped. The whole file is never
+ * loaded.
  */
-export async function readBack(path: string): Promise<string> {
+export async function readBack(
+  path: string,
+  cut = 0,
+  kept: Uint8Array = new Uint8Array(0),
+): Promise<ReadBack> {
   using file = await Deno.open(path, { read: true });
   const size = (await file.stat()).size;
-  if (size <= READ_BACK_LIMIT) {
-    return new TextDecoder().decode(await readAt(file, 0, size));
+  if (size <= READ_BACK_LIMIT && cut === 0) {
+    return { text: new TextDecoder().decode(await readAt(file, 0, size)), dropped: 0 };
   }
-  const head = new TextDecoder().decode(await readAt(file, 0, READ_BACK_END), { stream: true });
-  let tail = await readAt(file, size - READ_BACK_END, READ_BACK_END);
+  const headLength = Math.min(READ_BACK_END, size);
+  const head = new TextDecoder().decode(await readAt(file, 0, headLength), { stream: true });
+  const fromFile = Math.min(READ_BACK_END, size - headLength);
+  const fromKept = Math.min(kept.length, READ_BACK_END - fromFile);
+  let tail = new Uint8Array(fromKept + fromFile);
+  tail.set(kept.subarray(kept.length - fromKept));
+  tail.set(await readAt(file, size - fromFile, fromFile), fromKept);
+  const tailLength = tail.length;
   let skip = 0;
   while (skip < 3 && skip < tail.length && (tail[skip] & 0xc0) === 0x80) skip++;
   tail = tail.subarray(skip);
-  return head + TOO_LARGE_MARKER + new TextDecoder().decode(tail);
+  const dropped = cut + kept.length + size - headLength - tailLength;
+  return {
+    text: `${head}${TOO_LARGE_MARKER}${droppedText(dropped, cut > 0)}\n${
+      new TextDecoder().decode(tail)
+    }`,
+    dropped,
+  };
+}
+
+/**
+ * Keeps a running command's output file bounded: every {@linkcode WATCH_EVERY} ms (every fifth of
+ * that once it had to cut), a file above {@linkcode KEEP_LIMIT} bytes loses its middle, all but
+ * its first and last {@linkcode READ_BACK_END} bytes. On Linux the middle becomes a hole
+ * (`fallocate --punch-hole`, util-linux): the blocks are freed, the size and every offset stay,
+ * so the read-back and its count are exact. Where that fails (no `fallocate`, a file system
+ * without holes, macOS), the file is truncated after its first MiB instead: the command's writes
+ * append (`>>`), so they go on after it, and what was cut is counted in {@linkcode dropped}, less
+ * what the command wrote in the instant between the look and the cut (the count then says
+ * `at least`).
+ */
+export class OutputKeeper {
+  /** Bytes cut by truncation (holes are counted by the read-back from the file's size). */
+  dropped = 0;
+  /** With truncation: the last bytes of the file before its last cut, which follow the first MiB. */
+  tail: Uint8Array = new Uint8Array(0);
+  #path: string;
+  #punched = READ_BACK_END;
+  #holes: boolean | undefined = Deno.build.os === "linux" ? undefined : false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #looking: Promise<void> = Promise.resolve();
+  #stopped = false;
+
+  /** Starts watching the output file at `path`; `holes: false` truncates even on Linux. */
+  constructor(path: string, holes?: false) {
+    this.#path = path;
+    if (holes === false) this.#holes = false;
+    this.#schedule(WATCH_EVERY);
+  }
+
+  /** Stops watching; resolves once a look in progress is over. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#looking;
+  }
+
+  #schedule(ms: number): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#looking = this.#look().then(
+        (cut) => this.#schedule(cut ? WATCH_EVERY / 5 : WATCH_EVERY),
+        () => this.#schedule(WATCH_EVERY),
+      );
+    }, ms);
+  }
+
+  /** One look at the file: cuts its middle when it holds more than the limit; says whether it cut. */
+  async #look(): Promise<boolean> {
+    const size = (await Deno.stat(this.#path)).size;
+    // What the file holds: its size less the hole already punched after its first MiB.
+    if (size - (this.#punched - READ_BACK_END) <= KEEP_LIMIT) return false;
+    if (this.#holes !== false) {
+      const end = size - READ_BACK_END;
+      const args = ["--punch-hole", "--offset", String(this.#punched)];
+      args.push("--length", String(end - this.#punched), this.#path);
+      let punched = false;
+      try {
+        const io = { stdin: "null", stdout: "null", stderr: "null" } as const;
+        punched = (await new Deno.Command("fallocate", { args, ...io }).output()).success;
+      } catch {
+        // No fallocate on the PATH, or no permission to run it: truncate.
+      }
+      if (punched) {
+        this.#holes = true;
+        this.#punched = end;
+        return true;
+      }
+      if (this.#holes) return false; // it worked before: next time
+      this.#holes = false;
+    }
+    // The last MiB so far is kept aside: it is the tail if the command prints nothing more.
+    using file = await Deno.open(this.#path, { read: true });
+    this.dropped += this.tail.length + size - 2 * READ_BACK_END;
+    this.tail = await readAt(file, size - READ_BACK_END, READ_BACK_END);
+    await Deno.truncate(this.#path, READ_BACK_END);
+    return true;
+  }
 }
 
 /** Reads up to `length` bytes at `offset` (fewer at the end of the file). */

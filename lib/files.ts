@@ -1,7 +1,7 @@
 /** The real file system behind `ToolContext.fs`: paths resolved against a working directory. */
 
 import { basename, dirname, join, resolve } from "node:path";
-import type { FileInfo, Files } from "./tool.ts";
+import { type FileInfo, type Files, NotAFileError, type SpecialFile } from "./tool.ts";
 
 const REASONS: Record<string, string> = {
   ENOENT: "no such file or directory",
@@ -20,6 +20,7 @@ const REASONS: Record<string, string> = {
 
 /** A failure in a few plain words (`permission denied`), for the texts tools return. */
 export function errorReason(err: unknown): string {
+  if (err instanceof NotAFileError) return `it is a ${err.kind}, not a file`;
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === "string" && code in REASONS) return REASONS[code];
   if (err instanceof Deno.errors.NotFound) return REASONS.ENOENT;
@@ -33,7 +34,73 @@ export function errorReason(err: unknown): string {
 
 /** Whether `err` says that nothing is at a path (missing, or a file where a directory should be). */
 function isMissing(err: unknown): boolean {
-  return err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory;
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory ||
+    code === "ENOENT" || code === "ENOTDIR";
+}
+
+/** What a path that is neither a file nor a directory is, from its metadata. */
+export function specialKind(info: {
+  isFifo?: boolean | null;
+  isSocket?: boolean | null;
+  isCharDevice?: boolean | null;
+  isBlockDevice?: boolean | null;
+}): SpecialFile | undefined {
+  if (info.isFifo) return "named pipe";
+  if (info.isSocket) return "socket";
+  if (info.isCharDevice) return "character device";
+  if (info.isBlockDevice) return "block device";
+  return undefined;
+}
+
+/** node:fs/promises, loaded on the first read (its O_NONBLOCK is what Deno.open cannot give). */
+let nodeFs: Promise<typeof import("node:fs/promises")> | undefined;
+
+/**
+ * Up to `limit` bytes of the regular file at `abs`. It is opened with O_NONBLOCK, so that a named
+ * pipe put there since it was checked cannot block the open, and checked again once open.
+ */
+async function readRegular(abs: string, limit: number): Promise<Uint8Array> {
+  const fs = await (nodeFs ??= import("node:fs/promises"));
+  const { O_RDONLY, O_NONBLOCK } = fs.constants;
+  const handle = await fs.open(abs, O_RDONLY | (O_NONBLOCK ?? 0));
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw new Deno.errors.IsADirectory(`Is a directory: '${abs}'`);
+    if (!info.isFile()) {
+      throw new NotAFileError(
+        abs,
+        specialKind({
+          isFifo: info.isFIFO(),
+          isSocket: info.isSocket(),
+          isCharDevice: info.isCharacterDevice(),
+          isBlockDevice: info.isBlockDevice(),
+        }) ?? "character device",
+      );
+    }
+    // The size is a hint, never a bound: a file may grow while it is read.
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    let size = Math.min(Math.max(info.size, 0) + 1, limit, 1 << 20) || 1;
+    while (total < limit) {
+      const buf = new Uint8Array(Math.min(size, limit - total));
+      const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(buf.subarray(0, bytesRead));
+      total += bytesRead;
+      size = Math.min(size * 2, 16 << 20);
+    }
+    if (chunks.length === 1) return chunks[0];
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -49,16 +116,27 @@ export function realFiles(cwd: string): Files {
     async stat(path: string): Promise<FileInfo | undefined> {
       try {
         const info = await Deno.stat(abs(path));
-        return { isFile: info.isFile, isDirectory: info.isDirectory, size: info.size };
+        const special = specialKind(info);
+        return {
+          isFile: info.isFile,
+          isDirectory: info.isDirectory,
+          ...(special ? { special } : {}),
+          size: info.size,
+        };
       } catch (err) {
         if (isMissing(err)) return undefined;
         throw err;
       }
     },
 
-    async read(path: string): Promise<Uint8Array | undefined> {
+    async read(path: string, limit = Infinity): Promise<Uint8Array | undefined> {
+      const target = abs(path);
       try {
-        return await Deno.readFile(abs(path));
+        const info = await Deno.stat(target);
+        const special = specialKind(info);
+        if (special) throw new NotAFileError(path, special);
+        if (info.isDirectory) throw new Deno.errors.IsADirectory(`Is a directory: '${target}'`);
+        return await readRegular(target, limit);
       } catch (err) {
         if (isMissing(err)) return undefined;
         throw err;
@@ -70,7 +148,10 @@ export function realFiles(cwd: string): Files {
       let mode: number | undefined;
       try {
         target = await Deno.realPath(target);
-        mode = (await Deno.stat(target)).mode ?? undefined;
+        const info = await Deno.stat(target);
+        const special = specialKind(info);
+        if (special) throw new NotAFileError(path, special);
+        mode = info.mode ?? undefined;
       } catch (err) {
         if (!isMissing(err)) throw err;
       }

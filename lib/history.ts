@@ -33,3 +33,39 @@ export const COMPACT_REQUEST =
   "Summarise our conversation so far so that you can continue the work from the summary alone: " +
   "the user's goal, what was done (files changed, commands run and what they showed), what is " +
   "left to do, and the facts you will need. Plain text, concise, no preamble.";
+
+/** The answer to a call that never ran: its turn stopped first (or its run crashed). */
+export const NOT_RUN = "[error: not run: the turn was stopped]";
+
+/**
+ * `messages` (a stored history, each with its turn) with every tool call that has no `tool`
+ * answer answered by {@linkcode NOT_RUN}, right after the answers its step has: a run killed in the
+ * middle of a call (`kill -9`) leaves such a call, and OpenAI and strict chat templates refuse a
+ * history that holds one.
+ */
+export function answerUnanswered<T extends { message: Message }>(
+  messages: readonly T[],
+  answer: (id: string, like: T) => T,
+): T[] {
+  const out: T[] = [];
+  let open: { ids: Set<string>; like: T } | undefined;
+  const close = () => {
+    if (open) { for (const id of open.ids) out.push(answer(id, open.like)); }
+    open = undefined;
+  };
+  for (const item of messages) {
+    const m = item.message;
+    if (m.role === "tool" && open?.ids.has(m.tool_call_id)) {
+      open.ids.delete(m.tool_call_id);
+      out.push(item);
+      continue;
+    }
+    close();
+    out.push(item);
+    if (m.role === "assistant" && m.tool_calls?.length) {
+      open = { ids: new Set(m.tool_calls.map((c) => c.id)), like: item };
+    }
+  }
+  close();
+  return out;
+}

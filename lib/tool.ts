@@ -25,10 +25,15 @@ export interface Parameter {
   aliases?: string[];
 }
 
+/** What is at a path that is neither a regular file nor a directory, in the words a tool says it. */
+export type SpecialFile = "named pipe" | "socket" | "character device" | "block device";
+
 /** A file's metadata. */
 export interface FileInfo {
   isFile: boolean;
   isDirectory: boolean;
+  /** Set when the path is a FIFO, a socket or a device: a tool never opens one. */
+  special?: SpecialFile;
   size: number;
 }
 
@@ -38,10 +43,27 @@ export interface Files {
   resolve(path: string): string;
   /** The file's metadata, or undefined when nothing is there. */
   stat(path: string): Promise<FileInfo | undefined>;
-  /** The file's bytes, or undefined when it does not exist. */
-  read(path: string): Promise<Uint8Array | undefined>;
+  /**
+   * The file's bytes, at most `limit` of them when given (never trusting the size it claims), or
+   * undefined when it does not exist. Only a regular file is opened: anything else throws a
+   * {@linkcode NotAFileError}, at once, whatever is (or is not) at its other end.
+   */
+  read(path: string, limit?: number): Promise<Uint8Array | undefined>;
   /** Writes through a temporary file and a rename, creating missing parent directories. */
   writeAtomic(path: string, data: Uint8Array): Promise<void>;
+}
+
+/** Thrown by {@linkcode Files} for a path that is not a regular file (a FIFO, a socket, a device). */
+export class NotAFileError extends Error {
+  /** What the path is. */
+  readonly kind: SpecialFile;
+
+  /** The error for `path`, which is a `kind`. */
+  constructor(path: string, kind: SpecialFile) {
+    super(`${path} is a ${kind}, not a file`);
+    this.name = "NotAFileError";
+    this.kind = kind;
+  }
 }
 
 /** A process to run: an argv, never a shell unless argv says `bash -c`. */
@@ -57,6 +79,8 @@ export interface ExecRequest {
 export interface ExecResult {
   /** stdout and stderr merged; very large output is read back from both ends with a marker between. */
   output: string;
+  /** Bytes of output dropped between the two ends (counted in the marker), when any were. */
+  dropped?: number;
   /** The exit status, or undefined when a signal ended it. */
   code?: number;
   /** The signal that ended it (`SIGKILL`), when one did. */

@@ -2,11 +2,14 @@ import { join } from "node:path";
 import { assertEquals, assertMatch } from "./helpers/assert.ts";
 import { fakeContext } from "./helpers/fake_context.ts";
 import {
+  droppedText,
   type Grouping,
   grouping,
   NOT_IN_PATH,
+  OutputKeeper,
   READ_BACK_END,
   READ_BACK_LIMIT,
+  readBack,
   realExec,
   runProcess,
   TOO_LARGE_MARKER,
@@ -263,9 +266,12 @@ Deno.test("realExec", async (t) => {
       `head -c ${n} /dev/zero | tr '\\0' a; head -c ${n} /dev/zero | tr '\\0' m; ` +
         `head -c ${n} /dev/zero | tr '\\0' z`,
     );
-    assertEquals(result.output.length, 2 * READ_BACK_END + TOO_LARGE_MARKER.length);
+    const count = `${droppedText(3 * n - 2 * READ_BACK_END)}\n`;
+    assertEquals(count, "[... 1202848 bytes dropped between the two ends ...]\n");
+    assertEquals(result.dropped, 3 * n - 2 * READ_BACK_END);
     assertEquals(
-      result.output === "a".repeat(READ_BACK_END) + TOO_LARGE_MARKER + "z".repeat(READ_BACK_END),
+      result.output ===
+        "a".repeat(READ_BACK_END) + TOO_LARGE_MARKER + count + "z".repeat(READ_BACK_END),
       true,
     );
   });
@@ -273,11 +279,67 @@ Deno.test("realExec", async (t) => {
   await t.step("output over 2 MiB: a character cut at either end is dropped", async () => {
     const result = await sh(`printf x; yes é | head -n 1100000 | tr -d '\\n'; printf y`);
     const half = READ_BACK_END / 2 - 1;
+    const count = `${droppedText(1 + 2 * 1_100_000 + 1 - 2 * READ_BACK_END)}\n`;
     assertEquals(
-      result.output === "x" + "é".repeat(half) + TOO_LARGE_MARKER + "é".repeat(half) + "y",
+      result.output === "x" + "é".repeat(half) + TOO_LARGE_MARKER + count + "é".repeat(half) + "y",
       true,
     );
   });
+
+  await t.step(
+    "output of 1 GB: the file's middle is dropped while it runs, the ends kept",
+    async () => {
+      const dir = await Deno.makeTempDir({ prefix: "mm-exec-cap-" });
+      const named = join(dir, "output-file");
+      let peak = 0;
+      let watching = true;
+      const watch = (async () => {
+        while (watching) {
+          const path = await Deno.readTextFile(named).catch(() => "");
+          const info = path ? await Deno.stat(path.trim()).catch(() => undefined) : undefined;
+          peak = Math.max(peak, (info?.blocks ?? 0) * 512);
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      })();
+      const script = `readlink /proc/$$/fd/1 > ${named}; seq 1 200000; ` +
+        "head -c 1000000000 /dev/zero | tr '\\0' m; seq 200001 400000";
+      const result = await within(60_000, sh(script, { timeout: 0 }));
+      watching = false;
+      await watch;
+      await Deno.remove(dir, { recursive: true });
+      const total = 1_000_000_000 + Number((await sh("seq 1 400000 | wc -c")).output.trim());
+      assertEquals(result.output.startsWith("1\n2\n3\n"), true);
+      assertEquals(result.output.endsWith("399999\n400000\n"), true);
+      // Exact with holes (Linux, util-linux's fallocate); a lower bound where the file is truncated.
+      const exact = !result.output.includes("[... at least ");
+      const marker = TOO_LARGE_MARKER + droppedText(result.dropped!, !exact);
+      assertEquals(result.output.includes(marker), true);
+      if (exact) assertEquals(result.dropped, total - 2 * READ_BACK_END);
+      else assertEquals(result.dropped! <= total - 2 * READ_BACK_END, true);
+      // Never the whole gigabyte on disk: the file holds at most the limit and what one look lets in.
+      assertEquals(peak < 400 * 1024 * 1024, true, `peak ${peak} bytes on disk`);
+    },
+  );
+
+  await t.step(
+    "the truncating keeper (no holes) keeps both ends and counts at least what it cut",
+    async () => {
+      const file = await Deno.makeTempFile({ prefix: "mm-exec-cut-" });
+      const child = new Deno.Command("bash", {
+        args: ["-c", `(seq 1 100000; head -c 60000000 /dev/zero | tr '\\0' m; seq 1 3) >> ${file}`],
+      }).spawn();
+      const keeper = new OutputKeeper(file, false);
+      await child.status;
+      await keeper.stop();
+      const back = await readBack(file, keeper.dropped, keeper.tail);
+      await Deno.remove(file);
+      assertEquals(back.text.startsWith("1\n2\n3\n"), true);
+      assertEquals(back.text.endsWith("mmm1\n2\n3\n"), true);
+      assertEquals(back.dropped > 0 && back.dropped <= 60_000_000, true, `${back.dropped}`);
+      assertEquals(back.text.includes(TOO_LARGE_MARKER + droppedText(back.dropped, true)), true);
+      assertEquals(droppedText(5, true), "[... at least 5 bytes dropped between the two ends ...]");
+    },
+  );
 
   await t.step("invalid UTF-8 is decoded lossily", async () => {
     assertEquals((await sh(`printf 'caf\\351\\n'`)).output, "caf\uFFFD\n");

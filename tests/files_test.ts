@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { assertEquals, assertRejects } from "./helpers/assert.ts";
 import { errorReason, realFiles } from "../lib/files.ts";
+import { NotAFileError } from "../lib/tool.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (data: Uint8Array | undefined) =>
@@ -29,6 +30,39 @@ Deno.test("realFiles", async (t) => {
     assertEquals(text(await fs.read("a.txt")), "hello\n");
     assertEquals(await fs.read("missing.txt"), undefined);
     assertEquals(await fs.read("a.txt/x"), undefined);
+  });
+
+  await t.step("read: at most `limit` bytes, whatever the size", async () => {
+    assertEquals(text(await fs.read("a.txt", 3)), "hel");
+    assertEquals(text(await fs.read("a.txt", 100)), "hello\n");
+    assertEquals(text(await fs.read("a.txt", 0)), "");
+  });
+
+  await t.step(
+    "a named pipe, a device: stat says what it is; read and write refuse at once",
+    async () => {
+      const fifo = join(dir, "pipe");
+      assertEquals((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success, true);
+      assertEquals(await fs.stat("pipe"), {
+        isFile: false,
+        isDirectory: false,
+        special: "named pipe",
+        size: 0,
+      });
+      assertEquals((await fs.stat("/dev/zero"))?.special, "character device");
+      const pipe = await assertRejects(() => fs.read("pipe"), NotAFileError);
+      assertEquals([pipe.message, pipe.kind], ["pipe is a named pipe, not a file", "named pipe"]);
+      assertEquals(errorReason(pipe), "it is a named pipe, not a file");
+      await assertRejects(() => fs.read("/dev/zero", 10), NotAFileError);
+      await assertRejects(() => fs.writeAtomic("pipe", bytes("x")), NotAFileError);
+      assertEquals((await Deno.stat(fifo)).isFifo, true);
+      await Deno.remove(fifo);
+    },
+  );
+
+  await t.step("read: a directory is refused as one", async () => {
+    const err = await assertRejects(() => fs.read("sub"));
+    assertEquals(errorReason(err), "is a directory");
   });
 
   await t.step("writeAtomic: creates missing parent directories", async () => {

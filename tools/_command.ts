@@ -8,6 +8,10 @@ import { TOO_LARGE_MARKER } from "../lib/exec.ts";
 import { truncateMiddle } from "../lib/text.ts";
 import type { ExecResult, ToolResult } from "../lib/tool.ts";
 
+/** The read-back marker of very large output and the line that counts what it dropped. */
+const READ_BACK_NOTE =
+  /\[\.\.\. output too large to read back in full \.\.\.\]\n\[\.\.\. (at least )?\d+ bytes dropped between the two ends \.\.\.\]/;
+
 /** The last line of the output when the command outlived its timeout: `[error: 30s timeout exceeded]`. */
 export function timeoutText(timeout: number): string {
   return `[error: ${formatDuration(timeout)} timeout exceeded]`;
@@ -90,24 +94,49 @@ export function binaryOutputText(bytes: number): string {
 export const NUL_MARK = "␀";
 
 /**
- * Output a model can read: as it is when it is text; NUL bytes marked {@linkcode NUL_MARK} (bytes
- * that are not UTF-8 are already U+FFFD) when few; a one-line description when more than a tenth of
- * it, or more than a thousand characters, is such bytes — sent as JSON, each NUL would cost the
- * model six characters of escape.
+ * Output a model can read: as it is when it is text. A line of it that is mostly not text (NUL
+ * bytes, bytes that are not UTF-8, already U+FFFD) is replaced, with the lines like it around it,
+ * by one line saying how many bytes were left out (`[binary output: N bytes, not shown]`): sent as
+ * JSON, each NUL would cost the model six characters of escape, and the text around a binary file
+ * (`cat notes.txt icon.ico`) stays readable. A few NULs in a line of text (`find -print0`) are
+ * marked {@linkcode NUL_MARK}.
  */
 export function readableOutput(output: string): string {
+  if (!/[\0\ufffd]/.test(output)) return output;
+  const lines = output.split("\n");
+  const out: string[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (bytes) out.push(binaryOutputText(bytes));
+    bytes = 0;
+  };
+  lines.forEach((line, i) => {
+    const last = i === lines.length - 1;
+    if (!isBinaryLine(line)) {
+      flush();
+      out.push(line.replaceAll("\0", NUL_MARK));
+      return;
+    }
+    bytes += byteLength(line) + (last ? 0 : 1);
+  });
+  flush();
+  return out.join("\n");
+}
+
+/** Whether more than a tenth of `line` is NUL bytes or bytes that were not UTF-8. */
+function isBinaryLine(line: string): boolean {
   let odd = 0;
-  for (let i = 0; i < output.length; i++) {
-    const c = output.charCodeAt(i);
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
     if (c === 0 || c === 0xfffd) odd++;
   }
-  if (odd === 0) return output;
-  if (odd > 1000 || odd > output.length / 10) {
-    // Each U+FFFD stood for at least one byte, not the three it takes in UTF-8.
-    const replacements = output.split("\ufffd").length - 1;
-    return binaryOutputText(new TextEncoder().encode(output).length - 2 * replacements);
-  }
-  return output.replaceAll("\0", NUL_MARK);
+  return odd > 0 && odd > line.length / 10;
+}
+
+/** The bytes `text` stood for: each U+FFFD was one byte that was not UTF-8, not its three. */
+function byteLength(text: string): number {
+  const replacements = text.split("\ufffd").length - 1;
+  return new TextEncoder().encode(text).length - 2 * replacements;
 }
 
 /**
@@ -116,12 +145,11 @@ export function readableOutput(output: string): string {
  * output the same way.
  */
 export function commandOutput(result: ExecResult, timeout: number, maxOutput: number): ToolResult {
-  const output = truncateMiddle(
-    readableOutput(result.output),
-    maxOutput,
-    TOO_LARGE_MARKER.trim(),
-  );
-  const marker = endMarker(result, timeout);
-  if (marker === undefined) return { output };
-  return { output: appendLine(output, marker), failed: true };
+  // The read-back marker and its count stay whatever maxOutput cuts.
+  const output = readableOutput(result.output);
+  const marker = READ_BACK_NOTE.exec(output)?.[0] ?? TOO_LARGE_MARKER.trim();
+  const shown = truncateMiddle(output, maxOutput, marker);
+  const end = endMarker(result, timeout);
+  if (end === undefined) return { output: shown };
+  return { output: appendLine(shown, end), failed: true };
 }

@@ -1,7 +1,48 @@
-/** The texts the file tools share (tools.md, `read_file`, `write_file`, `edit_file`), the read limit. */
+/**
+ * The texts the file tools share (tools.md, `read_file`, `write_file`, `edit_file`), the read
+ * limit, and how they open a file: a regular one only, never more than the limit.
+ */
+
+import { errorReason } from "../lib/files.ts";
+import { NotAFileError, type SpecialFile, type ToolContext } from "../lib/tool.ts";
 
 /** Files larger than this many bytes are refused rather than loaded. */
 export const READ_LIMIT = 64 * 1024 * 1024;
+
+/** The output for a FIFO, a socket or a device: `<path> is a named pipe, not a file`. */
+export function notAFileText(path: string, kind: SpecialFile): string {
+  return `${path} is a ${kind}, not a file`;
+}
+
+/**
+ * The bytes of the regular file at `path`, or the refusal the model reads: nothing there, a
+ * directory, a FIFO, a socket or a device (never opened: the open would wait for a writer, and a
+ * device has no end), above {@linkcode READ_LIMIT} (`tooLarge` says it in the tool's words; the
+ * read stops past the limit whatever size the file claims), or unreadable.
+ */
+export async function readFileBytes(
+  path: string,
+  ctx: ToolContext,
+  tooLarge: (size: number) => string,
+): Promise<Uint8Array | string> {
+  let bytes: Uint8Array | undefined;
+  let size = 0;
+  try {
+    const info = await ctx.fs.stat(path);
+    if (info === undefined) return missingText(path);
+    if (info.isDirectory) return directoryText(path, ctx.config.bashTool);
+    if (info.special) return notAFileText(path, info.special);
+    if (info.size > READ_LIMIT) return tooLarge(info.size);
+    size = info.size;
+    bytes = await ctx.fs.read(path, READ_LIMIT + 1);
+  } catch (err) {
+    if (err instanceof NotAFileError) return notAFileText(path, err.kind);
+    return readErrorText(path, errorReason(err));
+  }
+  if (bytes === undefined) return missingText(path);
+  if (bytes.length > READ_LIMIT) return tooLarge(Math.max(size, bytes.length));
+  return bytes;
+}
 
 /** The output for a path where nothing is (tools.md: `<path> does not exist. Create it with write_file`). */
 export function missingText(path: string): string {

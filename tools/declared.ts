@@ -35,6 +35,35 @@ export function requiredSentence(names: string[]): string {
   }. Give each parameter as its own field.`;
 }
 
+/**
+ * The fault of a value that starts with `-` where it would stand alone as an argument: the program
+ * would take it as an option (`-o/elsewhere` to `sort` writes a file anywhere).
+ */
+export function dashFault(name: string, value: string, type: DeclaredParameter["type"]): string {
+  const hint = type === "string" ? ` (for a file: ./${value})` : "";
+  return `${name}: ${
+    JSON.stringify(value)
+  } starts with "-", which the program would take as an option — give a value that does not start with "-"${hint}`;
+}
+
+/**
+ * The parameters whose placeholder stands alone as an argument (or begins one: `{{file}}.txt`)
+ * with no `--` before it: a value of theirs that starts with `-` would be an option, and is
+ * refused unless they set `allowDash`.
+ */
+export function optionSlots(
+  command: string[],
+  params: Record<string, DeclaredParameter>,
+): Set<string> {
+  const slots = new Set<string>();
+  const end = command.indexOf("--");
+  command.forEach((part, i) => {
+    const first = part.match(/^\{\{([A-Za-z0-9_-]+)\}\}/);
+    if (first && (end < 0 || i < end) && !params[first[1]]?.allowDash) slots.add(first[1]);
+  });
+  return slots;
+}
+
 /** The output when the command's program cannot be started. */
 export function cannotStartText(program: string, reason: string): string {
   return `[error: ${program} cannot be started: ${reason}]`;
@@ -78,6 +107,7 @@ export function declaredTool(entry: DeclaredToolConfig): AnyTool {
     .join(" ");
   const argvOf = (input: Record<string, unknown>) =>
     buildArgv(entry.command, entry.parameters, input);
+  const slots = optionSlots(entry.command, entry.parameters);
   const tool: Tool<Record<string, unknown>> = {
     name: entry.name,
     kind: "execute",
@@ -100,6 +130,10 @@ export function declaredTool(entry: DeclaredToolConfig): AnyTool {
                 p.enum.map(renderValue).join(", ")
               }`,
             );
+          } else if (v !== undefined && slots.has(name) && !p.enum?.length) {
+            // A value of the agent file's own enum is the user's choice, dash or not.
+            const shown = renderValue(v as string | number | boolean);
+            if (shown.startsWith("-")) faults.push(dashFault(name, shown, p.type));
           }
         }
       }

@@ -1,8 +1,7 @@
 /** read_file: a file's lines, a range of them, optionally numbered (tools.md, `read_file`). */
 
-import { errorReason } from "../lib/files.ts";
 import type { Tool, ToolContext, ToolResult } from "../lib/tool.ts";
-import { directoryText, missingText, READ_LIMIT, readErrorText } from "./_files.ts";
+import { readFileBytes } from "./_files.ts";
 import { numberLine } from "./_lines.ts";
 
 /** Input of read_file, after coercion; a left-out optional field is undefined. */
@@ -30,7 +29,7 @@ export function binaryText(path: string, size: number): string {
   return `${path} is a binary file (${size} bytes); read_file shows text files only.`;
 }
 
-/** The output for a file above {@linkcode READ_LIMIT}. */
+/** The output for a file above the read limit (64 MiB). */
 export function tooLargeText(path: string, size: number): string {
   return `${path} is too large for read_file (${size} bytes; the limit is 64 MiB).`;
 }
@@ -81,24 +80,15 @@ function lines(n: number): string {
 }
 
 /**
- * The bytes of a text file the model named, or the refusal it reads: missing, a directory, too
- * large, unreadable, or binary (a NUL byte).
+ * The bytes of a text file the model named, or the refusal it reads: missing, a directory, not a
+ * regular file, too large, unreadable, or binary (a NUL byte).
  */
 export async function readTextFileBytes(
   path: string,
   ctx: ToolContext,
 ): Promise<Uint8Array | string> {
-  let bytes: Uint8Array | undefined;
-  try {
-    const info = await ctx.fs.stat(path);
-    if (info === undefined) return missingText(path);
-    if (info.isDirectory) return directoryText(path, ctx.config.bashTool);
-    if (info.size > READ_LIMIT) return tooLargeText(path, info.size);
-    bytes = await ctx.fs.read(path);
-  } catch (err) {
-    return readErrorText(path, errorReason(err));
-  }
-  if (bytes === undefined) return missingText(path);
+  const bytes = await readFileBytes(path, ctx, (size) => tooLargeText(path, size));
+  if (typeof bytes === "string") return bytes;
   if (bytes.includes(0)) return binaryText(path, bytes.length);
   return bytes;
 }

@@ -1,8 +1,10 @@
 /** read_skill (tools.md, `read_skill`): the skills of `skillsDir`, read by name. */
 
 import { basename, join, resolve } from "node:path";
+import { errorReason } from "../lib/files.ts";
 import { truncateMiddle } from "../lib/text.ts";
 import type { AnyTool, Tool } from "../lib/tool.ts";
+import { READ_LIMIT } from "./_files.ts";
 
 /** One skill of the catalogue. */
 export interface Skill {
@@ -19,6 +21,11 @@ export const READ_SKILL_DESCRIPTION =
 /** What the model reads for a name that is not in the catalogue. */
 export function unknownSkillText(name: string, skills: Skill[]): string {
   return `No skill named "${name}". Available skills: ${skills.map((s) => s.name).join(", ")}`;
+}
+
+/** What the model reads when a skill's file cannot be read (`it is a named pipe, not a file`). */
+export function skillErrorText(file: string, reason: string): string {
+  return `[read_skill: cannot read ${file}: ${reason}]`;
 }
 
 /** A skill's description: its front matter's `description`, else its first heading, else its first line. */
@@ -94,7 +101,12 @@ export function readSkillTool(skills: Skill[]): AnyTool {
       const skill = skills.find((s) => s.name === name);
       if (!skill) return { output: unknownSkillText(input.name, skills), failed: true };
       const path = resolve(ctx.cwd, ctx.config.skillsDir, skill.file);
-      const bytes = await ctx.fs.read(path);
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = await ctx.fs.read(path, READ_LIMIT + 1);
+      } catch (err) {
+        return { output: skillErrorText(skill.file, errorReason(err)), failed: true };
+      }
       if (bytes === undefined) {
         return { output: unknownSkillText(input.name, skills), failed: true };
       }

@@ -2,9 +2,9 @@
 
 import { errorReason } from "../lib/files.ts";
 import { countLines, truncateMiddle } from "../lib/text.ts";
-import type { Tool, ToolResult } from "../lib/tool.ts";
+import { NotAFileError, type Tool, type ToolResult } from "../lib/tool.ts";
 import { DIFF_TOO_SLOW, lineDiff } from "./_diff.ts";
-import { unchangedText, writeErrorText } from "./_files.ts";
+import { notAFileText, READ_LIMIT, unchangedText, writeErrorText } from "./_files.ts";
 
 /** Input of write_file, after coercion. */
 export interface WriteFileInput {
@@ -34,6 +34,11 @@ export function wroteText(path: string, added: number, deleted: number): string 
 /** The headline of a replaced binary file, shown without a diff. */
 export function replacedBinaryText(path: string, size: number, lineCount: number): string {
   return `wrote ${path}: replaced a binary file of ${size} bytes with ${lines(lineCount)}`;
+}
+
+/** The headline of a replaced file above the read limit, shown without a diff. */
+export function replacedLargeText(path: string, lineCount: number): string {
+  return `wrote ${path}: replaced a file of more than 64 MiB with ${lines(lineCount)}`;
 }
 
 /** `1 line`, `3 lines`. */
@@ -69,8 +74,14 @@ export const writeFile: Tool<WriteFileInput> = {
     try {
       const info = await ctx.fs.stat(path);
       if (info?.isDirectory) return fail("it is a directory");
-      if (info !== undefined) old = await ctx.fs.read(path);
+      if (info?.special) {
+        return { output: notAFileText(path, info.special), failed: true, locations };
+      }
+      if (info !== undefined) old = await ctx.fs.read(path, READ_LIMIT + 1);
     } catch (err) {
+      if (err instanceof NotAFileError) {
+        return { output: notAFileText(path, err.kind), failed: true, locations };
+      }
       return fail(errorReason(err));
     }
     if (old !== undefined && sameBytes(old, data)) {
@@ -90,6 +101,13 @@ export const writeFile: Tool<WriteFileInput> = {
         .filter((s) => s !== "").join("\n");
       return {
         output: truncateMiddle(output, max),
+        diff: { path: abs, newText: content },
+        locations,
+      };
+    }
+    if (old.length > READ_LIMIT) {
+      return {
+        output: truncateMiddle(replacedLargeText(path, newLines), max),
         diff: { path: abs, newText: content },
         locations,
       };

@@ -2,7 +2,7 @@
 
 import type { Config } from "../config/config.ts";
 import { withHookContext } from "../hooks/run.ts";
-import { COMPACT_ACK, COMPACT_WRAPPER, type Message } from "../history.ts";
+import { answerUnanswered, COMPACT_ACK, COMPACT_WRAPPER, type Message } from "../history.ts";
 import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient, ChatResult } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
@@ -27,6 +27,9 @@ import {
   type TurnOutcome,
   TurnStop,
 } from "./texts.ts";
+
+/** Where a call written as text starts (docs/small-models.md): a cut answer holding one is a cut call. */
+const CALL_START = /<tool_call>|<function=|\[TOOL_CALLS\]/;
 
 /** What the core needs from the outside world. */
 export interface AgentOptions {
@@ -83,7 +86,12 @@ export class Agent {
     this.#opts = opts;
     this.history = [{ role: "system", content: opts.systemPrompt }];
     this.turns = [0];
-    for (const { message, turn } of earlier) {
+    // A resumed history never sends a call without its answer (a run killed mid-call left one).
+    const answered = answerUnanswered(earlier, (id, like) => ({
+      message: { role: "tool", tool_call_id: id, content: NOT_RUN },
+      turn: like.turn,
+    }));
+    for (const { message, turn } of answered) {
       this.history.push(message);
       this.turns.push(turn);
       this.#turn = Math.max(this.#turn, turn);
@@ -192,6 +200,10 @@ export class Agent {
       }
       if (calls.length === 0) {
         if (!result.text.trim()) return await fail(emptyAnswerText(config.maxTokens, cut), "empty");
+        // A call written as text and cut before its end is no answer either.
+        if (cut && CALL_START.test(result.text)) {
+          return await fail(callCutText(config.maxTokens), "cut");
+        }
         if (cut) emit({ type: "warning", message: answerCutText(config.maxTokens) });
         emit({ type: "recap", counters });
         emit({ type: "answer", text: result.text });

@@ -48,6 +48,11 @@ export interface Budget {
    */
   floor?: number;
   calibration?: Calibration;
+  /**
+   * False when the server is not told the window (llama.cpp, DMR, other OpenAI-compatible
+   * servers take theirs when they start): raising `contextSize` would not help them.
+   */
+  toldWindow?: boolean;
 }
 
 /** One tool output to shorten: its index in the history and its new content. */
@@ -98,6 +103,10 @@ function toolCuts(text: string): { n: number; over: boolean } {
   for (const m of text.matchAll(notes)) n += Number(m[1]) - m[0].length;
   const over = text.includes(TOO_LARGE_MARKER);
   if (over) n -= TOO_LARGE_MARKER.length;
+  const dropped = text.match(
+    /\[\.\.\. (at least )?\d+ bytes dropped between the two ends \.\.\.\]\n/,
+  );
+  if (over && dropped) n -= dropped[0].length;
   return { n, over };
 }
 
@@ -135,7 +144,11 @@ export function tooBigText(tokens: number, b: Budget): string {
   const room = b.floor ?? b.reserve;
   return `[error: the system prompt, the tools and this prompt take about ${tokens} tokens, more than the ${
     b.window - room
-  } the context window of ${b.window} tokens leaves once ${room} are kept for the answer — raise contextSize, declare fewer tools, or shorten the prompt]`;
+  } the context window of ${b.window} tokens leaves once ${room} are kept for the answer — ${
+    b.toldWindow === false
+      ? "give the model a larger window on the server (llama-server `-c`, DMR's context size)"
+      : "raise contextSize"
+  }, declare fewer tools, or shorten the prompt]`;
 }
 
 /** Why the window cannot be fitted when only the last step is left to shorten. */
@@ -203,6 +216,15 @@ export function calibrate(raw: number, real: number | undefined): Calibration | 
 export function calibrated(raw: number, c?: Calibration): number {
   if (!c) return raw;
   return Math.max(Math.ceil(raw * c.real / c.raw), c.real + raw - c.raw);
+}
+
+/**
+ * The least a prompt of `raw` estimated tokens may take before the server has counted one: the
+ * estimate reckons three characters a token, real tokenizers take about four of English or code.
+ * A prompt is refused only when even this is too big.
+ */
+export function leastTokens(raw: number, c?: Calibration): number {
+  return c ? calibrated(raw, c) : Math.ceil(raw * 3 / 4);
 }
 
 /** The estimate of a prompt, calibrated. */

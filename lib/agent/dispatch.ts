@@ -15,7 +15,14 @@ import { coerceInput, invalidCallText, parseToolArguments } from "../tool_input.
 import type { AgentEvent } from "./events.ts";
 import { LOOP_DETECTED, LoopDetector, loopStoppedText } from "./loop_detector.ts";
 import type { Counters } from "./recap.ts";
-import { crashText, hookDeniedText, hookInputText, unknownToolText } from "./texts.ts";
+import {
+  abandonedText,
+  CANCEL_GRACE,
+  crashText,
+  hookDeniedText,
+  hookInputText,
+  unknownToolText,
+} from "./texts.ts";
 import { matchToolName } from "./tool_name.ts";
 
 /** A call ready to run, or the text that refuses it (unknown tool, bad JSON, bad fields). */
@@ -280,18 +287,42 @@ export class Dispatcher {
   }
 }
 
-/** Runs a tool; a throw is a bug in the tool, told to the model in one line. */
+/**
+ * Runs a tool; a throw is a bug in the tool, told to the model in one line. Every call is
+ * cancellable: a tool still running {@linkcode CANCEL_GRACE} ms after its turn's cancellation is
+ * left behind (its promise's end ignored) and the call ends with {@linkcode abandonedText}.
+ */
 async function runTool(
   tool: AnyTool,
   input: Record<string, unknown>,
   ctx: ToolContext,
   onCrash: (message: string) => void,
 ): Promise<ToolResult> {
+  const ran = (async () => {
+    try {
+      return await tool.run(input, ctx);
+    } catch (e) {
+      const output = crashText(tool.name, (e as Error)?.message ?? String(e));
+      onCrash(output);
+      return { output, failed: true };
+    }
+  })();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const abandoned = new Promise<ToolResult>((resolve) => {
+    onAbort = () => {
+      timer = setTimeout(
+        () => resolve({ output: abandonedText(tool.name), failed: true }),
+        CANCEL_GRACE,
+      );
+    };
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener("abort", onAbort, { once: true });
+  });
   try {
-    return await tool.run(input, ctx);
-  } catch (e) {
-    const output = crashText(tool.name, (e as Error).message ?? String(e));
-    onCrash(output);
-    return { output, failed: true };
+    return await Promise.race([ran, abandoned]);
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener("abort", onAbort!);
   }
 }

@@ -12,6 +12,7 @@ import {
   compactingNotice,
   type Cut,
   KEPT_HEAD,
+  leastTokens,
   OVERFLOW_CUT_NOTICE,
   OVERFLOW_NOTICE,
   overflowAnsweredText,
@@ -19,6 +20,7 @@ import {
   planUnreadCuts,
   promptLimit,
   promptTokens,
+  rawPromptTokens,
   sendLimit,
   shortenTo,
   STEP_TOO_BIG,
@@ -117,9 +119,11 @@ export async function fitWindow(
     if (plan.fits && !overflow) return;
   }
   const prompt = history[promptAt];
-  const alone = promptTokens([history[0], prompt], tools, budget?.calibration);
-  if (budget && alone > sendLimit(budget)) {
-    throw new TurnStop(tooBigText(alone, budget), "window");
+  // Refused only when it cannot fit whatever the real count: before the server has counted a
+  // prompt, mm's estimate is high on purpose.
+  const least = leastTokens(rawPromptTokens([history[0], prompt], tools), budget?.calibration);
+  if (budget && least > sendLimit(budget)) {
+    throw new TurnStop(tooBigText(least, budget), "window");
   }
   // The step the model has not read yet: its calls and their outputs.
   const step = step0;
@@ -167,13 +171,13 @@ export async function fitWindow(
     // Nothing but the prompt: it leaves the answer less room than mm likes, but the server can
     // still answer it (the check above holds it to what the server can take).
     if (brief) return await t.applyCuts(plan.cuts);
-    if (!overflow && budget && alone <= sendLimit(budget)) return;
+    if (!overflow && budget && least <= sendLimit(budget)) return;
     if (overflow) throw overflow;
     // Name what is too big: the step's outputs when there is one, else the prompt itself.
     throw new TurnStop(
       step !== undefined
         ? compactFailedText(budget!.window, STEP_TOO_BIG)
-        : tooBigText(alone, budget!),
+        : tooBigText(least, budget!),
       "window",
     );
   }

@@ -62,6 +62,7 @@ export class ModelCaller {
       reserve: answerReserve(window, config.maxTokens),
       floor: answerFloor(window, config.maxTokens),
       calibration: this.#calibration,
+      toldWindow: config.provider === "ollama" || config.provider === "llmman",
     };
   }
 
@@ -118,6 +119,14 @@ export class ModelCaller {
         promptTokens: calibrated(raw, this.#calibration),
         ...(summary?.tools ? { toolChoice: "none" as const } : {}),
         signal: controller.signal,
+        // The server asked mm to wait (HTTP 429): that silence is not the model's.
+        onWait: (ms) => {
+          clearTimeout(timer);
+          timer = setTimeout(
+            () => stopWith(watchdogText(config.watchdogTimeout), "watchdog"),
+            ms + config.watchdogTimeout,
+          );
+        },
         onDelta: (d) => {
           if (stop) return;
           feed();

@@ -69,8 +69,16 @@ export function unknownToolText(name: string, tools: string[]): string {
   }]`;
 }
 
-/** The answer to every call of a step after the one that stopped the turn. */
-export const NOT_RUN = "[error: not run: the turn was stopped]";
+/** The answer to every call of a step after the one that stopped the turn (lib/history.ts). */
+export { NOT_RUN } from "../history.ts";
+
+/** How long a tool may take to stop once its turn is cancelled before the turn goes on without it. */
+export const CANCEL_GRACE = 1000;
+
+/** The output of a call whose tool did not stop within {@linkcode CANCEL_GRACE} of the cancellation. */
+export function abandonedText(tool: string): string {
+  return `[error: cancelled: ${tool} did not stop within 1s of the cancellation and was left behind]`;
+}
 
 /** What a tool's crash tells the model: a thrown error inside a tool is a bug. */
 export function crashText(tool: string, message: string): string {

@@ -195,6 +195,12 @@ export function parseFlags(argv: string[]): Flags {
     }
     set[spec.key] = value;
   }
+  // `mm docter`: a command misspelt, not a prompt (which goes with -p).
+  const first = flags.args[0];
+  if (!flags.command && flags.prompt === undefined && !flags.ask && first !== undefined) {
+    const near = /^[a-z]+$/i.test(first) ? nearest(first, COMMANDS) : undefined;
+    if (near) throw new UsageError(`unknown command "${first}" (did you mean mm ${near}?)`);
+  }
   // `mm --ask NAME -p x` would send "x" as the prompt's start: one way to give it.
   if (flags.ask !== undefined && flags.prompt !== undefined) {
     throw new UsageError(`--ask ${flags.ask} takes its prompt after the name, not with -p`);

@@ -19,6 +19,7 @@ import { listModels } from "../provider/models.ts";
 import { sameOllamaModel } from "../provider/unload.ts";
 import { writeAll } from "../frontend/terminal/output.ts";
 import { mcpChecks } from "./doctor_mcp.ts";
+import { redactUrl } from "../secrets.ts";
 
 /** One check's verdict. */
 export interface Check {
@@ -92,7 +93,9 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
     ok: true,
     text: config.file
       ? `agent file: ${config.file}`
-      : `agent file: none found, the built-in defaults (${config.provider} at ${config.url})`,
+      : `agent file: none found, the built-in defaults (${config.provider} at ${
+        redactUrl(config.url)
+      })`,
   });
 
   const server = await serverCheck(config);
@@ -127,7 +130,9 @@ async function serverCheck(config: Config): Promise<{ check: Check; models?: str
     return {
       check: {
         ok: true,
-        text: `server: ${config.provider} at ${config.url} answers (${models.length} model(s))`,
+        text: `server: ${config.provider} at ${
+          redactUrl(config.url)
+        } answers (${models.length} model(s))`,
       },
       models,
     };
@@ -179,7 +184,9 @@ function modelCheck(
       check: {
         ok: false,
         text: `model: ${wanted} is not on the server, which has: ${listed}`,
-        fix: `${pullHint(provider, wanted)}, or set \`model\` to one it has`,
+        fix: pullHint(provider, wanted).includes("set `model`")
+          ? pullHint(provider, wanted)
+          : `${pullHint(provider, wanted)}, or set \`model\` to one it has`,
       },
     };
   }

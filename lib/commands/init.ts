@@ -87,16 +87,22 @@ export async function probeServer(
   return { ...probe, models };
 }
 
-/** The starter agent file for `found` (the server's models), or for Ollama with none found. */
-export function starterFile(found: Found | undefined): string {
-  const provider = found?.provider ?? "ollama";
-  const url = found?.url ?? DEFAULT_URLS.ollama;
+/**
+ * The starter agent file for `found` (the server's models), or, with none found, for `asked` (the
+ * server `--provider`/`--url` named) else for Ollama. `chosen` is `--model`: written as it is.
+ */
+export function starterFile(found: Found | undefined, asked?: Probe, chosen?: string): string {
+  const provider = found?.provider ?? asked?.provider ?? "ollama";
+  const url = found?.url ?? asked?.url ?? DEFAULT_URLS.ollama;
   const models = found?.models ?? [];
   const head = found
     ? `# Written by mm init for the ${provider} server found at ${url}.`
+    : asked
+    ? `# Written by mm init for the ${provider} server at ${url}, which did not answer.`
     : `# Written by mm init: no model server answered, so this file is for Ollama.`;
   let model: string;
-  if (models.length === 0) {
+  if (chosen !== undefined) model = `model: ${chosen}`;
+  else if (models.length === 0) {
     model = `# model: ${provider === "ollama" ? SUGGESTED_MODEL : "<model>"} # ${
       pullHint(provider, provider === "ollama" ? SUGGESTED_MODEL : "<model>")
     }, then uncomment this line`;
@@ -162,6 +168,12 @@ export function starterFile(found: Found | undefined): string {
 /** What mm init needs. */
 export interface InitOptions {
   cwd: string;
+  /** `--provider`: look only for this server (at `url`, else at its default address). */
+  provider?: ProviderName;
+  /** `--url`: look only there (as `provider`, else as each provider in turn). */
+  url?: string;
+  /** `--model`: the model written, whatever the server lists. */
+  model?: string;
   /** Where to look; else where `probeSetting` says; else {@linkcode DEFAULT_PROBES}. */
   probes?: readonly Probe[];
   /** The value of `$MM_INIT_PROBE`, read by {@linkcode probesFrom}. */
@@ -188,8 +200,9 @@ export async function runInit(opts: InitOptions): Promise<number> {
     }
   }
   let probes: readonly Probe[];
+  const asked = askedServer(opts);
   try {
-    probes = opts.probes ?? probesFrom(opts.probeSetting);
+    probes = asked ? askedProbes(opts) : opts.probes ?? probesFrom(opts.probeSetting);
   } catch (e) {
     if (!(e instanceof InitError)) throw e;
     err(`mm: ${e.message}\n`);
@@ -198,7 +211,7 @@ export async function runInit(opts: InitOptions): Promise<number> {
   const results = await Promise.all(probes.map((p) => probeServer(p)));
   const found = results.find((r) => r !== undefined);
   try {
-    await Deno.writeTextFile(target, starterFile(found), { createNew: true });
+    await Deno.writeTextFile(target, starterFile(found, asked, opts.model), { createNew: true });
   } catch (e) {
     if (e instanceof Deno.errors.AlreadyExists) {
       err(`mm: ${target} already exists — nothing was written\n`);
@@ -206,6 +219,13 @@ export async function runInit(opts: InitOptions): Promise<number> {
     }
     err(`mm: cannot write ${target}: ${(e as Error).message}\n`);
     return 1;
+  }
+  if (!found && asked) {
+    out(
+      `no ${opts.provider ?? "model"} server answered at ${asked.url}\n` +
+        `wrote ${target} for ${asked.provider} at ${asked.url} — start the server, then run mm doctor\n`,
+    );
+    return 0;
   }
   if (!found) {
     const where = probes.map((p) => `${p.provider} at ${p.url}`).join(", ");
@@ -220,7 +240,9 @@ export async function runInit(opts: InitOptions): Promise<number> {
   const also = others.length
     ? ` (also running: ${others.map((o) => `${o.provider} at ${o.url}`).join(", ")})`
     : "";
-  const model = found.models.length
+  const model = opts.model !== undefined
+    ? `model ${opts.model}`
+    : found.models.length
     ? `model ${found.models[0]}`
     : `no model yet — ${
       pullHint(found.provider, found.provider === "ollama" ? SUGGESTED_MODEL : "<model>")
@@ -231,6 +253,23 @@ export async function runInit(opts: InitOptions): Promise<number> {
   );
   return 0;
 }
+
+/** The server `--provider` and `--url` name, when they name one: written when it does not answer. */
+function askedServer(opts: InitOptions): Probe | undefined {
+  if (opts.provider === undefined && opts.url === undefined) return undefined;
+  const provider = opts.provider ?? "ollama";
+  return { provider, url: opts.url ?? DEFAULT_URLS[provider] };
+}
+
+/** Where to look when `--provider` or `--url` says: that server, or that URL as each provider. */
+function askedProbes(opts: InitOptions): Probe[] {
+  if (opts.url === undefined) return [askedServer(opts)!];
+  const providers = opts.provider ? [opts.provider] : PROBE_ORDER;
+  return providers.map((provider) => ({ provider, url: opts.url! }));
+}
+
+/** The providers a `--url` alone is tried as, in this order (one server answers one shape). */
+const PROBE_ORDER: readonly ProviderName[] = ["ollama", "llamacpp", "dmr", "openai"];
 
 async function exists(path: string): Promise<boolean> {
   try {

@@ -49,6 +49,11 @@ export interface DeclaredParameter {
   enum?: (string | number | boolean)[];
   default?: string | number | boolean;
   optional?: boolean;
+  /**
+   * Lets a value that starts with `-` stand alone as an argument (the program may read it as an
+   * option); refused otherwise unless `--` comes before it in the command.
+   */
+  allowDash?: boolean;
 }
 
 /** One entry of the `tools:` block. */

@@ -8,7 +8,8 @@
 import { type Config, defaultConfig } from "./config.ts";
 import { ConfigError, errorMessage } from "./errors.ts";
 import { findConfigFile, type FindOptions } from "./find.ts";
-import { readYaml } from "./reader.ts";
+import { dirname, resolve } from "node:path";
+import { type Reader, readYaml } from "./reader.ts";
 import { readConfig } from "./schema.ts";
 
 /** Finds, reads and checks the agent file; built-in defaults (plus `$MM_API_KEY`) without one. */
@@ -25,7 +26,43 @@ export function loadConfig(opts: FindOptions): Config {
   } catch (err) {
     throw new ConfigError(file, 0, 0, "", `the agent file cannot be read: ${errorMessage(err)}`);
   }
-  return parseConfig(text, file, opts.env);
+  const reader = readYaml(text, file);
+  const config = readConfig(reader, withEnv(file, opts.env), opts.env);
+  checkSystemFile(reader, config);
+  return config;
+}
+
+/**
+ * Checks, with the rest of the agent file and before any request, that `systemFile` (relative to
+ * the agent file) names a regular file mm may open: a fault at its key's position otherwise. The
+ * file is opened and closed, not read (the start-up reads it).
+ */
+function checkSystemFile(reader: Reader, config: Config): void {
+  if (config.systemFile === undefined || config.file === undefined) return;
+  const path = resolve(dirname(config.file), config.systemFile);
+  let reason: string | undefined;
+  try {
+    const info = Deno.statSync(path);
+    if (info.isDirectory) reason = "it is a directory";
+    else if (!info.isFile) reason = "it is not a regular file";
+    else Deno.openSync(path, { read: true }).close();
+  } catch (err) {
+    reason = err instanceof Deno.errors.NotFound ? "no such file" : errorMessage(err);
+  }
+  if (reason === undefined) return;
+  for (const e of reader.dict(reader.root())) {
+    if (e.name === "systemFile") {
+      reader.fail(e.pos, "systemFile", `systemFile: ${path} cannot be read (${reason})`);
+    }
+  }
+}
+
+/** The defaults of an agent file at `file`, with `$MM_API_KEY`. */
+function withEnv(file: string, env: Record<string, string | undefined>): Config {
+  const config = defaultConfig();
+  config.file = file;
+  if (env.MM_API_KEY) config.apiKey = env.MM_API_KEY;
+  return config;
 }
 
 /** Checks an agent file's text against mm.md §2 and returns the whole, defaulted configuration. */
@@ -34,9 +71,5 @@ export function parseConfig(
   file: string,
   env: Record<string, string | undefined>,
 ): Config {
-  const reader = readYaml(text, file);
-  const config = defaultConfig();
-  config.file = file;
-  if (env.MM_API_KEY) config.apiKey = env.MM_API_KEY;
-  return readConfig(reader, config, env);
+  return readConfig(readYaml(text, file), withEnv(file, env), env);
 }

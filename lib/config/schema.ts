@@ -129,6 +129,7 @@ const PARAMETER_KEYS = [
   "enum",
   "default",
   "optional",
+  "allowDash",
 ] as const satisfies readonly (keyof DeclaredParameter)[];
 const PARAMETER_TYPES = ["string", "number", "integer", "boolean"] as const;
 const ACP_KEYS = ["title"] as const satisfies readonly (keyof Config["acp"])[];
@@ -412,6 +413,9 @@ function parameter(r: Reader, s: Slot): DeclaredParameter {
       case "optional":
         p.optional = r.boolean(e);
         break;
+      case "allowDash":
+        p.allowDash = r.boolean(e);
+        break;
     }
   }
   const type = p.type ?? "string";
@@ -428,6 +432,7 @@ function parameter(r: Reader, s: Slot): DeclaredParameter {
   if (p.enum !== undefined) out.enum = p.enum;
   if (p.default !== undefined) out.default = p.default;
   if (p.optional !== undefined) out.optional = p.optional;
+  if (p.allowDash !== undefined) out.allowDash = p.allowDash;
   return out;
 }
 

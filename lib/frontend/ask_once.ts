@@ -3,7 +3,9 @@
 import type { Config } from "../config/config.ts";
 import { UsageError } from "../cli/flags.ts";
 import { askDepth, Subagents } from "../subagent/ask.ts";
-import { Output, writeAll } from "./terminal/output.ts";
+import { CLOSED_EXIT, interruptedText, RunStop, stopExitCode } from "./exit.ts";
+import { Output } from "./terminal/output.ts";
+import { visible } from "./terminal/visible.ts";
 import { plain } from "./terminal/plain.ts";
 
 /** What `mm --ask` needs. */
@@ -27,25 +29,24 @@ export function unknownAskName(name: string, config: Config): UsageError {
 /**
  * Asks the agent once: its answer on stdout, errors on stderr. Nobody can be asked: its permission
  * requests are refused unless its entry's `yolo` (else this agent's) lets its calls run. Exit codes
- * as `-p`: 0 answered, 1 failed, 130 interrupted.
+ * as `-p`: 0 answered, 1 failed, 130 interrupted (128 + the signal's number; 141 when stdout closed).
  */
 export async function runAskOnce(opts: AskOnceOptions): Promise<number> {
   if (!opts.config.mmConfigs[opts.name]) throw unknownAskName(opts.name, opts.config);
+  const stop = new RunStop();
+  const out = new Output(() => stop.stop("stdout closed"));
   const fail = (text: string, code = 1) => {
-    writeAll(Deno.stderr, `${text}\n`);
+    out.stderr(`${visible(text)}\n`);
     return code;
   };
   const agents = new Subagents(
     opts.config,
     askDepth({ MM_ASK_DEPTH: Deno.env.get("MM_ASK_DEPTH") }),
   );
-  const controller = new AbortController();
-  const onInterrupt = () => controller.abort();
-  Deno.addSignalListener("SIGINT", onInterrupt);
   try {
     // The agent's work shows on stderr as `-p` shows an asked agent's; its last text, the answer,
     // is left for stdout (the renderer writes an agent's text only before its next call).
-    const render = plain(new Output(), opts.config);
+    const render = plain(out, opts.config);
     const { result, answer } = await agents.ask({
       agent: opts.name,
       prompt: opts.prompt,
@@ -54,17 +55,18 @@ export async function runAskOnce(opts: AskOnceOptions): Promise<number> {
     }, {
       cwd: opts.cwd,
       config: opts.config,
-      signal: controller.signal,
+      signal: stop.signal,
       emit: (event) => render({ type: "nested", call: "ask", event }),
-      hookFailure: (f) => writeAll(Deno.stderr, `[warning: ${f}]\n`),
+      hookFailure: (f) => out.stderr(`[warning: ${visible(f)}]\n`),
     });
-    if (controller.signal.aborted) return fail("[error: interrupted]", 130);
+    if (stop.reason === "stdout closed") return CLOSED_EXIT;
+    if (stop.reason) return fail(interruptedText(stop.reason), stopExitCode(stop.reason));
     if (result.failed || answer === undefined) return fail(result.output);
     // A hook's context is for a model: stdout is the answer alone (docs/tools.md).
-    writeAll(Deno.stdout, answer.endsWith("\n") ? answer : `${answer}\n`);
+    out.answer(answer.endsWith("\n") ? answer : `${answer}\n`);
     return 0;
   } finally {
-    Deno.removeSignalListener("SIGINT", onInterrupt);
+    stop.dispose();
     await agents.close();
   }
 }

@@ -5,6 +5,7 @@ import type { Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { eventLines } from "../mcp/status.ts";
 import { contextReport } from "../provider/client.ts";
+import { CLOSED_EXIT, interruptedText, RunStop, stopExitCode } from "./exit.ts";
 import { start } from "./start.ts";
 import { Output } from "./terminal/output.ts";
 import { plain } from "./terminal/plain.ts";
@@ -28,9 +29,22 @@ export function turnTimeoutText(ms: number): string {
   }) — stopped; raise turnTimeout in the agent file, or ask for a smaller step]`;
 }
 
-/** Runs one turn and returns the exit code of mm.md §1: 0 answered, 1 failed, 130 interrupted. */
+/**
+ * Runs one turn and returns the exit code of mm.md §1: 0 answered, 1 failed, 130 interrupted
+ * (128 + the signal's number for SIGTERM and SIGHUP; 141 when stdout was closed, quietly).
+ */
 export async function runOneShot(opts: OneShotOptions): Promise<number> {
-  const out = new Output();
+  const stop = new RunStop();
+  try {
+    return await oneTurn(opts, stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+/** The turn of {@linkcode runOneShot}, stopped by `stop`. */
+async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
+  const out = new Output(() => stop.stop("stdout closed"));
   // `--json` adds the context window and the chat API to `turn_start` (docs/json-events.md).
   let started: Record<string, unknown> = {};
   const emit = opts.json
@@ -53,9 +67,11 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     emit({ type: "error", message: begun.error, where: "generation" });
     return 1;
   }
+  // The turn stops on a signal or a closed stdout (`stop`), or when it runs too long.
   const controller = new AbortController();
-  const onInterrupt = () => controller.abort();
-  Deno.addSignalListener("SIGINT", onInterrupt);
+  const onStop = () => controller.abort();
+  stop.signal.addEventListener("abort", onStop, { once: true });
+  if (stop.signal.aborted) onStop();
   // A model that never stops (or a command that never ends) must not hang a CI job for ever.
   let overtime = false;
   const bound = setTimeout(() => {
@@ -71,7 +87,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       warn: (message) => emit({ type: "warning", message }),
     });
     const outcome = await agent.runTurn(opts.prompt, controller.signal);
-    if (outcome.status === "cancelled" && overtime) {
+    if (outcome.status === "cancelled" && overtime && !stop.reason) {
       emit({
         type: "error",
         message: turnTimeoutText(opts.config.turnTimeout),
@@ -80,14 +96,16 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
       return 1;
     }
     if (outcome.status === "cancelled") {
-      emit({ type: "error", message: "[error: interrupted]", where: "generation" });
-      return 130;
+      const reason = stop.reason ?? "SIGINT";
+      if (reason === "stdout closed") return CLOSED_EXIT;
+      emit({ type: "error", message: interruptedText(reason), where: "generation" });
+      return stopExitCode(reason);
     }
     return outcome.status === "answered" ? 0 : 1;
   } finally {
     clearTimeout(bound);
+    stop.signal.removeEventListener("abort", onStop);
     // Language servers start on first use, live for the process, and are stopped before mm exits.
     await begun.close();
-    Deno.removeSignalListener("SIGINT", onInterrupt);
   }
 }

@@ -19,7 +19,7 @@ import { catalogText, waitingText } from "../mcp/status.ts";
 import { availableLspServers, type AvailableServers } from "../lsp/servers.ts";
 import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient } from "../provider/chat.ts";
-import { type Client, createClient, preloadChat } from "../provider/client.ts";
+import { type Client, createClient } from "../provider/client.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
 import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
@@ -54,12 +54,11 @@ function readEnv(): Record<string, string> {
 
 /**
  * What this run finds once, from the directory mm was started in: the language servers on the
- * PATH (a command with a slash from `cwd`), the agents of `mmConfigs`; the chat package starts
- * loading meanwhile, and the MCP servers start (`onMcp` is told what happens to them).
+ * PATH (a command with a slash from `cwd`), the agents of `mmConfigs`; the MCP servers start
+ * (`onMcp` is told what happens to them).
  */
 export function startRun(config: Config, cwd: string, onMcp?: (event: McpEvent) => void): Run {
   const env = readEnv();
-  preloadChat(config);
   const names = Object.keys(config.mmConfigs);
   const mcp = Object.values(config.mcpServers).some((s) => s.enabled)
     ? startMcp(config.mcpServers, cwd, env, onMcp)
@@ -339,21 +338,17 @@ export class Started {
   readonly lsp?: LspPool;
   /** The session file, when sessions are on. */
   recorder?: SessionRecorder;
-  #release: () => void;
   /** The MCP servers, once their module is loaded. */
   #mcp?: McpServers;
-  #closing?: Promise<void>;
 
-  /** What `start` found; `release` ends the watch on termination signals. */
+  /** What `start` found. */
   constructor(
     run: Run,
     cwd: string,
     model: string,
     pieces: StartedPieces,
     recorder: SessionRecorder | undefined,
-    release: () => void = () => {},
   ) {
-    this.#release = release;
     run.mcp?.then((m) => this.#mcp = m, () => {});
     this.run = run;
     this.cwd = cwd;
@@ -387,6 +382,7 @@ export class Started {
 
   /** `/new`: a fresh session file (when sessions are on); the next agent starts empty. */
   async newSession(): Promise<void> {
+    await this.recorder?.close();
     this.recorder = await openSession({ config: this.run.config, cwd: this.cwd }, this.model);
   }
 
@@ -395,15 +391,10 @@ export class Started {
     this.#mcp?.kill();
   }
 
-  /**
-   * Stops what was started: the language servers, the MCP servers; then SIGTERM and SIGHUP are
-   * Deno's again.
-   */
-  close(): Promise<void> {
-    this.#closing ??= Promise.all([this.lsp?.close(), closeMcp(this.run.mcp)]).then(() =>
-      this.#release()
-    );
-    return this.#closing;
+  /** Stops what was started: the language and MCP servers; lets the session file's lock go. */
+  async close(): Promise<void> {
+    await Promise.all([this.lsp?.close(), closeMcp(this.run.mcp)]);
+    await this.recorder?.close();
   }
 }
 
@@ -415,61 +406,26 @@ export class Started {
 export async function start(opts: StartOptions): Promise<Started | StartFailure> {
   const { config, cwd } = opts;
   const run = startRun(config, cwd, opts.mcpEvent);
-  let started: Started | undefined;
-  const release = closeOnTermination(() => started ? started.close() : closeMcp(run.mcp));
+  let recorder: SessionRecorder | undefined;
   try {
     for (const warning of run.lspServers.warnings) opts.runWarning(warning);
-    const recorder = await openSession(opts, config.model ?? "");
+    recorder = await openSession(opts, config.model ?? "");
     for (const warning of recorder?.warnings ?? []) opts.sessionWarning(warning);
     let model: string;
     try {
       model = await resolveModel(config);
     } catch (e) {
       if (!(e instanceof ProviderError)) throw e;
-      release();
+      await recorder?.close();
       await closeMcp(run.mcp);
       return { ok: false, error: e.message };
     }
     const pieces = await startPieces(run, cwd, createClient(config, model));
-    started = new Started(run, cwd, model, pieces, recorder, release);
-    return started;
+    return new Started(run, cwd, model, pieces, recorder);
   } catch (e) {
     // No front end to close them: the servers stop here.
-    release();
+    await recorder?.close();
     await closeMcp(run.mcp);
     throw e;
   }
-}
-
-/** The exit code of a process ended by `signal` (128 + its number). */
-const SIGNAL_CODES: Partial<Record<Deno.Signal, number>> = { SIGHUP: 129, SIGTERM: 143 };
-
-/**
- * Until the returned function is called, SIGTERM and SIGHUP (a closed terminal, a killed parent
- * shell) run `close` — the MCP and language servers stopped, their process groups killed — and
- * then exit with 128 + the signal's number, instead of Deno's default of dying at once. `close`
- * gets 3 s.
- */
-export function closeOnTermination(close: () => Promise<void>): () => void {
-  if (Deno.build.os === "windows") return () => {};
-  const listeners: [Deno.Signal, () => void][] = [];
-  for (const [signal, code] of Object.entries(SIGNAL_CODES) as [Deno.Signal, number][]) {
-    let closing = false;
-    const listener = () => {
-      if (closing) return;
-      closing = true;
-      const deadline = setTimeout(() => Deno.exit(code), 3000);
-      close().catch(() => {}).finally(() => {
-        clearTimeout(deadline);
-        Deno.exit(code);
-      });
-    };
-    Deno.addSignalListener(signal, listener);
-    listeners.push([signal, listener]);
-  }
-  return () => {
-    for (const [signal, listener] of listeners.splice(0)) {
-      Deno.removeSignalListener(signal, listener);
-    }
-  };
 }

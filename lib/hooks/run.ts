@@ -2,6 +2,7 @@
 
 import type { HookConfig, HookEvent } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
+import { childEnv } from "../child_env.ts";
 
 /** What a hook is told, as JSON on its stdin. */
 export interface HookPayload {
@@ -103,6 +104,7 @@ async function runHook(
     child = new Deno.Command(hook.command[0], {
       args: hook.command.slice(1),
       cwd: payload.cwd,
+      ...childEnv(),
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

@@ -24,6 +24,7 @@ import type {
 import type { LspServerConfig } from "../config/config.ts";
 import type { Publication, SyncResult } from "../tool.ts";
 import { within } from "../wait.ts";
+import { childEnv } from "../child_env.ts";
 
 /**
  * What went wrong with a server: `server` (it answered with an error), `gone` (it stopped), `timeout`,
@@ -55,8 +56,14 @@ export interface LspClientOptions {
   startTimeout?: number;
   /** Time for the server to answer any other request. Default 30 s. */
   requestTimeout?: number;
-  /** The environment of the server process; default mm's own. */
+  /** The environment of the server process; default mm's own without its secrets. */
   env?: Record<string, string>;
+}
+
+/** mm's environment without its secrets, for node's spawn (which inherits all when it is unset). */
+function serverEnv(): Record<string, string> | undefined {
+  const { env, clearEnv } = childEnv();
+  return clearEnv ? env : undefined;
 }
 
 /** Default time for a server to answer `initialize`. */
@@ -183,7 +190,7 @@ export class LspClient {
         cwd: options.root,
         stdio: ["pipe", "pipe", "pipe"],
         detached: Deno.build.os !== "windows",
-        env: options.env,
+        env: options.env ?? serverEnv(),
       });
       await new Promise<void>((resolve, reject) => {
         child.once("spawn", resolve);

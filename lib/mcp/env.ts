@@ -4,6 +4,8 @@
  * so no secret of mm's (`MM_API_KEY`, a provider's key, a token) reaches a third-party server.
  */
 
+import { isSecret } from "../child_env.ts";
+
 /** The variables a server inherits from mm on Linux and macOS (as Codex passes them). */
 export const INHERITED_UNIX = [
   "HOME",
@@ -43,7 +45,8 @@ export const INHERITED_WINDOWS = [
 
 /**
  * The environment of a server: the inherited variables of `mm` that are set (a value starting
- * with `()`, an exported bash function, is left out), then `own` over them.
+ * with `()`, an exported bash function, is left out, and so is one of mm's secrets:
+ * lib/child_env.ts), then `own` over them — the user's, given on purpose.
  */
 export function serverEnv(
   mm: Record<string, string>,
@@ -53,7 +56,9 @@ export function serverEnv(
   const env: Record<string, string> = {};
   for (const name of os === "windows" ? INHERITED_WINDOWS : INHERITED_UNIX) {
     const value = mm[name];
-    if (value !== undefined && !value.startsWith("()")) env[name] = value;
+    if (value !== undefined && !value.startsWith("()") && !isSecret(name, value)) {
+      env[name] = value;
+    }
   }
   return { ...env, ...own };
 }

@@ -87,6 +87,8 @@ export class StdioTransport {
   #end?: ProcessEnd;
   #setEnd!: (end: ProcessEnd) => void;
   #closing?: Promise<void>;
+  /** Closed and its group killed: its pid may belong to another process by now. */
+  #reaped = false;
   #readers: Promise<void>[] = [];
 
   /** A transport for the server `opts` starts; nothing runs before `start`. */
@@ -153,10 +155,10 @@ export class StdioTransport {
     return this.#closing;
   }
 
-  /** Kills the whole group at once, without waiting (mm is being terminated). */
+  /** Kills the whole group at once, without waiting (mm is exiting now); nothing once reaped. */
   kill(): void {
     const pid = this.#child?.pid;
-    if (pid !== undefined) killGroup(pid, "SIGKILL");
+    if (pid !== undefined && !this.#reaped) killGroup(pid, "SIGKILL");
   }
 
   async #stop(): Promise<void> {
@@ -172,6 +174,7 @@ export class StdioTransport {
     }
     await child.status;
     killGroup(child.pid, "SIGKILL"); // what the server started and left behind
+    this.#reaped = true;
     await this.ended;
     await Promise.all(this.#readers);
   }

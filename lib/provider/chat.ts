@@ -27,7 +27,7 @@ import {
   unreachable,
 } from "./errors.ts";
 import { requestServer, serverHeaders } from "./http.ts";
-import { sseData } from "./sse.ts";
+import { sseEvents } from "./sse.ts";
 
 /** A tool as declared to the model. */
 export interface ToolSchema {
@@ -63,6 +63,8 @@ export interface ChatRequest {
    * may be called, as for a summary.
    */
   toolChoice?: "none";
+  /** Told before the client waits `ms` as the server asked (HTTP 429): not the model's silence. */
+  onWait?: (ms: number) => void;
 }
 
 /** A chat client for one configuration. */
@@ -134,33 +136,62 @@ async function streamChat(
   request: ChatRequest,
 ): Promise<ChatResult> {
   const url = `${chatBaseURL(config.provider, config.url)}/chat/completions`;
+  const response = await sendChat(config, target, url, requestBody(config, target, request), {
+    ...request,
+    accept: "text/event-stream, application/json",
+  });
+  return await readAnswer(target, url, response, request);
+}
+
+/** How {@linkcode sendChat} sends: the request's signal, and when it waits on the server. */
+export interface SendOptions {
+  signal: AbortSignal;
+  /** The `Accept` header. */
+  accept: string;
+  /** Told before mm waits `ms` as the server asked (HTTP 429): the silence is the server's. */
+  onWait?: (ms: number) => void;
+}
+
+/**
+ * Sends a chat request to `url` and returns the server's 2xx answer, unread. On the way: HTTP 429
+ * waits as the server asks (at most {@linkcode RATE_LIMIT_RETRIES} times), a llama.cpp router's
+ * `proxy error` is sent once more; any other failure is thrown as one sentence.
+ */
+export async function sendChat(
+  config: Config,
+  target: Target,
+  url: string,
+  body: string,
+  opts: SendOptions,
+): Promise<Response> {
   const headers = {
     ...serverHeaders(config.apiKey),
     "Content-Type": "application/json",
-    Accept: "text/event-stream, application/json",
+    Accept: opts.accept,
   };
-  const body = requestBody(config, target, request);
   let proxyRetried = false;
   for (let attempt = 1;; attempt++) {
     let response: Response;
     try {
-      response = await fetch(url, { method: "POST", headers, body, signal: request.signal });
+      response = await fetch(url, { method: "POST", headers, body, signal: opts.signal });
     } catch (e) {
-      if (request.signal.aborted) throw new StreamAborted();
+      if (opts.signal.aborted) throw new StreamAborted();
       throw unreachable(target, reachReason(e, url));
     }
-    if (response.ok) return await readAnswer(target, url, response, request);
-    const text = await bodyText(response, request.signal);
+    if (response.ok) return response;
+    const text = await bodyText(response, opts.signal);
     const words = errorWords(text);
     if (response.status === 429 && attempt <= RATE_LIMIT_RETRIES) {
-      await waitOrAbort(retryAfter(response.headers.get("retry-after"), attempt), request.signal);
+      const ms = retryAfter(response.headers.get("retry-after"), attempt);
+      opts.onWait?.(ms);
+      await waitOrAbort(ms, opts.signal);
       continue;
     }
     // A llama.cpp router answers this while the model's own server restarts (after an unload):
     // the same request a moment later reaches it.
     if (response.status === 500 && /^proxy error/i.test(words) && !proxyRetried) {
       proxyRetried = true;
-      await waitOrAbort(PROXY_RETRY_WAIT, request.signal);
+      await waitOrAbort(PROXY_RETRY_WAIT, opts.signal);
       continue;
     }
     throw await statusError(config, target, response.status, words, text, attempt);
@@ -262,12 +293,19 @@ async function readAnswer(
     return await readStream(target, response.body, request);
   }
   const text = await bodyText(response, request.signal);
+  // An event stream a proxy labelled otherwise (text/plain, nothing) is read all the same.
+  if (/^\s*data:/.test(text)) return await readStream(target, textStream(text), request);
   const json = /json/i.test(type) || /^\s*\{/.test(text) ? parseJSON(text) : undefined;
   const completion = json as Completion | undefined;
   if (completion?.error !== undefined) throw inStreamError(target, completion.error);
   if (Array.isArray(completion?.choices)) return takeCompletion(completion, request);
   const first = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== "") ?? "";
   throw notAStream(target, url, type, first.length > 120 ? `${first.slice(0, 119)}…` : first);
+}
+
+/** `text` as a body stream. */
+function textStream(text: string): ReadableStream<Uint8Array> {
+  return new Response(text).body!;
 }
 
 /** The JSON value of `text`, or undefined. */
@@ -329,7 +367,7 @@ function takeCompletion(completion: Completion, request: ChatRequest): ChatResul
 }
 
 /** The error an event of the stream carries (`data: {"error": …}`), as one sentence. */
-function inStreamError(target: Target, error: unknown): ProviderError {
+export function inStreamError(target: Target, error: unknown): ProviderError {
   const words = errorWords(JSON.stringify({ error }));
   if (isOverflowMessage(words)) return overflow(target, words);
   return streamFailed(target, words);
@@ -343,10 +381,12 @@ async function readStream(
 ): Promise<ChatResult> {
   const result: ChatResult = { text: "", thought: "", toolCalls: [] };
   try {
-    for await (const data of sseData(body)) {
+    for await (const { event, data } of sseEvents(body)) {
       if (data.trim() === "[DONE]") break;
       // deno-lint-ignore no-explicit-any
       const chunk = parseJSON(data) as any;
+      // An `event: error` (some proxies and servers say their failure so) is the server's error.
+      if (event === "error") throw inStreamError(target, chunk?.error ?? chunk ?? data);
       if (typeof chunk !== "object" || chunk === null) continue;
       if (chunk.error !== undefined) throw inStreamError(target, chunk.error);
       takeChunk(chunk, result, request);
@@ -393,7 +433,9 @@ function takeChunk(chunk: any, result: ChatResult, request: ChatRequest): void {
     let call = result.toolCalls[index];
     if (!call) call = result.toolCalls[index] = { id: "", name: "", arguments: "" };
     if (tc.id) call.id = tc.id;
-    if (tc.function?.name) call.name += tc.function.name;
+    // A name comes in pieces, or whole in every delta (some servers repeat it): never doubled.
+    const name = tc.function?.name;
+    if (name && call.name !== name) call.name += name;
     const args = tc.function?.arguments;
     if (typeof args === "string") call.arguments += args;
     else if (args && typeof args === "object") call.arguments += JSON.stringify(args);
@@ -412,5 +454,8 @@ function callIndex(
   if (typeof delta.index === "number") return delta.index;
   const last = calls.length - 1;
   if (last < 0) return 0;
-  return delta.id && delta.id !== calls[last].id ? last + 1 : last;
+  if (delta.id) return delta.id !== calls[last].id ? last + 1 : last;
+  // Neither index nor id: a name after arguments starts the next call.
+  const started = calls[last].name !== "" && calls[last].arguments !== "";
+  return delta.function?.name && started ? last + 1 : last;
 }

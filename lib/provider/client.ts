@@ -13,7 +13,7 @@ import {
 } from "./context_window.ts";
 import { chatBaseURL } from "./endpoints.ts";
 import type { Target } from "./errors.ts";
-import { createOllamaChat, loadOllama, type OllamaChat } from "./ollama_native.ts";
+import { createOllamaChat, type OllamaChat } from "./ollama_native.ts";
 
 /** The most `num_ctx` mm raises a window to by itself: more costs memory a small machine lacks. */
 export const RAISE_CAP = 32768;
@@ -53,15 +53,6 @@ export interface Client extends ChatClient {
 /** Whether the provider speaks Ollama's API. */
 export function isOllama(config: Config): boolean {
   return config.provider === "ollama" || config.provider === "llmman";
-}
-
-/**
- * Starts loading the package the client will most likely need, before the model is known: the
- * `ollama` package when every request goes to Ollama's native API (the OpenAI-compatible path
- * needs no package).
- */
-export function preloadChat(config: Config): void {
-  if (isOllama(config) && config.contextSize) loadOllama().catch(() => {}); // reported later
 }
 
 /** The rule of docs/small-models.md: which API, and which window. */
@@ -122,7 +113,7 @@ export async function createClient(
   const plan = planContext(config, info ?? await discoverContextWindow(config, model));
   const target: Target = { provider: config.provider, url: config.url, model };
   if (plan.api === "ollama") {
-    const native = createOllamaChat(await loadOllama(), config, model);
+    const native = createOllamaChat(config, model);
     return {
       target,
       contextWindow: plan.window,
@@ -149,7 +140,7 @@ class RaisingClient implements Client {
   numCtx?: number;
   #config: Config;
   #openai: ChatClient;
-  #native?: Promise<OllamaChat>;
+  #native?: OllamaChat;
   #serverWindow: number;
   #cap: number;
   #checked = false;
@@ -169,17 +160,8 @@ class RaisingClient implements Client {
     const needed = neededTokens(this.#config, request);
     if (needed !== undefined) await this.#grow(needed);
     if (this.numCtx === undefined) return await this.#openai.stream(request);
-    this.#native ??= loadOllama().then((mod) =>
-      createOllamaChat(mod, this.#config, this.target.model)
-    );
-    let native: OllamaChat;
-    try {
-      native = await this.#native;
-    } catch (e) {
-      this.#native = undefined;
-      throw e;
-    }
-    return await native.stream(request, this.numCtx);
+    this.#native ??= createOllamaChat(this.#config, this.target.model);
+    return await this.#native.stream(request, this.numCtx);
   }
 
   /** Raises `num_ctx` when `needed` tokens no longer fit; never lowers it. */

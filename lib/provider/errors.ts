@@ -1,7 +1,11 @@
-/** Provider failures as one clear sentence each: the URL, the model, and what to do. */
+/**
+ * Provider failures as one clear sentence each: the URL (its credentials, if it holds some, shown
+ * as `***`), the model, and what to do.
+ */
 
 import type { ProviderName } from "../config/config.ts";
 import { pullHint, startHint } from "./endpoints.ts";
+import { redactUrl } from "../secrets.ts";
 
 /** What went wrong with the server. */
 export type ProviderErrorKind =
@@ -48,7 +52,7 @@ export interface Target {
 export function unreachable(t: Target, reason: string): ProviderError {
   return new ProviderError(
     "unreachable",
-    `cannot reach the ${t.provider} server at ${t.url} (${reason}) — ${
+    `cannot reach the ${t.provider} server at ${redactUrl(t.url)} (${reason}) — ${
       startHint(t.provider)
     }, or set \`url\` in the agent file`,
   );
@@ -58,9 +62,9 @@ export function unreachable(t: Target, reason: string): ProviderError {
 export function modelMissing(t: Target, serverMessage: string): ProviderError {
   return new ProviderError(
     "model",
-    `the model "${t.model}" is not available on the ${t.provider} server at ${t.url} (${serverMessage}) — ${
-      pullHint(t.provider, t.model)
-    }`,
+    `the model "${t.model}" is not available on the ${t.provider} server at ${
+      redactUrl(t.url)
+    } (${serverMessage}) — ${pullHint(t.provider, t.model)}`,
     404,
   );
 }
@@ -79,17 +83,21 @@ export function llamaModelMissing(
     : "set `model` to one it serves";
   return new ProviderError(
     "model",
-    `the model "${t.model}" is not available on the llamacpp server at ${t.url} (${serverMessage}) — ${serves} (a llama-server of one model names it by \`--alias\`, else by its \`-m\` path)`,
+    `the model "${t.model}" is not available on the llamacpp server at ${
+      redactUrl(t.url)
+    } (${serverMessage}) — ${serves} (a llama-server of one model names it by \`--alias\`, else by its \`-m\` path)`,
     404,
   );
 }
 
 /** A llama.cpp router that does not load models by itself (`--no-models-autoload`) has not loaded it. */
 export function llamaNotLoaded(t: Target, serverMessage: string): ProviderError {
-  const base = t.url.replace(/\/+$/, "");
+  const base = redactUrl(t.url).replace(/\/+$/, "");
   return new ProviderError(
     "model",
-    `the model "${t.model}" is not loaded on the llamacpp server at ${t.url} (${serverMessage}) — load it with \`curl -X POST ${base}/models/load -d '{"model": "${t.model}"}'\`, or start the router without \`--no-models-autoload\``,
+    `the model "${t.model}" is not loaded on the llamacpp server at ${
+      redactUrl(t.url)
+    } (${serverMessage}) — load it with \`curl -X POST ${base}/models/load -d '{"model": "${t.model}"}'\`, or start the router without \`--no-models-autoload\``,
     400,
   );
 }
@@ -101,7 +109,9 @@ export function llamaNotLoaded(t: Target, serverMessage: string): ProviderError 
 export function overflow(t: Target, serverMessage: string, serverWindow?: number): ProviderError {
   const e = new ProviderError(
     "overflow",
-    `the conversation no longer fits the context window of "${t.model}" at ${t.url} (${serverMessage}) — ${
+    `the conversation no longer fits the context window of "${t.model}" at ${
+      redactUrl(t.url)
+    } (${serverMessage}) — ${
       overflowAdvice(serverWindow === undefined ? t : { ...t, serverWindow })
     }`,
     400,
@@ -181,7 +191,9 @@ export function httpError(t: Target, status: number, serverMessage: string): Pro
     : "check `model` and the options in the agent file";
   return new ProviderError(
     "http",
-    `the ${t.provider} server at ${t.url} answered HTTP ${status} for "${t.model}": ${serverMessage} — ${hint}`,
+    `the ${t.provider} server at ${
+      redactUrl(t.url)
+    } answered HTTP ${status} for "${t.model}": ${serverMessage} — ${hint}`,
     status,
   );
 }
@@ -190,7 +202,9 @@ export function httpError(t: Target, status: number, serverMessage: string): Pro
 export function dropped(t: Target, reason: string): ProviderError {
   return new ProviderError(
     "dropped",
-    `the connection to the ${t.provider} server at ${t.url} dropped while "${t.model}" was answering (${reason}) — try again; if it keeps happening, look at the server's log`,
+    `the connection to the ${t.provider} server at ${
+      redactUrl(t.url)
+    } dropped while "${t.model}" was answering (${reason}) — try again; if it keeps happening, look at the server's log`,
   );
 }
 
@@ -198,7 +212,9 @@ export function dropped(t: Target, reason: string): ProviderError {
 export function streamFailed(t: Target, serverMessage: string): ProviderError {
   const e = new ProviderError(
     "stream",
-    `the ${t.provider} server at ${t.url} failed while "${t.model}" was answering: ${serverMessage} — look at the server's log`,
+    `the ${t.provider} server at ${
+      redactUrl(t.url)
+    } failed while "${t.model}" was answering: ${serverMessage} — look at the server's log`,
   );
   e.serverMessage = serverMessage;
   return e;
@@ -224,7 +240,9 @@ export function notAStream(
 export function rateLimited(t: Target, serverMessage: string, tries: number): ProviderError {
   return new ProviderError(
     "rateLimited",
-    `the ${t.provider} server at ${t.url} rate-limited "${t.model}" (HTTP 429: ${serverMessage}) ${tries} times in a row, waiting as it asked — try again later, or lower how often you call it`,
+    `the ${t.provider} server at ${
+      redactUrl(t.url)
+    } rate-limited "${t.model}" (HTTP 429: ${serverMessage}) ${tries} times in a row, waiting as it asked — try again later, or lower how often you call it`,
     429,
   );
 }
@@ -244,6 +262,11 @@ export function errorWords(text: string): string {
       text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, "").replace(/<[^>]*>/g, "\n");
     const line = firstMeaningfulLine(decodeEntities(shown));
     return cut(line || "an HTML page");
+  }
+  // A Python traceback says what went wrong on its last line.
+  if (/^\s*Traceback \(most recent call last\)/.test(text)) {
+    const last = text.trim().split(/\r?\n/).at(-1)?.trim();
+    if (last) return cut(last);
   }
   return cut(firstMeaningfulLine(text) || "no message");
 }

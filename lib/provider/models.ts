@@ -4,6 +4,7 @@ import type { Config } from "../config/config.ts";
 import { modelsURL } from "./endpoints.ts";
 import { errorWords, ProviderError, reachReason, unreachable } from "./errors.ts";
 import { requestServer } from "./http.ts";
+import { redactUrl } from "../secrets.ts";
 
 /** The names of the models the server serves (Ollama's `/api/tags`, else the OpenAI `/models`). */
 export async function listModels(config: Config, signal?: AbortSignal): Promise<string[]> {
@@ -30,6 +31,8 @@ export async function listModels(config: Config, signal?: AbortSignal): Promise<
 function listError(config: Config, url: string, status: number, words: string): ProviderError {
   const hint = status === 401 || status === 403
     ? "check `apiKey` or $MM_API_KEY"
+    : status === 503 && /loading/i.test(words)
+    ? "the server is still loading its model: wait a moment, then run mm again"
     : status >= 500
     ? "the server failed: try again, or look at its log"
     : config.provider === "openai"
@@ -37,7 +40,9 @@ function listError(config: Config, url: string, status: number, words: string): 
     : "check `url` and `provider` in the agent file";
   return new ProviderError(
     "http",
-    `the ${config.provider} server at ${config.url} answered HTTP ${status} for its model list (${url}): ${words} — ${hint}`,
+    `the ${config.provider} server at ${
+      redactUrl(config.url)
+    } answered HTTP ${status} for its model list (${redactUrl(url)}): ${words} — ${hint}`,
     status,
   );
 }
@@ -62,7 +67,7 @@ export async function resolveModel(config: Config): Promise<string> {
   if (config.model) return config.model;
   const models = await listModels(config);
   if (models.length === 1) return models[0];
-  const where = `the ${config.provider} server at ${config.url}`;
+  const where = `the ${config.provider} server at ${redactUrl(config.url)}`;
   if (models.length === 0) {
     const how = config.provider === "ollama" || config.provider === "llmman"
       ? "pull one with `ollama pull <model>`"

@@ -1,32 +1,20 @@
 /**
- * One streamed chat through Ollama's native `POST /api/chat` (the official `ollama` package), for
- * what its OpenAI-compatible endpoint ignores: `options.num_ctx`. Same deltas, result and error
- * sentences as chat.ts; docs/small-models.md says when mm takes this path.
+ * One streamed chat through Ollama's native `POST /api/chat` (NDJSON), for what its
+ * OpenAI-compatible endpoint ignores: `options.num_ctx`. The same request path as chat.ts
+ * (`sendChat`: its waits, retries and error sentences), the same deltas and result;
+ * docs/small-models.md says when mm takes this path.
  */
 
 import type { Config } from "../config/config.ts";
-import { type ChatRequest, type ChatResult, StreamAborted } from "./chat.ts";
-import { type Message, type ToolCall } from "../history.ts";
 import {
-  causeText,
-  dropped,
-  httpError,
-  isModelMissingMessage,
-  isOverflowMessage,
-  modelMissing,
-  overflow,
-  ProviderError,
-  type Target,
-  unreachable,
-} from "./errors.ts";
-import { serverHeaders } from "./http.ts";
-
-type OllamaModule = typeof import("npm:ollama@0.6.4/browser");
-
-/** Loads the `ollama` package (its browser build: plain `fetch`, no Node APIs). */
-export function loadOllama(): Promise<OllamaModule> {
-  return import("npm:ollama@0.6.4/browser");
-}
+  type ChatRequest,
+  type ChatResult,
+  inStreamError,
+  sendChat,
+  StreamAborted,
+} from "./chat.ts";
+import { type Message, type ToolCall } from "../history.ts";
+import { causeText, dropped, ProviderError, type Target } from "./errors.ts";
 
 /** One message in Ollama's shape: tool-call arguments as objects, `tool_name` on tool results. */
 export interface OllamaMessage {
@@ -42,13 +30,11 @@ export interface OllamaChat {
   stream(request: ChatRequest, numCtx?: number): Promise<ChatResult>;
 }
 
-/** Builds the native chat of `config` for `model`, from the loaded `ollama` package. */
-export function createOllamaChat(mod: OllamaModule, config: Config, model: string): OllamaChat {
+/** Builds the native chat of `config` for `model`. */
+export function createOllamaChat(config: Config, model: string): OllamaChat {
   const target: Target = { provider: config.provider, url: config.url, model };
-  return {
-    target,
-    stream: (request, numCtx) => streamOllama(mod, config, target, request, numCtx),
-  };
+  if (config.contextSize) target.contextSize = config.contextSize;
+  return { target, stream: (request, numCtx) => streamOllama(config, target, request, numCtx) };
 }
 
 /** The history in Ollama's shape: arguments parsed to objects, tool results named. */
@@ -95,14 +81,13 @@ function argumentObject(text: string): Record<string, unknown> {
 }
 
 async function streamOllama(
-  mod: OllamaModule,
   config: Config,
-  target: Target,
+  asked: Target,
   request: ChatRequest,
   numCtx: number | undefined,
 ): Promise<ChatResult> {
-  // One client per request: its fetch carries this request's signal from the first byte on.
-  const client = new mod.Ollama({ host: config.url, fetch: requestFetch(config, request.signal) });
+  // The window is the num_ctx sent: what an overflow's advice starts from.
+  const target = numCtx ? { ...asked, serverWindow: numCtx } : asked;
   const options: Record<string, number> = {};
   if (numCtx) options.num_ctx = numCtx;
   if (config.temperature !== undefined) options.temperature = config.temperature;
@@ -117,13 +102,23 @@ async function streamOllama(
   if (Object.keys(options).length) body.options = options;
   if (config.structuredOutput) body.format = config.structuredOutput;
   // `think` is left out: Ollama then thinks with the models that can, as on its OpenAI endpoint.
+  const url = `${config.url.replace(/\/+$/, "")}/api/chat`;
+  const response = await sendChat(config, target, url, JSON.stringify(body), {
+    ...request,
+    accept: "application/x-ndjson, application/json",
+  });
   const result: ChatResult = { text: "", thought: "", toolCalls: [] };
-  let started = false;
+  let done = false;
   try {
-    // deno-lint-ignore no-explicit-any
-    const stream = await client.chat(body as any);
-    started = true;
-    for await (const part of stream) {
+    for await (const line of ndjsonLines(response.body!)) {
+      // deno-lint-ignore no-explicit-any
+      let part: any;
+      try {
+        part = JSON.parse(line);
+      } catch {
+        continue; // a line that is not JSON is passed over, as on the OpenAI path
+      }
+      if (part?.error !== undefined) throw inStreamError(target, part.error);
       const message = part.message ?? {};
       if (typeof message.thinking === "string" && message.thinking) {
         result.thought += message.thinking;
@@ -139,6 +134,7 @@ async function streamOllama(
         request.onDelta({ type: "toolCall", index, name: call.name, arguments: call.arguments });
       }
       if (part.done) {
+        done = true;
         result.finishReason = result.toolCalls.length ? "tool_calls" : part.done_reason || "stop";
         if (typeof part.prompt_eval_count === "number" || typeof part.eval_count === "number") {
           result.usage = {
@@ -150,10 +146,29 @@ async function streamOllama(
     }
   } catch (e) {
     if (request.signal.aborted) throw new StreamAborted();
-    throw toProviderError(target, e, started);
+    if (e instanceof ProviderError) throw e;
+    throw dropped(target, causeText(e));
   }
   if (request.signal.aborted) throw new StreamAborted();
+  if (!done) throw dropped(target, "the answer ended before it was done");
   return result;
+}
+
+/** The lines of an NDJSON body, as they come; the empty ones left out. */
+async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let nl: number;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, nl).trim();
+      buffer = buffer.slice(nl + 1);
+      if (line) yield line;
+    }
+  }
+  const last = (buffer + decoder.decode()).trim();
+  if (last) yield last;
 }
 
 /** A tool call as Ollama sends it, whole: arguments as an object, an id only in recent versions. */
@@ -165,55 +180,4 @@ function toolCall(raw: unknown, index: number): ToolCall {
     name: typeof c?.function?.name === "string" ? c.function.name : "",
     arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}),
   };
-}
-
-/**
- * The `fetch` the package uses for one request: this request's signal (the package only aborts
- * once the answer has started), mm's User-Agent and key, and error bodies handed over as JSON
- * (the package prints to stdout when an error body is not JSON, which would break `--json`).
- */
-function requestFetch(config: Config, signal: AbortSignal): typeof fetch {
-  return async (input, init = {}) => {
-    const headers = new Headers(init.headers);
-    for (const [name, value] of Object.entries(serverHeaders(config.apiKey))) {
-      headers.set(name, value);
-    }
-    const signals = init.signal ? [init.signal, signal] : [signal];
-    const response = await fetch(input, { ...init, headers, signal: AbortSignal.any(signals) });
-    if (response.ok || response.headers.get("content-type")?.includes("application/json")) {
-      return response;
-    }
-    const text = (await response.text()).replace(/\s+/g, " ").trim();
-    return Response.json(
-      { error: text.slice(0, 300) || response.statusText || "no message" },
-      { status: response.status, statusText: response.statusText },
-    );
-  };
-}
-
-/** The message of the package's stream when the server closed it before `done`. */
-const NOT_DONE = "Did not receive done or success response in stream.";
-
-/** Turns what the `ollama` package threw into one sentence. */
-function toProviderError(target: Target, e: unknown, started: boolean): ProviderError {
-  if (e instanceof ProviderError) return e;
-  const err = e as { name?: unknown; status_code?: unknown; error?: unknown; message?: unknown };
-  if (err?.name === "ResponseError" && typeof err.status_code === "number") {
-    const message = typeof err.error === "string" && err.error ? err.error : "no message";
-    if (err.status_code === 404 && isModelMissingMessage(message)) {
-      return modelMissing(target, message);
-    }
-    if (isOverflowMessage(message)) return overflow(target, message);
-    return httpError(target, err.status_code, message);
-  }
-  if (!started) return unreachable(target, causeText(e));
-  if (e instanceof Error && e.constructor === Error && e.message !== NOT_DONE) {
-    // An `{"error": …}` line in the middle of the stream: the server's own words.
-    if (isOverflowMessage(e.message)) return overflow(target, e.message);
-    return dropped(target, `the server said: ${e.message}`);
-  }
-  if (e instanceof Error && e.message === NOT_DONE) {
-    return dropped(target, "the answer ended before it was done");
-  }
-  return dropped(target, causeText(e));
 }

@@ -45,12 +45,20 @@ export function foldWithMap(text: string): Folded {
   return { text: out, map };
 }
 
+/** The most characters of a query word that are searched: a longer word is cut to its start. */
+export const MAX_WORD_LENGTH = 64;
+
 /**
- * The words of a query, folded, each once: split on anything that is not a letter or a digit.
- * Words of one or two letters are left out when the query has longer ones.
+ * The words of a query, folded, each once: split on anything that is not a letter or a digit,
+ * each cut to {@linkcode MAX_WORD_LENGTH} characters (a pattern is built from every word). Words
+ * of one or two letters are left out when the query has longer ones.
  */
 export function queryWords(query: string): string[] {
-  const all = [...new Set(foldText(query).split(/[^\p{L}\p{N}]+/u).filter((w) => w !== ""))];
+  const cut = (w: string) =>
+    w.length > MAX_WORD_LENGTH ? [...w].slice(0, MAX_WORD_LENGTH).join("") : w;
+  const all = [
+    ...new Set(foldText(query).split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "").map(cut)),
+  ];
   const long = all.filter((w) => [...w].length > 2);
   return long.length ? long : all;
 }

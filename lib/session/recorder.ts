@@ -11,6 +11,7 @@ import {
   sessionPath,
   sessionsDir,
 } from "./store.ts";
+import { SessionLock } from "./lock.ts";
 
 /** How a front end asks for a session. */
 export interface SessionRequest {
@@ -34,6 +35,14 @@ export class SessionRequestError extends Error {
   }
 }
 
+/** A session chosen by {@linkcode SessionRecorder.open}, before its lock is taken. */
+interface Chosen {
+  session: SessionFile;
+  /** An existing file: read again once locked. */
+  resumed: boolean;
+  warnings: string[];
+}
+
 /** The parts of the agent a recorder saves. */
 export interface Recordable {
   history: Message[];
@@ -51,16 +60,44 @@ export class SessionRecorder {
   readonly warnings: string[] = [];
   #earlierErrors: SessionError[];
   #failed = false;
+  #lock?: SessionLock;
 
-  private constructor(dir: string, session: SessionFile) {
+  private constructor(dir: string, session: SessionFile, lock?: SessionLock) {
     this.dir = dir;
     this.session = session;
     this.#earlierErrors = [...session.errors];
+    this.#lock = lock;
   }
 
-  /** Opens a new session, or resumes the one asked for. */
+  /**
+   * Opens a new session, or resumes the one asked for, holding its lock until {@linkcode close}: a
+   * session another mm uses is waited for briefly, then refused with a SessionBusyError. A resumed
+   * file is read once the lock is held, so it holds what the other run added.
+   */
   static async open(req: SessionRequest): Promise<SessionRecorder> {
     const dir = sessionsDir(req.cwd, req.dir);
+    const chosen = await SessionRecorder.#choose(req, dir);
+    const id = chosen.session.id;
+    const lock = await SessionLock.acquire(dir, id);
+    try {
+      const resumed = chosen.resumed ? await loadSession(sessionPath(dir, id)) : chosen.session;
+      const recorder = new SessionRecorder(dir, resumed, lock);
+      recorder.warnings.push(...chosen.warnings);
+      return recorder;
+    } catch (err) {
+      await lock.release();
+      throw err;
+    }
+  }
+
+  /** Lets the session's lock go: another mm may use it now. */
+  async close(): Promise<void> {
+    await this.#lock?.release();
+    this.#lock = undefined;
+  }
+
+  /** The session asked for as it is now (not locked yet), whether it is resumed, the warnings. */
+  static async #choose(req: SessionRequest, dir: string): Promise<Chosen> {
     if (req.id !== undefined) {
       if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(req.id)) {
         throw new SessionRequestError(
@@ -74,10 +111,11 @@ export class SessionRecorder {
           `no session "${req.id}" in ${dir} — list them with mm sessions`,
         );
       }
-      return new SessionRecorder(dir, await loadSession(sessionPath(dir, req.id)));
+      const session = await loadSession(sessionPath(dir, req.id));
+      return { session, resumed: true, warnings: [] };
     }
     const now = new Date().toISOString();
-    const fresh = new SessionRecorder(dir, {
+    const fresh: SessionFile = {
       id: newSessionId(),
       created: now,
       updated: now,
@@ -86,19 +124,16 @@ export class SessionRecorder {
       model: req.model,
       messages: [],
       errors: [],
-    });
+    };
+    const warnings: string[] = [];
     if (req.continueLatest) {
       const listed = await listSessions(dir);
       const latest = listed.find((l) => l.ok && l.session.cwd === req.cwd);
-      for (const l of listed) if (!l.ok) fresh.warnings.push(`[warning: ${l.error.message}]`);
-      if (latest?.ok) {
-        const resumed = new SessionRecorder(dir, latest.session);
-        resumed.warnings.push(...fresh.warnings);
-        return resumed;
-      }
-      fresh.warnings.push(`[warning: no session to continue in ${dir} — starting a new one]`);
+      for (const l of listed) if (!l.ok) warnings.push(`[warning: ${l.error.message}]`);
+      if (latest?.ok) return { session: latest.session, resumed: true, warnings };
+      warnings.push(`[warning: no session to continue in ${dir} — starting a new one]`);
     }
-    return fresh;
+    return { session: fresh, resumed: false, warnings };
   }
 
   /** The messages to resume from, with their turns. */

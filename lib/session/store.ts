@@ -3,6 +3,7 @@
 import { join, resolve } from "node:path";
 import { COMPACT_WRAPPER } from "../history.ts";
 import type { Message } from "../history.ts";
+import { redact } from "../secrets.ts";
 
 /** Where a failure happened. */
 export type ErrorWhere = "generation" | "tool" | "hook" | "session";
@@ -69,7 +70,8 @@ export async function saveSession(dir: string, session: SessionFile): Promise<vo
   await Deno.mkdir(dir, { recursive: true });
   const path = sessionPath(dir, session.id);
   const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(session, null, 1) + "\n");
+  // A secret a tool printed (or an error quoted) is not kept (lib/secrets.ts).
+  await Deno.writeTextFile(tmp, redact(JSON.stringify(session, null, 1)) + "\n");
   try {
     await Deno.rename(tmp, path);
   } catch (e) {

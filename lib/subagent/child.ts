@@ -17,6 +17,8 @@ import type {
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { AgentRef, Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
+import { parseConfig } from "../config/load.ts";
+import { childEnv } from "../child_env.ts";
 import type { AskOutcome } from "../tool.ts";
 import { VERSION } from "../version.ts";
 import { formQuestions, formResponse } from "./forms.ts";
@@ -50,6 +52,27 @@ export function mmCommand(): { program: string; args: string[] } {
   if (!deno) return { program, args: [] };
   const target = main.protocol === "file:" ? fileURLToPath(main) : main.href;
   return { program, args: ["run", "--allow-all", "--no-config", "--quiet", target] };
+}
+
+/**
+ * What a child `mm -acp` needs of mm's secrets: `MM_API_KEY` when its agent file has no `apiKey`
+ * of its own (it then uses the variable, as when run from a shell), nothing otherwise — its own
+ * key is in its file, and the parent's must not go to another server.
+ */
+export function childKey(file: string): Record<string, string> {
+  let key: string | undefined;
+  try {
+    key = Deno.env.get("MM_API_KEY");
+  } catch {
+    return {}; // no env permission: nothing to hand on
+  }
+  if (!key) return {};
+  try {
+    const own = parseConfig(Deno.readTextFileSync(file), file, {}).apiKey;
+    return own ? {} : { MM_API_KEY: key };
+  } catch {
+    return {}; // a file that cannot be read fails in the child, with its own sentence
+  }
 }
 
 /** The option ids of mm's own permission dialog (lib/frontend/acp/permission.ts). */
@@ -220,7 +243,7 @@ export class ChildAgent {
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      env: { MM_ASK_DEPTH: String(this.#depth + 1) },
+      ...childEnv({ MM_ASK_DEPTH: String(this.#depth + 1), ...childKey(this.file) }),
     }).spawn();
     this.#child = child;
     child.status.then(() => {

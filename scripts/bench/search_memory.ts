@@ -14,6 +14,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { searchSessions } from "../../lib/session/search.ts";
 import type { SessionFile, SessionMessage } from "../../lib/session/store.ts";
+import { random } from "./random.ts";
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -24,18 +25,6 @@ const QUERIES: { name: string; query: string }[] = [
   { name: "only in tool outputs", query: "function" },
   { name: "in nearly every answer", query: "memory search" },
 ];
-
-/** A small deterministic generator (mulberry32), so every run searches the same files. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** English words, and mm's own punctuation: every file is two-byte text, as real ones are. */
 const ENGLISH = (

@@ -5,6 +5,7 @@
 
 import { Agent } from "../../lib/agent/agent.ts";
 import { describeCall } from "../../lib/agent/dispatch.ts";
+import { abandonedText, CANCEL_GRACE } from "../../lib/agent/texts.ts";
 import { coerceInput } from "../../lib/tool_input.ts";
 import { toolSchema } from "../../lib/agent/schema.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
@@ -125,6 +126,56 @@ Deno.test("a tool's own schema and parse", async (t) => {
       faults: ['items: "a" is not an array'],
     });
   });
+
+  await t.step(
+    "a tool that never ends is left behind within a second of the cancellation",
+    async () => {
+      const model = "tool-stuck";
+      const hang: Tool<Record<string, never>> = {
+        name: "hang",
+        kind: "other",
+        emoji: "⏳",
+        asks: false,
+        declared: () => true,
+        description: "Never ends.",
+        parameters: {},
+        summary: () => "",
+        run: () => new Promise(() => {}),
+      };
+      server.script(model, [{ toolCalls: [{ name: "hang", arguments: {} }] }]);
+      const config = { ...defaultConfig(), url: server.url, model };
+      const outputs: string[] = [];
+      const agent = new Agent({
+        config,
+        chat: createChatClient(config, model),
+        tools: [hang],
+        systemPrompt: "test",
+        context: (signal) => fakeContext({ signal }),
+        askPermission: () => Promise.resolve({ kind: "reject" }),
+        emit: (e) => e.type === "tool_result" && outputs.push(e.output),
+      });
+      const controller = new AbortController();
+      const turn = agent.runTurn("wait", controller.signal);
+      while (server.chats(model).length === 0) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 100));
+      const cancelled = Date.now();
+      controller.abort();
+      const outcome = await turn;
+      const took = Date.now() - cancelled;
+      assertEquals(outcome.status, "cancelled");
+      assertEquals(took >= CANCEL_GRACE, true, `${took} ms`);
+      assertEquals(outputs, [abandonedText("hang")]);
+      assertEquals(
+        abandonedText("hang"),
+        "[error: cancelled: hang did not stop within 1s of the cancellation and was left behind]",
+      );
+      assertEquals(agent.history.at(-1), {
+        role: "tool",
+        tool_call_id: "call_0",
+        content: abandonedText("hang"),
+      });
+    },
+  );
 
   await server.close();
 });

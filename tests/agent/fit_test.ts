@@ -13,6 +13,7 @@ import {
   compactingNotice,
   isShortened,
   KEPT_HEAD,
+  leastTokens,
   OVERFLOW_CUT_NOTICE,
   OVERFLOW_NOTICE,
   overflowAnsweredText,
@@ -216,11 +217,17 @@ Deno.test("the context window", async (t) => {
   await t.step("a prompt too big for the window fails at once, nothing sent", async () => {
     const { chat, requests } = fakeChat(1024, [says("never")]);
     const agent = agentWith(chat);
-    const prompt = "x".repeat(3000);
+    const prompt = "x".repeat(6000);
     const outcome = await run(agent, prompt);
-    const tokens = promptTokens([agent.history[0], { role: "user", content: prompt }], schemas);
-    // Refused by what the server could take: the window less a small share for the answer.
-    const error = tooBigText(tokens, { window: 1024, reserve: 512, floor: 64 });
+    // Refused by what the server could take (the window less a small share for the answer),
+    // counting the least the prompt could take: mm's estimate is high on purpose.
+    const raw = rawPromptTokens([agent.history[0], { role: "user", content: prompt }], schemas);
+    const error = tooBigText(leastTokens(raw), {
+      window: 1024,
+      reserve: 512,
+      floor: 64,
+      toldWindow: false,
+    });
     assertEquals(outcome.status === "failed" && outcome.error, error);
     assertEquals(requests.length, 0);
     assertEquals(agent.errors.map((e) => e.message), [error]);
@@ -229,7 +236,8 @@ Deno.test("the context window", async (t) => {
   await t.step(
     "a prompt the server can still answer is sent, though it leaves little room",
     async () => {
-      // About 3,700 tokens: more than the 3,584 mm keeps to, less than 4,096 less a 32nd.
+      // About 3,700 tokens by mm's estimate: more than the 3,584 it keeps to, less than 4,096
+      // less a 32nd (and a real tokenizer counts fewer).
       const prompt = "x ".repeat(5_550);
       const { chat, requests } = fakeChat(4096, [says("read it")]);
       assertEquals((await run(agentWith(chat), prompt)).status, "answered");
@@ -237,7 +245,7 @@ Deno.test("the context window", async (t) => {
       // With maxTokens, that much is kept for the answer: the same prompt is refused, unsent.
       const capped = fakeChat(4096, [says("never")]);
       const agent = new Agent({
-        config: { ...defaultConfig(), url: target.url, model: "fake", maxTokens: 1024 },
+        config: { ...defaultConfig(), url: target.url, model: "fake", maxTokens: 2048 },
         chat: capped.chat,
         tools: [dump],
         systemPrompt: "You are a test.",

@@ -871,7 +871,7 @@ Deno.test("parseConfig: unknown keys", async (t) => {
     [
       "tools[0].parameters.n.required",
       "tools:\n  - name: t\n    command: [x]\n    parameters:\n      n: {required: true}",
-      'mm.yaml:5:11: unknown key "tools[0].parameters.n.required" — known keys of tools[0].parameters.n: type, description, enum, default, optional',
+      'mm.yaml:5:11: unknown key "tools[0].parameters.n.required" — known keys of tools[0].parameters.n: type, description, enum, default, optional, allowDash',
     ],
     [
       "window.mice",

@@ -102,10 +102,29 @@ Deno.test("the command line", async (t) => {
       const bad = await workdir("model: m\nsystemFile: prompts/missing.md\n");
       const run = await runMM(["-p", "hi"], { cwd: bad });
       assertEquals(run.code, 2);
+      // Checked with the rest of the file, at its key's position, before any request.
       assertMatch(
         run.stderr,
-        /^mm: .*mm\.yaml: systemFile: .*prompts\/missing\.md cannot be read \(no such file\)\n$/,
+        /^mm: .*mm\.yaml:2:13: systemFile: .*prompts\/missing\.md cannot be read \(no such file\)\n$/,
       );
+      const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const url = `http://127.0.0.1:${listener.addr.port}`;
+      let requests = 0;
+      const accepting = (async () => {
+        for await (const conn of listener) {
+          requests++;
+          conn.close();
+        }
+      })();
+      const dirOnServer = await workdir(`url: ${url}\nmodel: m\nsystemFile: gone.md\n`);
+      for (const args of [["-p", "hi"], ["doctor"]]) {
+        const again = await runMM(args, { cwd: dirOnServer });
+        assertEquals(again.code, args[0] === "doctor" ? 1 : 2, again.stderr);
+        assertStringIncludes(again.stdout + again.stderr, "mm.yaml:3:13: systemFile: ");
+      }
+      listener.close();
+      await accepting.catch(() => {});
+      assertEquals(requests, 0, "no request reached the server");
     },
     "-c names the agent file; a missing one is an error": async () => {
       const run = await runMM(["-p", "hi", "-c", "nowhere.yaml"], { cwd: dir });

@@ -141,7 +141,8 @@ Deno.test("extending mm", async (t) => {
         assertEquals(toolOutputs("declared", 1), [
           "unit|3|true|--level=high|",
           "; touch pwned; $(touch pwned2) | cat > x|2|--level=|",
-          "-rf|2|--level=|",
+          // A value that would be an option is an invalid call (docs/extending.md).
+          '[run_tests: invalid call, nothing was run — pattern: "-rf" starts with "-", which the program would take as an option — give a value that does not start with "-" (for a file: ./-rf). You sent: {"pattern":"-rf"}. Expected: pattern (string): Which tests; count (integer, optional): How many times. Optional, default 2; verbose (boolean, optional): Say more. Optional; level (string, optional): The level. One of: low, high. Optional. Call run_tests again with each parameter as its own field.]',
         ]);
         for (const f of ["pwned", "pwned2", "x"]) {
           assertEquals(await exists(`${dir}/${f}`), false, `${f} must not exist`);

@@ -263,6 +263,120 @@ Deno.test("llama-server", async (t) => {
       const tool = server.chats("zeros")[1].body.messages.at(-1);
       assertEquals(tool.content, "[binary output: 6000 bytes, not shown]");
     },
+    "Ollama's native path (contextSize): the same waits and the same sentences": async () => {
+      const file = (model: string) =>
+        workdir(`provider: ollama\nurl: ${server.url}\nmodel: ${model}\ncontextSize: 8192\n`);
+      const limited = {
+        raw: {
+          status: 429,
+          headers: { "retry-after": "0" },
+          body: '{"error":"too many requests"}',
+        },
+      };
+      server.script("n-limited", [limited, limited, { text: "native at last" }]);
+      const ok = await runMM(["-p", "hi"], { cwd: await file("n-limited") });
+      assertEquals([ok.code, ok.stdout], [0, "native at last\n"], ok.stderr);
+      assertEquals(server.nativeChats("n-limited").length, 3);
+      server.script("n-html", [
+        raw(503, "text/html", "<html><title>503 Service Unavailable</title></html>"),
+      ]);
+      const html = await runMM(["-p", "hi"], { cwd: await file("n-html") });
+      assertStringIncludes(
+        html.stderr,
+        'answered HTTP 503 for "n-html": 503 Service Unavailable —',
+      );
+      server.script("n-over", [
+        raw(400, "application/json", '{"error":"the input length exceeds the context length"}'),
+      ]);
+      const over = await runMM(["-p", "hi"], { cwd: await file("n-over") });
+      assertStringIncludes(
+        over.stderr,
+        "(the input length exceeds the context length) — raise `contextSize` above 8192 (mm sends it to Ollama as num_ctx), or send a shorter prompt",
+      );
+    },
+    "a call written as text and cut at maxTokens is a cut call, not an answer": async () => {
+      const body =
+        sse({ content: '<tool_call>\n{"name": "bash", "arguments": {"command": "echo te' }) +
+        sse({}, "length") + "data: [DONE]\n\n";
+      server.script("cut-text-call", [raw(200, "text/event-stream", body)]);
+      const run = await runMM(["-p", "go"], {
+        cwd: await llamaFile("cut-text-call", "maxTokens: 30\n"),
+      });
+      assertEquals([run.code, run.stdout], [1, ""]);
+      assertStringIncludes(run.stderr, "[error: the model's tool call was cut at maxTokens (30)");
+    },
+    "the watchdog does not count the waits a 429 asks for": async () => {
+      const limited = { raw: { status: 429, headers: { "retry-after": "2" }, body: "slow down" } };
+      server.script("patient", [limited, { text: "waited" }]);
+      const dir = await llamaFile("patient", "watchdogTimeout: 1s\n");
+      const run = await runMM(["-p", "hi"], { cwd: dir });
+      assertEquals([run.code, run.stdout], [0, "waited\n"], run.stderr);
+    },
+    "an event stream labelled text/plain is read all the same": async () => {
+      const body = sse({ content: "mislabelled" }) + sse({}, "stop") + "data: [DONE]\n\n";
+      server.script("mislabelled", [raw(200, "text/plain", body)]);
+      const run = await runMM(["-p", "hi"], { cwd: await llamaFile("mislabelled") });
+      assertEquals([run.code, run.stdout], [0, "mislabelled\n"], run.stderr);
+    },
+    "a call's name sent whole in every delta, calls with neither index nor id": async () => {
+      const piece = (args: string) =>
+        sse({ tool_calls: [{ index: 0, id: "q1", function: { name: "bash", arguments: args } }] });
+      const repeated = piece('{"command": ') + piece('"echo named"') + piece("}") +
+        sse({}, "tool_calls") + "data: [DONE]\n\n";
+      const bare = (name: string | undefined, args: string) =>
+        sse({ tool_calls: [{ function: { ...(name ? { name } : {}), arguments: args } }] });
+      const twoBare = bare("bash", '{"command": "echo one"}') +
+        bare("bash", '{"command": "echo two"}') +
+        sse({}, "tool_calls") + "data: [DONE]\n\n";
+      server.script("names", [
+        raw(200, "text/event-stream", repeated),
+        raw(200, "text/event-stream", twoBare),
+        { text: "done" },
+      ]);
+      const run = await runMM(["-p", "go"], { cwd: await llamaFile("names") });
+      assertEquals([run.code, run.stdout], [0, "done\n"], run.stderr);
+      const tools = server.chats("names")[2].body.messages.filter((m: { role: string }) =>
+        m.role === "tool"
+      ).map((m: { content: string }) => m.content);
+      assertEquals(tools, ["named\n", "one\n", "two\n"]);
+    },
+    "-p: what the model said before the server failed is shown, then the error": async () => {
+      server.script("said-first", [{ fixture: "in-stream-error" }]);
+      const run = await runMM(["-p", "say hi"], { cwd: await llamaFile("said-first") });
+      assertEquals(run.code, 1);
+      assertStringIncludes(run.stderr, "Hi\nmm: the llamacpp server at");
+    },
+    "a Python traceback, an event: error, a model still loading: the useful line": async () => {
+      const trace =
+        'Traceback (most recent call last):\n  File "x.py", line 1\nRuntimeError: CUDA out of memory';
+      server.script("trace", [raw(500, "text/plain", trace)]);
+      const run = await runMM(["-p", "hi"], { cwd: await llamaFile("trace") });
+      assertStringIncludes(run.stderr, 'for "trace": RuntimeError: CUDA out of memory —');
+      const failing = sse({ content: "partial" }) +
+        'event: error\ndata: {"message":"Internal server error"}\n\n';
+      server.script("event-error", [raw(200, "text/event-stream", failing)]);
+      const ev = await runMM(["-p", "hi"], { cwd: await llamaFile("event-error") });
+      assertEquals(ev.code, 1);
+      assertStringIncludes(
+        ev.stderr,
+        'failed while "event-error" was answering: Internal server error',
+      );
+      const loading = ScriptedServer.start();
+      try {
+        loading.sideReplies["/v1/models"] = {
+          status: 503,
+          body: { error: { code: 503, message: "Loading model", type: "unavailable_error" } },
+        };
+        const dir = await workdir(`provider: llamacpp\nurl: ${loading.url}\n`);
+        const list = await runMM(["-p", "hi"], { cwd: dir });
+        assertStringIncludes(
+          list.stderr,
+          "Loading model — the server is still loading its model: wait a moment, then run mm again",
+        );
+      } finally {
+        await loading.close();
+      }
+    },
     "a router restarting the model after an unload: the chat request is sent again": async () => {
       server.script("restarting", [{ fixture: "router-chat-right-after-unload" }, {
         text: "back",

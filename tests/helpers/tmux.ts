@@ -1,5 +1,7 @@
 /** Drives a terminal program in tmux: keys in with send-keys, the screen out with capture-pane. */
 
+import { DENO_DIR, MAIN } from "./mm.ts";
+
 let counter = 0;
 
 async function tmux(...args: string[]): Promise<string> {
@@ -30,7 +32,8 @@ export class Terminal {
     argv: string[],
     opts: { cwd: string; env?: Record<string, string>; width?: number; height?: number },
   ): Promise<Terminal> {
-    const name = `mm-test-${Deno.pid}-${counter++}`;
+    // Test files may share a process (workers): the random part keeps their names apart.
+    const name = `mm-test-${Deno.pid}-${counter++}-${crypto.randomUUID().slice(0, 8)}`;
     const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
     const command = `env ${env} ${argv.map(shellQuote).join(" ")}; echo "[exited $?]"; sleep 600`;
     await tmux(
@@ -50,6 +53,17 @@ export class Terminal {
     );
     const socket = (await tmux("-L", name, "display", "-p", "#{socket_path}")).trim();
     return new Terminal(name, socket);
+  }
+
+  /**
+   * Starts the real `mm args…` from source in `dir` (its HOME), without colour, with `env` over
+   * that: line mode when no argument says otherwise.
+   */
+  static mm(dir: string, args: string[] = [], env: Record<string, string> = {}): Promise<Terminal> {
+    return Terminal.start(
+      [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN, ...args],
+      { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR, ...env } },
+    );
   }
 
   /** Sends keys as tmux names them (`Enter`, `Escape`, `C-c`, `C-d`) or literal text with `-l`. */
@@ -73,6 +87,11 @@ export class Terminal {
   /** The screen with its colour escape sequences, as tmux keeps them. */
   async screenWithEscapes(): Promise<string> {
     return await tmux("-L", this.name, "capture-pane", "-t", this.name, "-p", "-e", "-J");
+  }
+
+  /** The pane's title, as a program sets it with an OSC 0 or 2 sequence. */
+  async title(): Promise<string> {
+    return (await tmux("-L", this.name, "display", "-p", "-t", this.name, "#{pane_title}")).trim();
   }
 
   /** Waits until the screen matches `pattern` (polling every 50 ms), or fails after `timeout` ms. */

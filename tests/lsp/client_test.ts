@@ -2,6 +2,7 @@
 
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { configurationSection, fileUri, LspClient, uriKey } from "../../lib/lsp/client.ts";
+import { addSecret } from "../../lib/secrets.ts";
 import {
   fakeServer,
   groupGone,
@@ -117,4 +118,33 @@ Deno.test("lsp pool: servers by extension, commands on the PATH", async (t) => {
     assertEquals(uriKey("file:///a%20b/c.ts"), "/a b/c.ts");
     assertEquals(uriKey("deno:/asset/x"), "deno:/asset/x");
   });
+});
+
+Deno.test("lsp client: the server's environment holds none of mm's secrets", async () => {
+  const dir = await project({ "a.fk": "one\n" });
+  const secret = "sk-lsp-secret-0123456789";
+  addSecret(secret);
+  Deno.env.set("MM_TEST_LSP_SECRET", secret);
+  Deno.env.set("MM_TEST_LSP_PLAIN", "kept");
+  const fake = fakeServer();
+  const server = {
+    ...fake,
+    command: "bash",
+    args: [
+      "-c",
+      'echo "[${MM_TEST_LSP_SECRET-}] [${MM_TEST_LSP_PLAIN-}]" > env.txt; exec "$@"',
+      "lsp",
+      fake.command,
+      ...fake.args,
+    ],
+  };
+  try {
+    const client = await LspClient.start(server, { root: dir });
+    await client.close();
+    assertEquals(await Deno.readTextFile(`${dir}/env.txt`), "[] [kept]\n");
+  } finally {
+    Deno.env.delete("MM_TEST_LSP_SECRET");
+    Deno.env.delete("MM_TEST_LSP_PLAIN");
+    await removeProjects();
+  }
 });

@@ -5,6 +5,7 @@ import {
   countBits,
   foldText,
   foldWithMap,
+  MAX_WORD_LENGTH,
   queryWords,
   WordMatcher,
 } from "../../lib/session/fold.ts";
@@ -49,6 +50,16 @@ Deno.test("matching", async (t) => {
     assertEquals(queryWords("de a"), ["de", "a"], "only short words: all kept");
     assertEquals(queryWords("C++ node.js"), ["node"]);
     assertEquals(queryWords("  ?!, — "), []);
+  });
+
+  await t.step("a word longer than 64 characters is cut to its start, and never throws", () => {
+    assertEquals(queryWords("x".repeat(30_000) + " b"), ["x".repeat(MAX_WORD_LENGTH)]);
+    assertEquals(MAX_WORD_LENGTH, 64);
+    for (const word of ["a".repeat(30_000), "é".repeat(30_000), "λ".repeat(1_000_000)]) {
+      const m = new WordMatcher(queryWords(word));
+      assertEquals(m.any("un café noir, λόγος"), false);
+      assertEquals(m.any("a".repeat(64) + " é".repeat(3)), word.startsWith("a"));
+    }
   });
 
   await t.step("a word matches inside a longer word", () => {

@@ -26,6 +26,14 @@ Deno.test("readableOutput", async (t) => {
       `./a.txt${NUL_MARK}./b.txt${NUL_MARK}./some/longer/path/c.txt${NUL_MARK}`,
     );
   });
+  await t.step("a binary file among text: the text stays, the binary part is one line", () => {
+    const notes = "first note\nsecond note\n";
+    const icon = "\0\0\u0001\0\ufffd\ufffd\0\0\0\0\n\0\0\ufffd\0\0";
+    assertEquals(
+      readableOutput(notes + icon + "\nafter\n"),
+      "first note\nsecond note\n[binary output: 17 bytes, not shown]\nafter\n",
+    );
+  });
   await t.step("through commandOutput, which bash and the declared tools use", () => {
     const result = { output: "\0".repeat(100), code: 0, timedOut: false, cancelled: false };
     assertEquals(commandOutput(result, 30_000, 16_000), {

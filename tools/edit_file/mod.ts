@@ -20,7 +20,7 @@ import {
 } from "./match.ts";
 import { commonEnds } from "./placement.ts";
 import { numberLine } from "../_lines.ts";
-import { directoryText, missingText, READ_LIMIT, readErrorText } from "../_files.ts";
+import { readFileBytes } from "../_files.ts";
 import { unchangedText, writeErrorText } from "../_files.ts";
 import { DIFF_TOO_SLOW, diffHunks, type Hunk } from "../_diff.ts";
 
@@ -627,17 +627,8 @@ export const editFile: Tool<EditFileInput> = {
       locations,
     });
 
-    let bytes: Uint8Array | undefined;
-    try {
-      const info = await ctx.fs.stat(path);
-      if (info === undefined) return fail(missingText(path));
-      if (info.isDirectory) return fail(directoryText(path, ctx.config.bashTool));
-      if (info.size > READ_LIMIT) return fail(tooLargeText(path, info.size));
-      bytes = await ctx.fs.read(path);
-    } catch (err) {
-      return fail(readErrorText(path, errorReason(err)));
-    }
-    if (bytes === undefined) return fail(missingText(path));
+    const bytes = await readFileBytes(path, ctx, (size) => tooLargeText(path, size));
+    if (typeof bytes === "string") return fail(bytes);
     if (bytes.includes(0)) return fail(binaryText(path, bytes.length));
     let raw: string;
     try {

@@ -27,6 +27,8 @@ import { ALIVE_METHOD, type AliveParams, mayAskUser, turnErrorMeta } from "../..
 import { writeAll } from "../terminal/output.ts";
 import type { McpEvent, McpServers } from "../../mcp/servers.ts";
 import { eventLines } from "../../mcp/status.ts";
+import { RunStop } from "../exit.ts";
+import { redact } from "../../secrets.ts";
 import { closeMcp, openSession, startMcp, startPieces, startRun } from "../start.ts";
 import { editorServers } from "./mcp_servers.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
@@ -60,6 +62,7 @@ function userError(e: unknown): RequestError {
     "ProviderError",
     "SessionRequestError",
     "SessionFileError",
+    "SessionBusyError",
   ];
   if (e instanceof Error && names.includes(e.name)) {
     return new RequestError(-32603, e.message, { reason: e.name });
@@ -89,6 +92,19 @@ async function sessionCwd(cwd: string): Promise<string> {
   }
   if (!info.isDirectory) throw RequestError.invalidParams({ cwd }, `cwd ${cwd} is not a directory`);
   return cwd;
+}
+
+/** stdout for the protocol, mm's secrets redacted from every message (lib/secrets.ts). */
+function redactedStdout(): WritableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  const redacting = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, out) {
+      out.enqueue(encoder.encode(redact(decoder.decode(chunk, { stream: true }))));
+    },
+  });
+  redacting.readable.pipeTo(Deno.stdout.writable).catch(() => {});
+  return redacting.writable;
 }
 
 /** In editor mode stdout belongs to the protocol: console output meant for it goes to stderr. */
@@ -227,10 +243,18 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
         const id = recorder?.session.id ?? newSessionId();
         // An asking mm with nobody to ask says so (docs/acp.md, "Agents that ask agents").
         const askUser = mayAskUser(params);
-        sessions.set(
+        const session = await startSession(
           id,
-          await startSession(id, cwd, client, recorder, params.mcpServers ?? [], askUser),
-        );
+          cwd,
+          client,
+          recorder,
+          params.mcpServers ?? [],
+          askUser,
+        ).catch(async (e) => {
+          await recorder?.close();
+          throw e;
+        });
+        sessions.set(id, session);
         return { sessionId: id };
       } catch (e) {
         throw userError(e);
@@ -265,21 +289,27 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     app.onRequest(methods.agent.session.load, async ({ params, client }) => {
       try {
         const cwd = await sessionCwd(params.cwd);
-        const recorder = await openSession(
-          { config, cwd, sessionId: params.sessionId },
-          await modelName(),
-        );
+        // The same session open here already: closed first, so that its lock is free.
         const earlier = sessions.get(params.sessionId);
         if (earlier) {
           sessions.delete(params.sessionId);
           await earlier.close();
         }
+        const recorder = await openSession(
+          { config, cwd, sessionId: params.sessionId },
+          await modelName(),
+        );
         const session = await startSession(
           params.sessionId,
           cwd,
           client,
           recorder,
           params.mcpServers ?? [],
+        ).catch(
+          async (e) => {
+            await recorder?.close();
+            throw e;
+          },
         );
         sessions.set(params.sessionId, session);
         await session.replay();
@@ -293,16 +323,14 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
     });
   }
 
-  const connection = app.connect(ndJsonStream(Deno.stdout.writable, Deno.stdin.readable));
-  const stop = () => connection.close();
-  const signals: Deno.Signal[] = Deno.build.os === "windows"
-    ? ["SIGINT"]
-    : ["SIGINT", "SIGTERM", "SIGHUP"];
-  for (const s of signals) Deno.addSignalListener(s, stop);
+  const connection = app.connect(ndJsonStream(redactedStdout(), Deno.stdin.readable));
+  // SIGINT, SIGTERM, SIGHUP: every turn cancelled (and saved), then 128 + the signal's number.
+  const stop = new RunStop();
+  stop.signal.addEventListener("abort", () => connection.close(), { once: true });
   try {
     await connection.closed.catch(() => {});
   } finally {
-    for (const s of signals) Deno.removeSignalListener(s, stop);
+    stop.dispose();
     await Promise.all([...sessions.values()].map((s) => s.close()));
     await Promise.all([
       ...[...pools.values()].map((p) => p.close()),
@@ -310,5 +338,5 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
       closeMcp(run.mcp),
     ]);
   }
-  return 0;
+  return stop.exitCode ?? 0;
 }

@@ -184,14 +184,19 @@ export class AcpSession {
     this.#turn?.controller.abort();
   }
 
-  /** Cancels the turn and waits a little (2 s at most) for it to wind down. */
+  /**
+   * Cancels the turn and waits a little (2 s at most) for it to wind down, then lets the session
+   * file's lock go.
+   */
   async close(): Promise<void> {
     const turn = this.#turn;
     this.cancel();
-    if (!turn) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([turn.done, new Promise((r) => timer = setTimeout(r, 2_000))]);
-    clearTimeout(timer);
+    if (turn) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([turn.done, new Promise((r) => timer = setTimeout(r, 2_000))]);
+      clearTimeout(timer);
+    }
+    await this.#opts.recorder?.close();
   }
 
   /** `session/load`: sends the whole history again as updates, then returns once they are sent. */

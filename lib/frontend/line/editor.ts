@@ -17,12 +17,22 @@ export class LineEditor {
   #width: () => number;
   /** Draws the line being read again, while one is. */
   #redraw?: () => void;
+  #stop?: AbortSignal;
 
-  /** An editor drawing with `write`, `width` columns wide. */
-  constructor(router: KeyRouter, write: (text: string) => void, width: () => number) {
+  /**
+   * An editor drawing with `write`, `width` columns wide; once `stop` aborts (mm is ending), every
+   * read, waiting or to come, ends as at the end of the input.
+   */
+  constructor(
+    router: KeyRouter,
+    write: (text: string) => void,
+    width: () => number,
+    stop?: AbortSignal,
+  ) {
     this.#router = router;
     this.#write = write;
     this.#width = width;
+    this.#stop = stop;
   }
 
   /**
@@ -38,6 +48,7 @@ export class LineEditor {
 
   /** Reads one line (or several joined by `\` at line ends, or pasted). */
   read(prompt: string, history?: History): Promise<LineResult> {
+    if (this.#stop?.aborted) return Promise.resolve({ kind: "eof" });
     return new Promise((resolve) => {
       let buffer = "";
       let cursor = 0;
@@ -57,9 +68,11 @@ export class LineEditor {
       const finish = (result: LineResult) => {
         this.#redraw = undefined;
         release();
+        this.#stop?.removeEventListener("abort", stopped);
         this.#write("\r\n");
         resolve(result);
       };
+      const stopped = () => finish({ kind: "eof" });
       const insert = (text: string) => {
         buffer = buffer.slice(0, cursor) + text + buffer.slice(cursor);
         cursor += text.length;
@@ -158,6 +171,7 @@ export class LineEditor {
         draw();
       });
       this.#redraw = draw;
+      this.#stop?.addEventListener("abort", stopped, { once: true });
       draw();
     });
   }

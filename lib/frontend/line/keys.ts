@@ -23,11 +23,11 @@ export function terminalKeys(): KeySource {
       if (!stop) return;
       stop();
       stop = undefined;
-      Deno.stdout.writeSync(new TextEncoder().encode("\x1b[?2004l"));
       try {
+        Deno.stdout.writeSync(new TextEncoder().encode("\x1b[?2004l"));
         Deno.stdin.setRaw(false);
       } catch {
-        // Not a terminal any more.
+        // Not a terminal any more (EIO once it hung up): nothing to give back.
       }
     },
   };

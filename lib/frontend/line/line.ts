@@ -12,7 +12,9 @@ import { ProviderError } from "../../provider/errors.ts";
 import { lspBannerLine } from "../../../tools/lsp/texts.ts";
 import { eventLines } from "../../mcp/status.ts";
 import { writeAll } from "../terminal/output.ts";
+import { visible } from "../terminal/visible.ts";
 import { start } from "../start.ts";
+import { RunStop } from "../exit.ts";
 import { banner } from "../terminal/banner.ts";
 import {
   askCommand,
@@ -42,12 +44,35 @@ export interface LineOptions {
 /** The prompt of line mode. */
 export const PROMPT = "› ";
 
-/** Runs line mode until the user quits; returns the exit code. */
+/**
+ * Runs line mode until the user quits; returns the exit code: 0, or 128 + the signal's number
+ * after SIGTERM or SIGHUP (the turn cancelled and saved first). SIGINT cancels the turn, as Ctrl-C.
+ */
 export async function runLineMode(opts: LineOptions): Promise<number> {
+  const stop = new RunStop(["SIGTERM", "SIGHUP"]);
+  try {
+    return await lineMode(opts, stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+/** The conversation of {@linkcode runLineMode}, until the user quits or `stop` ends it. */
+async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
   const { config, cwd } = opts;
   const colour = Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR");
+  let gone = false;
   const screen: Screen = {
-    write: (text) => writeAll(Deno.stdout, text),
+    write: (text) => {
+      if (gone) return;
+      try {
+        writeAll(Deno.stdout, text);
+      } catch {
+        // The terminal is gone (EIO): nobody to draw for; mm ends.
+        gone = true;
+        stop.stop("stdout closed");
+      }
+    },
     width: () => {
       try {
         return Deno.consoleSize().columns;
@@ -72,14 +97,14 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
     },
   });
   if (!begun.ok) {
-    render.line(`mm: ${begun.error}`);
+    render.line(`mm: ${visible(begun.error)}`);
     return 1;
   }
   const { model, tools, run } = begun;
 
   const keys = opts.keys ?? terminalKeys();
   const router = new KeyRouter();
-  const editor = new LineEditor(router, screen.write, screen.width);
+  const editor = new LineEditor(router, screen.write, screen.width, stop.signal);
   const history = new History(History.defaultPath(Deno.env.toObject()));
   await history.load();
   let turn: AbortController | undefined;
@@ -91,7 +116,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
     askedBy?: AskedBy,
   ): Promise<PermissionAnswer> => {
     // An asked agent's request is the whole question already: `<agent> asks: <title>`.
-    render.line(askedBy ? `🔐 ${summary}` : `🔐 ${tool}: ${summary}`);
+    render.line(visible(askedBy ? `🔐 ${summary}` : `🔐 ${tool}: ${summary}`));
     // An asked agent takes "always" as once: it is not offered (as in the editor's dialog).
     const r = await editor.read(
       askedBy
@@ -115,7 +140,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
     },
     write: (text) => {
       spinner.stop();
-      render.write(text);
+      render.write(visible(text));
     },
     command: (name) => {
       if (name === "/abort" || name === "/quit" || name === "/exit") {
@@ -130,17 +155,19 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
 
   const newAgent = (earlier?: { message: Message; turn: number }[]): Agent =>
     begun.agent(
-      { askPermission, emit: (e) => render.handle(e), warn: (w) => render.line(w), ask },
+      { askPermission, emit: (e) => render.handle(e), warn: (w) => render.line(visible(w)), ask },
       earlier,
     );
   let agent = newAgent();
 
-  render.write(banner(config, model, tools.map((t) => t.name), begun.recorder, begun.chat.plan));
+  render.write(
+    visible(banner(config, model, tools.map((t) => t.name), begun.recorder, begun.chat.plan)),
+  );
   const lspLine = lspBannerLine(config, run.lspServers);
   if (lspLine) render.write(lspLine + "\n");
-  for (const w of warnings) render.line(w);
+  for (const w of warnings) render.line(visible(w));
   showMcp = (line) => {
-    if (!editor.above(line)) render.line(line);
+    if (!editor.above(visible(line))) render.line(visible(line));
   };
   if (agent.history.length > 1) {
     render.line(render.dim(`(continuing: ${agent.history.length - 1} earlier message(s))`));
@@ -148,6 +175,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
 
   const onSignal = () => turn?.abort();
   Deno.addSignalListener("SIGINT", onSignal);
+  stop.signal.addEventListener("abort", onSignal, { once: true });
   keys.start((key) => router.dispatch(key));
   let interrupted = false;
   try {
@@ -175,7 +203,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
           render.line(`new conversation${recorder ? ` (session ${recorder.session.id})` : ""}`);
         } else if (name === "/compact") await compact(agent, render, spinner);
         else if (name === "/memory") {
-          render.line(await memoryCommand(config, cwd, args, agent));
+          render.line(visible(await memoryCommand(config, cwd, args, agent)));
         } else if (name === "/ask") {
           turn = new AbortController();
           const controller = turn;
@@ -183,7 +211,7 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
           const release = router.push(typed.listen);
           try {
             const exchange = await askCommand(agent, tools, args, controller.signal, {
-              line: (l) => render.line(l),
+              line: (l) => render.line(visible(l)),
               start: (summary) => render.line(toolLine("🗣", "ask", summary)),
               end: (result) => {
                 // The result reads like ask_agent's own in a turn: the preview under the call's line.
@@ -212,20 +240,26 @@ export async function runLineMode(opts: LineOptions): Promise<number> {
           render.handle({ type: "recap", counters: outcome.counters });
         }
         render.finish();
-        if (outcome.status === "cancelled") render.line("⏹ turn cancelled");
+        if (outcome.status === "cancelled") {
+          render.line(stop.reason ? `⏹ turn cancelled: ${stop.reason}` : "⏹ turn cancelled");
+        }
       } finally {
         release();
         router.defer(typed.ahead());
         turn = undefined;
       }
-      if (quitAfterTurn) break;
+      if (quitAfterTurn || stop.reason) break;
     }
   } finally {
-    keys.stop();
-    await begun.close();
-    Deno.removeSignalListener("SIGINT", onSignal);
+    try {
+      keys.stop();
+    } finally {
+      // The servers stop whatever happened to the terminal (a killed parent shell hangs it up).
+      await begun.close();
+      Deno.removeSignalListener("SIGINT", onSignal);
+    }
   }
-  return 0;
+  return stop.exitCode ?? 0;
 }
 
 /** What a turn does with the keys typed while it runs. */
@@ -275,7 +309,7 @@ async function compact(agent: Agent, render: LineRenderer, spinner: Spinner): Pr
     );
   } catch (e) {
     if (e instanceof CompactError || e instanceof ProviderError) {
-      render.line(`/compact: ${e.message}`);
+      render.line(`/compact: ${visible(e.message)}`);
     } else throw e;
   } finally {
     spinner.stop();

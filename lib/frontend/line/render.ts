@@ -1,4 +1,8 @@
-/** Line mode's rendering of a turn's events: streamed text, folded thinking, tool lines, the recap. */
+/**
+ * Line mode's rendering of a turn's events: streamed text, folded thinking, tool lines, the recap.
+ * What a model or a tool wrote is drawn through {@linkcode visible}: it never moves the cursor,
+ * clears the screen or retitles the window.
+ */
 
 import type { AgentEvent } from "../../agent/events.ts";
 import { recapLine } from "../../agent/recap.ts";
@@ -6,6 +10,7 @@ import { previewLines, toolLine } from "../terminal/display.ts";
 import { endsCall, indented, nestedToolLine } from "../terminal/nested_lines.ts";
 import type { NestedEvent } from "../../tool.ts";
 import type { Spinner } from "./spinner.ts";
+import { visible } from "../terminal/visible.ts";
 
 /** Where the renderer writes, and how wide and colourful it may be. */
 export interface Screen {
@@ -67,7 +72,7 @@ export class LineRenderer {
       case "text":
         this.#spinner.stop();
         this.#closeThought();
-        this.write(e.text);
+        this.write(visible(e.text));
         break;
       case "composing":
         this.#closeThought();
@@ -92,10 +97,10 @@ export class LineRenderer {
         this.nested(e.event);
         break;
       case "warning":
-        this.line(e.message);
+        this.line(visible(e.message));
         break;
       case "notice":
-        this.line(this.dim(e.message));
+        this.line(this.dim(visible(e.message)));
         this.#spinner.show("Thinking");
         break;
       case "recap": {
@@ -111,7 +116,7 @@ export class LineRenderer {
         this.newline();
         break;
       case "error":
-        this.line(e.message.startsWith("[") ? e.message : `mm: ${e.message}`);
+        this.line(`${e.message.startsWith("[") ? "" : "mm: "}${visible(e.message)}`);
         break;
     }
   }
@@ -127,7 +132,7 @@ export class LineRenderer {
     }
     this.#spinner.stop();
     this.#closeThought();
-    if (e.type === "text") this.write(indented(e.text, this.#atLineStart));
+    if (e.type === "text") this.write(indented(visible(e.text), this.#atLineStart));
     else if (e.type === "tool_call") {
       this.newline();
       this.write(nestedToolLine(e) + "\n");
@@ -164,7 +169,7 @@ export class LineRenderer {
   #think(text: string): void {
     this.#spinner.stop();
     if (!this.#thought) this.#thoughtStart = Date.now();
-    this.#thought += text;
+    this.#thought += visible(text);
     this.#drawThought();
   }
 

@@ -3,6 +3,7 @@
 import type { Config } from "../../config/config.ts";
 import { contextLine, type ContextPlan } from "../../provider/client.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
+import { redactUrl } from "../../secrets.ts";
 import { VERSION } from "../../version.ts";
 
 /** The banner: version, model, provider, URL, the context window, the tools, yolo, the session. */
@@ -14,7 +15,7 @@ export function banner(
   context?: ContextPlan,
 ): string {
   const lines = [
-    `mm ${VERSION} · ${model} @ ${config.provider} (${config.url})`,
+    `mm ${VERSION} · ${model} @ ${config.provider} (${redactUrl(config.url)})`,
     ...(context ? [contextLine(context, config.provider)] : []),
     `tools: ${tools.join(", ") || "none"} · yolo: ${config.yolo ? "on" : "off (calls ask first)"}${
       recorder ? ` · session ${recorder.session.id}` : ""

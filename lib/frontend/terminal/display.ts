@@ -1,4 +1,9 @@
-/** How a tool call looks in the terminal: the `🛠️  bash: <command>` line and the output preview. */
+/**
+ * How a tool call looks in the terminal: the `🛠️  bash: <command>` line and the output preview,
+ * both through {@linkcode visible} (a summary and an output are the model's and the tool's text).
+ */
+
+import { visible } from "./visible.ts";
 
 /**
  * The display line of a call: `<emoji> <name>: <summary>`. An emoji written with the variation
@@ -8,7 +13,7 @@ export function toolLine(emoji: string, name: string, summary: string): string {
   const gap = emoji.endsWith("\uFE0F") ? "  " : " ";
   const lines = summary.split("\n");
   const shown = lines.length > 1 ? `${lines[0]} …` : summary;
-  return `${emoji}${gap}${name}: ${shown}`;
+  return `${emoji}${gap}${visible(name)}: ${visible(shown)}`;
 }
 
 /** The preview under a call: up to `max` lines of its output, indented, or `(no output)`. */
@@ -17,5 +22,5 @@ export function previewLines(output: string, max: number): string[] {
   const trimmed = output.replace(/\n+$/, "");
   if (trimmed.trim() === "") return ["   (no output)"];
   const lines = trimmed.split("\n");
-  return lines.slice(0, max).map((l) => `   ${l}`);
+  return lines.slice(0, max).map((l) => `   ${visible(l)}`);
 }

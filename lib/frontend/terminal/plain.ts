@@ -1,4 +1,8 @@
-/** The plain-text rendering of `mm -p` (and of the asked agent's work in `mm --ask`). */
+/**
+ * The plain-text rendering of `mm -p` (and of the asked agent's work in `mm --ask`). What a model
+ * or a tool wrote reaches stderr through {@linkcode visible}; the answer on stdout too when stdout
+ * is a terminal.
+ */
 
 import type { AgentEvent } from "../../agent/events.ts";
 import { recapLine } from "../../agent/recap.ts";
@@ -6,6 +10,7 @@ import type { Config } from "../../config/config.ts";
 import { previewLines, toolLine } from "./display.ts";
 import { endsCall, indented, nestedToolLine } from "./nested_lines.ts";
 import type { Output } from "./output.ts";
+import { visible } from "./visible.ts";
 
 /** The text rendering: the answer on stdout, everything else on stderr, dimmed only on a terminal. */
 export function plain(out: Output, config: Config): (e: AgentEvent) => void {
@@ -19,7 +24,7 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
   let nested = "";
   const endNested = () => {
     endThought();
-    if (nested.trim()) out.stderr(indented(nested.trim(), true) + "\n");
+    if (nested.trim()) out.stderr(indented(visible(nested.trim()), true) + "\n");
     nested = "";
   };
   const render = (e: AgentEvent): void => {
@@ -31,11 +36,11 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
         if (!out.colour) break;
         if (!thinking) out.stderr(out.dim("💭 "));
         thinking = true;
-        out.stderr(out.dim(e.text));
+        out.stderr(out.dim(visible(e.text)));
         break;
       case "tool_call":
         endThought();
-        if (pending.trim()) out.stderr(pending.trim() + "\n");
+        if (pending.trim()) out.stderr(visible(pending.trim()) + "\n");
         pending = "";
         out.stderr(toolLine(e.emoji, e.name, e.summary) + "\n");
         break;
@@ -65,7 +70,7 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
       case "notice":
         // An asked agent's text streamed so far comes first (a postAsk hook warns after it).
         endNested();
-        out.stderr(`${e.message}\n`);
+        out.stderr(`${visible(e.message)}\n`);
         break;
       case "recap": {
         endThought();
@@ -75,11 +80,14 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
       }
       case "answer":
         endThought();
-        out.stdout(e.text.endsWith("\n") || e.text === "" ? e.text : e.text + "\n");
+        out.answer(e.text.endsWith("\n") || e.text === "" ? e.text : e.text + "\n");
         break;
       case "error":
         endThought();
-        out.stderr(e.message.startsWith("[") ? `${e.message}\n` : `mm: ${e.message}\n`);
+        // What the model said before the turn failed is not an answer, but it was said.
+        if (pending.trim()) out.stderr(visible(pending.trim()) + "\n");
+        pending = "";
+        out.stderr(`${e.message.startsWith("[") ? "" : "mm: "}${visible(e.message)}\n`);
         break;
     }
   };

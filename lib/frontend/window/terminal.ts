@@ -98,11 +98,17 @@ const FATAL: [Deno.Signal, number][] = [["SIGTERM", 143], ["SIGHUP", 129], ["SIG
 
 /**
  * Restores `terminal` on every way out of the process: `Deno.exit` (wrapped), an uncaught error or
- * rejection (the terminal is restored first, so the error prints on the main screen), SIGTERM,
- * SIGHUP and SIGQUIT (`onSignal` runs, then mm exits with 128 + the signal's number). `leave` is
- * what leaving does besides the modes (printing the conversation).
+ * rejection (the terminal is restored first, so the error prints on the main screen), and the
+ * `fatal` signals, by default SIGTERM, SIGHUP and SIGQUIT (`onSignal` runs, then mm exits with
+ * 128 + the signal's number). `leave` is what leaving does besides the modes (printing the
+ * conversation). Window mode itself leaves SIGTERM and SIGHUP to lib/frontend/exit.ts, which
+ * cancels and saves the turn before the exit.
  */
-export function guardExits(leave: () => void, onSignal?: () => void): ExitGuard {
+export function guardExits(
+  leave: () => void,
+  onSignal?: () => void,
+  fatal: readonly [Deno.Signal, number][] = FATAL,
+): ExitGuard {
   const exit = Deno.exit;
   Object.defineProperty(Deno, "exit", {
     value: (code?: number): never => {
@@ -115,7 +121,7 @@ export function guardExits(leave: () => void, onSignal?: () => void): ExitGuard 
   const onError = () => leave();
   globalThis.addEventListener("error", onError);
   globalThis.addEventListener("unhandledrejection", onError);
-  const listeners: [Deno.Signal, () => void][] = FATAL.map(([signal, code]) => [signal, () => {
+  const listeners: [Deno.Signal, () => void][] = fatal.map(([signal, code]) => [signal, () => {
     onSignal?.();
     leave();
     exit(code);

@@ -33,6 +33,7 @@ import { inputRowsMax } from "./layout.ts";
 import { PermissionBox } from "./permission.ts";
 import { WindowScreen } from "./render.ts";
 import { guardExits, suspend, WindowTerminal } from "./terminal.ts";
+import { RunStop } from "../exit.ts";
 
 /** What window mode needs. */
 export interface WindowOptions {
@@ -100,8 +101,19 @@ class Window {
 
   async run(): Promise<number> {
     await this.#history.load();
-    // SIGTERM and SIGHUP leave at once: the MCP servers' process groups are killed first.
-    const guard = guardExits(() => this.#leave(), () => this.#begun?.killServers());
+    // SIGTERM and SIGHUP cancel the turn, which saves it, then leave with 128 + the signal's
+    // number (lib/frontend/exit.ts); SIGQUIT leaves at once, the MCP servers' groups killed first.
+    const stop = new RunStop(["SIGTERM", "SIGHUP"]);
+    stop.signal.addEventListener("abort", () => {
+      this.#quitAfterTurn = true;
+      if (this.#turn) this.#turn.abort();
+      else this.#quitNow();
+    }, { once: true });
+    const guard = guardExits(
+      () => this.#leave(),
+      () => this.#begun?.killServers(),
+      [["SIGQUIT", 131]],
+    );
     const signals: [Deno.Signal, () => void][] = [
       ["SIGWINCH", () => this.#screen.requestFrame()],
       ["SIGINT", () => this.#turn?.abort()],
@@ -142,9 +154,13 @@ class Window {
       for (const l of early) mcpLine(l);
       this.#screen.hint = undefined;
       this.#screen.requestFrame();
-      await new Promise<void>((resolve) => this.#quit = resolve);
-      return 0;
+      await new Promise<void>((resolve) => {
+        this.#quit = resolve;
+        if (stop.reason) resolve();
+      });
+      return stop.exitCode ?? 0;
     } finally {
+      stop.dispose();
       stopKeys();
       this.#screen.stopTicker();
       this.#turn?.abort();

@@ -134,6 +134,12 @@ export class ScriptedServer implements SideState {
     );
   }
 
+  /** The content of the tool messages of the `n`th chat request for `model` (the last by default). */
+  toolOutputs(model: string, n = -1): string[] {
+    const messages: { role: string; content: string }[] = this.chats(model).at(n)!.body.messages;
+    return messages.filter((m) => m.role === "tool").map((m) => m.content);
+  }
+
   /** The requests to Ollama's native `/api/chat` that named `model`. */
   nativeChats(model: string): Recorded[] {
     return this.requests.filter((r) => r.path === "/api/chat" && r.body?.model === model);

@@ -1,0 +1,71 @@
+/**
+ * mm's secrets, and their redaction from everything mm prints or records. A secret is the agent
+ * file's `apiKey` (or `$MM_API_KEY`) and the password of a `url` that holds credentials
+ * (`http://user:sk-…@host/v1`); they are told once, at start-up ({@linkcode addSecret}). What mm
+ * writes to its terminal, stdout, stderr, the editor and the session files goes through
+ * {@linkcode redact}: every userinfo of a URL becomes `***`, and so does every secret. A child
+ * process never gets them in its environment (lib/child_env.ts).
+ */
+
+/** What a secret is replaced by. */
+export const REDACTED = "***";
+
+/**
+ * Secrets shorter than this are not looked for in texts and environments: a placeholder key
+ * (`ollama`, `none`) is no secret, and replacing it everywhere would garble the output.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+/** The secret values of this process. */
+const secrets = new Set<string>();
+
+/**
+ * The userinfo of a URL in a text: `user:password@` after `scheme://`, of the characters RFC 3986
+ * allows there (never a quote or a backslash: a redacted JSON text stays JSON).
+ */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[\w\-.~%!$&'()*+,;=:]+@/gi;
+
+/**
+ * Marks `value` as a secret of this process (an `apiKey`). Values shorter than
+ * {@linkcode MIN_SECRET_LENGTH} are ignored.
+ */
+export function addSecret(value: string | undefined): void {
+  if (value && value.length >= MIN_SECRET_LENGTH) secrets.add(value);
+}
+
+/** Marks the credentials of `url` (`http://user:password@host`), if it has some, as secrets. */
+export function addUrlSecrets(url: string | undefined): void {
+  const m = url && /^[a-z][a-z0-9+.-]*:\/\/([\w\-.~%!$&'()*+,;=:]+)@/i.exec(url);
+  if (m) {
+    const [user, password] = m[1].split(":");
+    for (const part of [m[1], decoded(password ?? ""), decoded(user)]) {
+      if (part.length >= MIN_SECRET_LENGTH) secrets.add(part);
+    }
+  }
+}
+
+/** `text` with its percent-escapes decoded, or as it is when they are not valid. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Whether `value` is one of this process's secrets. */
+export function isSecretValue(value: string): boolean {
+  return secrets.has(value);
+}
+
+/** `url` with its userinfo (`user:password@`) replaced by `***@`. */
+export function redactUrl(url: string): string {
+  return url.replace(USERINFO, `$1${REDACTED}@`);
+}
+
+/** `text` with every URL's userinfo and every secret of this process replaced by `***`. */
+export function redact(text: string): string {
+  let out = text.includes("@") ? text.replace(USERINFO, `$1${REDACTED}@`) : text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+  return out;
+}

@@ -1,0 +1,204 @@
+/**
+ * Signals and pipes (issue 17), through the real `mm -p`, `--json`, `mm doctor` and line mode: on
+ * SIGINT, SIGTERM and SIGHUP the turn is cancelled, the command's process group killed, the last
+ * `error` event written, the temporary files removed, the session saved, and mm exits with
+ * 128 + the signal's number; a closed stdout ends the run quietly.
+ */
+
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { runCases } from "../helpers/cases.ts";
+import { mmCommand, runMM, tempDir, workdir } from "../helpers/mm.ts";
+import { Editor } from "../helpers/acp.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
+import { Terminal } from "../helpers/tmux.ts";
+
+const server = ScriptedServer.start();
+
+/** Whether something is at `path`. */
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+/** Waits until `path` exists. */
+async function until(path: string): Promise<void> {
+  while (!(await exists(path))) await new Promise((r) => setTimeout(r, 20));
+}
+
+/**
+ * Whether process `pid` is gone (or a zombie, dead but not reaped yet), waiting up to 2 s for the
+ * SIGKILL that was sent to its group to land.
+ */
+async function gone(pid: string): Promise<boolean> {
+  const deadline = Date.now() + 2000;
+  while (Date.now() < deadline) {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => undefined);
+    if (stat === undefined || /\) Z /.test(stat)) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}
+
+/** A bash call that writes its pid and its `sleep`'s pid, then waits for a minute. */
+const SLEEPER = {
+  toolCalls: [{
+    name: "bash",
+    arguments: { command: "echo $$ > pid; sleep 60 & echo $! > sleep.pid; wait" },
+  }],
+};
+
+/** The pids the sleeper wrote. */
+async function pids(dir: string): Promise<string[]> {
+  await until(`${dir}/sleep.pid`);
+  return [
+    (await Deno.readTextFile(`${dir}/pid`)).trim(),
+    (await Deno.readTextFile(`${dir}/sleep.pid`)).trim(),
+  ];
+}
+
+Deno.test("a signal stops -p cleanly", async (t) => {
+  const cases: Record<string, () => Promise<void>> = {};
+  for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]] as const) {
+    cases[
+      `${signal}: killed group, last error event, no temporary file, session saved, exit ${code}`
+    ] = async () => {
+      const model = `signal-${signal}`;
+      server.script(model, [SLEEPER]);
+      const dir = await workdir(
+        `url: ${server.url}\nmodel: ${model}\nsessions:\n  enabled: true\n`,
+      );
+      const tmp = await tempDir("mm-tmp-");
+      const run = await runMM(["-p", "wait", "--json"], {
+        cwd: dir,
+        env: { TMPDIR: tmp },
+        started: (child) => {
+          (async () => {
+            await until(`${dir}/sleep.pid`);
+            child.kill(signal);
+          })();
+        },
+      });
+      assertEquals(run.code, code, run.stderr);
+      const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const message = signal === "SIGINT"
+        ? "[error: interrupted]"
+        : `[error: interrupted by ${signal}]`;
+      assertEquals(events.at(-1), { type: "error", message, where: "generation" });
+      assertEquals(run.stderr, "");
+      for (const pid of await pids(dir)) assertEquals(await gone(pid), true, pid);
+      // The command's output files are gone (the session locks' directory stays).
+      const left = [...Deno.readDirSync(tmp)].map((e) => e.name);
+      assertEquals(left.filter((n) => n !== "mm-session-locks"), []);
+      const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+      const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
+      assertEquals(session.messages.map((m: { role: string }) => m.role), [
+        "user",
+        "assistant",
+        "tool",
+      ]);
+      assertEquals(session.messages[2].content, "[error: cancelled]");
+    };
+  }
+  await runCases(t, cases);
+});
+
+/** Runs `mm args` in `dir`, reads its stdout up to `lines` lines, then closes the pipe. */
+async function readThenClose(args: string[], dir: string, lines: number) {
+  const child = new Deno.Command(Deno.execPath(), {
+    ...mmCommand(args, dir),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  let text = "";
+  while (text.split("\n").length <= lines) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  await reader.cancel();
+  const stderr = new TextDecoder().decode(
+    (await new Response(child.stderr).arrayBuffer()) as ArrayBuffer,
+  );
+  const status = await child.status;
+  return { code: status.code, stderr, text };
+}
+
+Deno.test("a closed stdout ends the run quietly", async (t) => {
+  await runCases(t, {
+    "mm -p --json | head -1 while events stream: exit 141, nothing on stderr": async () => {
+      server.script("closed-stream", [
+        { toolCalls: [{ name: "bash", arguments: { command: "sleep 0.3; seq 1 5" } }] },
+        { text: "done" },
+      ]);
+      const dir = await workdir(`url: ${server.url}\nmodel: closed-stream\n`);
+      const run = await readThenClose(["-p", "go", "--json"], dir, 1);
+      assertEquals(run.stderr, "");
+      assertEquals(run.code, 141);
+      assertEquals(server.chats("closed-stream").length, 1, "the turn stopped");
+    },
+    "mm doctor | head -1: no trace, exit 141": async () => {
+      const dir = await workdir(`url: ${server.url}\nmodel: scripted\n`);
+      const run = await readThenClose(["doctor"], dir, 1);
+      assertEquals(run.stderr.includes("BrokenPipe"), false, run.stderr);
+      assertEquals(run.stderr, "");
+      assertEquals(run.code, 141);
+    },
+  });
+});
+
+Deno.test("mm -acp: SIGTERM cancels the running turn, saves it, kills the command, exits 143", async () => {
+  server.script("signal-acp", [SLEEPER]);
+  const dir = await workdir(
+    `url: ${server.url}\nmodel: signal-acp\nsessions:\n  enabled: true\n`,
+  );
+  const editor = await Editor.start({ cwd: dir });
+  const id = await editor.newSession(dir);
+  const stopped = editor.prompt(id, "wait").catch(() => "connection closed");
+  const [bash, sleep] = await pids(dir);
+  editor.child.kill("SIGTERM");
+  await stopped;
+  const { code, stderr } = await editor.close();
+  assertEquals(code, 143, stderr);
+  assertEquals(await gone(bash), true);
+  assertEquals(await gone(sleep), true);
+  const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${id}.json`));
+  assertEquals(session.messages.at(-1).content, "[error: cancelled]");
+});
+
+Deno.test("line and window mode: SIGTERM cancels the turn, saves it, gives the terminal back, exits 143", async (t) => {
+  const modes = {
+    "line mode": { args: [], cancelled: "⏹ turn cancelled: SIGTERM" },
+    "window mode": { args: ["-tui"], cancelled: "⏹ turn cancelled" },
+  };
+  await runCases(
+    t,
+    Object.fromEntries(
+      Object.entries(modes).map(([mode, { args, cancelled }]) => [mode, async () => {
+        const model = `signal-${args.length ? "window" : "line"}`;
+        server.script(model, [SLEEPER]);
+        const dir = await workdir(
+          `url: ${server.url}\nmodel: ${model}\nsessions:\n  enabled: true\n`,
+        );
+        const term = await Terminal.mm(dir, args);
+        try {
+          await term.waitFor("Ctrl-D quits.");
+          await term.type("wait");
+          await term.keys("Enter");
+          const [bash, sleep] = await pids(dir);
+          Deno.kill(await term.pid(), "SIGTERM");
+          const screen = await term.waitFor("[exited 143]");
+          assertStringIncludes(screen, cancelled);
+          assertEquals(await gone(bash), true);
+          assertEquals(await gone(sleep), true);
+          const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+          const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
+          assertEquals(session.messages.at(-1).content, "[error: cancelled]");
+        } finally {
+          await term.kill();
+        }
+      }]),
+    ),
+  );
+  await server.close();
+});

@@ -1,0 +1,85 @@
+/**
+ * The terminal belongs to the user (issue 17): what a tool printed or a model wrote reaches the
+ * terminal through one filter (`visible`), in line mode and on `-p`'s stderr; the model still
+ * reads the output as it was.
+ */
+
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { runCases } from "../helpers/cases.ts";
+import { runMM, workdir } from "../helpers/mm.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
+import { Terminal } from "../helpers/tmux.ts";
+
+const server = ScriptedServer.start();
+
+/** A command that clears the screen, retitles the window and rings the bell. */
+const HOSTILE = String.raw`printf 'before\033[2J\033]0;pwned\007after\n'`;
+
+/** A working directory whose agent file points at the scripted server with `model`. */
+function dirFor(model: string): Promise<string> {
+  return workdir(`url: ${server.url}\nmodel: ${model}\n`);
+}
+
+Deno.test("-p: control characters from a tool or a model are shown, not obeyed", async (t) => {
+  await runCases(t, {
+    "a command's escape sequences on stderr are drawn as ^[; the model reads them raw":
+      async () => {
+        server.script("hostile-p", [
+          {
+            text: "Look: \x1b[31mred\x1b[0m.",
+            toolCalls: [{ name: "bash", arguments: { command: HOSTILE } }],
+          },
+          { text: "The \x1b]0;answer\x07 is here." },
+        ]);
+        const run = await runMM(["-p", "go"], { cwd: await dirFor("hostile-p") });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(run.stderr.includes("\x1b"), false, JSON.stringify(run.stderr));
+        assertEquals(run.stderr.includes("\x07"), false, JSON.stringify(run.stderr));
+        assertStringIncludes(run.stderr, "Look: ^[[31mred^[[0m.\n");
+        assertStringIncludes(run.stderr, "🛠️  bash: printf 'before\\033[2J");
+        assertStringIncludes(run.stderr, "   before^[[2J^[]0;pwned^Gafter\n");
+        // The model reads the bytes the command wrote.
+        assertEquals(server.toolOutputs("hostile-p"), ["before\x1b[2J\x1b]0;pwned\x07after\n"]);
+        // stdout is a pipe here: the answer is data, passed on as the model wrote it.
+        assertEquals(run.stdout, "The \x1b]0;answer\x07 is here.\n");
+      },
+  });
+});
+
+Deno.test("-p on a terminal: the answer on stdout is drawn through the filter too", async () => {
+  server.script("hostile-tty", [{ text: "Answer: \x1b[2J\x1b]2;pwned\x07kept." }]);
+  const dir = await dirFor("hostile-tty");
+  const term = await Terminal.mm(dir, ["-p", "go"]);
+  try {
+    const title = await term.title();
+    const screen = await term.waitFor("[exited 0]");
+    assertStringIncludes(screen, "Answer: ^[[2J^[]2;pwned^Gkept.\n");
+    assertEquals(await term.title(), title);
+  } finally {
+    await term.kill();
+  }
+});
+
+Deno.test("line mode: a command that clears the screen and retitles the window does neither", async () => {
+  server.script("hostile-line", [
+    { toolCalls: [{ name: "bash", arguments: { command: HOSTILE } }] },
+    { text: "Done: \x1b[2Jstill here." },
+  ]);
+  const dir = await dirFor("hostile-line");
+  const term = await Terminal.mm(dir);
+  try {
+    await term.waitFor("Ctrl-D quits.");
+    const title = await term.title();
+    await term.type("go");
+    await term.keys("Enter");
+    const screen = await term.waitFor("still here.");
+    // The banner is still on the screen: nothing cleared it.
+    assertStringIncludes(screen, "Ctrl-D quits.");
+    assertStringIncludes(screen, "   before^[[2J^[]0;pwned^Gafter\n");
+    assertStringIncludes(screen, "Done: ^[[2Jstill here.");
+    assertEquals(await term.title(), title);
+  } finally {
+    await term.kill();
+  }
+  await server.close();
+});

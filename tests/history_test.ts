@@ -1,0 +1,41 @@
+import { assertEquals } from "./helpers/assert.ts";
+import { answerUnanswered, type Message, NOT_RUN } from "../lib/history.ts";
+
+const call = (...ids: string[]): Message => ({
+  role: "assistant",
+  content: null,
+  tool_calls: ids.map((id) => ({
+    id,
+    type: "function",
+    function: { name: "bash", arguments: "{}" },
+  })),
+});
+const tool = (id: string, content = "out"): Message => ({
+  role: "tool",
+  tool_call_id: id,
+  content,
+});
+
+Deno.test("answerUnanswered: every call gets its answer, right after its step's", () => {
+  const wrap = (m: Message) => ({ message: m, turn: 1 });
+  const answer = (id: string) => wrap(tool(id, NOT_RUN));
+  const history = [
+    { role: "user", content: "q" } as Message,
+    call("a", "b"),
+    tool("a"),
+    { role: "user", content: "again" } as Message,
+    call("c"),
+  ].map(wrap);
+  assertEquals(answerUnanswered(history, answer).map((m) => m.message), [
+    { role: "user", content: "q" },
+    call("a", "b"),
+    tool("a"),
+    tool("b", NOT_RUN),
+    { role: "user", content: "again" },
+    call("c"),
+    tool("c", NOT_RUN),
+  ]);
+  const whole = [call("x"), tool("x")].map(wrap);
+  assertEquals(answerUnanswered(whole, answer), whole);
+  assertEquals(NOT_RUN, "[error: not run: the turn was stopped]");
+});

@@ -1,0 +1,30 @@
+import { assertEquals } from "./helpers/assert.ts";
+import { addSecret, addUrlSecrets, isSecretValue, redact, redactUrl } from "../lib/secrets.ts";
+
+Deno.test("secrets", async (t) => {
+  await t.step("a URL's userinfo is redacted, the rest of the URL kept", () => {
+    assertEquals(redactUrl("http://user:sk-1@host:8080/v1"), "http://***@host:8080/v1");
+    assertEquals(redactUrl("http://host/v1"), "http://host/v1");
+    assertEquals(
+      redact('{"m":"see x://a","u":"me@host"} and https://k@h/ too'),
+      '{"m":"see x://a","u":"me@host"} and https://***@h/ too',
+      "a JSON text stays JSON: the userinfo never spans a quote",
+    );
+  });
+
+  await t.step("a secret of 8 characters or more is redacted wherever it appears", () => {
+    addSecret("sk-unit-secret-42");
+    addSecret("ollama"); // a placeholder, not a secret
+    assertEquals(redact("key sk-unit-secret-42, again sk-unit-secret-42"), "key ***, again ***");
+    assertEquals(redact("ollama @ localhost"), "ollama @ localhost");
+    assertEquals(isSecretValue("ollama"), false);
+  });
+
+  await t.step("a URL with credentials makes its password a secret", () => {
+    addUrlSecrets("http://bob:pass%2Dword-1234@host/v1");
+    addUrlSecrets("http://localhost:11434");
+    assertEquals(redact("at http://localhost:11434 now"), "at http://localhost:11434 now");
+    assertEquals(isSecretValue("pass-word-1234"), true);
+    assertEquals(redact("the password is pass-word-1234"), "the password is ***");
+  });
+});
