@@ -180,15 +180,25 @@ function largerWindowHint(provider: ProviderName, model: string, size: number): 
   }
 }
 
+/**
+ * What to do about an HTTP error status, in a few words: the key, a server setting, a server still
+ * loading, a server that failed; `otherwise` for the rest (a client error of the request).
+ */
+export function statusHint(status: number, serverMessage: string, otherwise: string): string {
+  if (status === 401 || status === 403) return "check `apiKey` or $MM_API_KEY";
+  if (/tools param requires --jinja/i.test(serverMessage)) {
+    return "the server was started without its chat template's tool support: restart llama-server with `--jinja` (or without `--no-jinja`)";
+  }
+  if (status === 503 && /loading/i.test(serverMessage)) {
+    return "the server is still loading its model: wait a moment, then run mm again";
+  }
+  if (status >= 500) return "the server failed: try again, or look at its log";
+  return otherwise;
+}
+
 /** Any other HTTP error, with the server's own message. */
 export function httpError(t: Target, status: number, serverMessage: string): ProviderError {
-  const hint = status === 401 || status === 403
-    ? "check `apiKey` or $MM_API_KEY"
-    : /tools param requires --jinja/i.test(serverMessage)
-    ? "the server was started without its chat template's tool support: restart llama-server with `--jinja` (or without `--no-jinja`)"
-    : status >= 500
-    ? "the server failed: try again, or look at its log"
-    : "check `model` and the options in the agent file";
+  const hint = statusHint(status, serverMessage, "check `model` and the options in the agent file");
   return new ProviderError(
     "http",
     `the ${t.provider} server at ${

@@ -2,7 +2,7 @@
 
 import type { Config } from "../config/config.ts";
 import { modelsURL } from "./endpoints.ts";
-import { errorWords, ProviderError, reachReason, unreachable } from "./errors.ts";
+import { errorWords, ProviderError, reachReason, statusHint, unreachable } from "./errors.ts";
 import { requestServer } from "./http.ts";
 import { redactUrl } from "../secrets.ts";
 
@@ -29,15 +29,13 @@ export async function listModels(config: Config, signal?: AbortSignal): Promise<
 
 /** The sentence of a model list the server would not give. */
 function listError(config: Config, url: string, status: number, words: string): ProviderError {
-  const hint = status === 401 || status === 403
-    ? "check `apiKey` or $MM_API_KEY"
-    : status === 503 && /loading/i.test(words)
-    ? "the server is still loading its model: wait a moment, then run mm again"
-    : status >= 500
-    ? "the server failed: try again, or look at its log"
-    : config.provider === "openai"
-    ? "check `url`: it must end in the API's base, such as /v1"
-    : "check `url` and `provider` in the agent file";
+  const hint = statusHint(
+    status,
+    words,
+    config.provider === "openai"
+      ? "check `url`: it must end in the API's base, such as /v1"
+      : "check `url` and `provider` in the agent file",
+  );
   return new ProviderError(
     "http",
     `the ${config.provider} server at ${
