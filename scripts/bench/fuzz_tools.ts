@@ -293,6 +293,20 @@ async function fuzzTools(config: Config, dir: string): Promise<AnyTool[]> {
   return tools;
 }
 
+/** Writes only inside `dir`; anything else throws, and the fuzzer counts it as uncaught. */
+function sandboxedWrite(
+  fs: ToolContext["fs"],
+  dir: string,
+  path: string,
+  data: Uint8Array,
+): Promise<void> {
+  const target = fs.resolve(path);
+  if (target !== dir && !target.startsWith(`${dir}/`)) {
+    throw new Error(`a tool tried to write outside the fuzzer's directory: ${target}`);
+  }
+  return fs.writeAtomic(path, data);
+}
+
 /** How one call ended. */
 type Ended =
   | { kind: "returned" }
@@ -309,8 +323,12 @@ async function runCall(
   cancelAfter: number | undefined,
 ): Promise<Ended> {
   const controller = new AbortController();
+  const real = realContext(config, dir, controller.signal);
   const ctx: ToolContext = {
-    ...realContext(config, dir, controller.signal),
+    ...real,
+    // The fuzzer runs as whoever runs the suite (root in CI): a tool that would write outside
+    // its sandbox — over /dev/null, say, after a regression — is a finding, never a write.
+    fs: { ...real.fs, writeAtomic: (path, data) => sandboxedWrite(real.fs, dir, path, data) },
     conversation: { history: [], callerText, previousAnswer: "the previous answer" },
   };
   const ran: Promise<Ended> = (async () => {
