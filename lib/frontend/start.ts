@@ -24,7 +24,8 @@ import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
 import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
 import { type AgentInfo, agentInfos, askDepth, Subagents } from "../subagent/ask.ts";
-import type { AnyTool, AskUser } from "../tool.ts";
+import type { AnyTool, AskUser, MoreTools } from "../tool.ts";
+import { settledBefore } from "../wait.ts";
 import { startupTools } from "../../tools/mod.ts";
 
 /** What a run of mm finds once, whatever its front end and however many directories it serves. */
@@ -93,39 +94,49 @@ export function startMcp(
 /** Milliseconds the first turn waits for MCP servers before it says so. */
 export const WAIT_NOTICE_MS = 1000;
 
+/** Shows one of the MCP lines of a conversation (the wait, a tool left out, catalog mode). */
+export type McpLine = (message: string, warning: boolean) => void;
+
+/** The MCP lines as the core's events: what the terminal front ends and `-p` show. */
+export function mcpLineEvents(emit: (event: AgentEvent) => void): McpLine {
+  return (message, warning) => emit({ type: warning ? "warning" : "notice", message });
+}
+
 /**
  * The MCP tools of a new conversation (its first turn asks for them): every server waited for
  * (each up to its `startupTimeout`, with a notice while any is still starting), then one tool per
- * server tool or the two catalog tools; `tools` are the conversation's other tools.
+ * server tool or the two catalog tools; `tools` are the conversation's other tools. The turn's
+ * `signal` ends the wait at once, with nothing (the servers go on starting: the next turn asks
+ * again).
  */
 export async function mcpToolsFor(
   sets: Promise<McpServers>[],
   tools: readonly AnyTool[],
   config: Config,
-  emit: (event: AgentEvent) => void,
-): Promise<AnyTool[]> {
+  line: McpLine,
+  signal: AbortSignal,
+): Promise<MoreTools> {
   const servers = await Promise.all(sets);
-  const settled = Promise.all(servers.map((s) => s.whenSettled())).then(() => true);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((r) => timer = setTimeout(() => r(false), WAIT_NOTICE_MS));
-  if (!await Promise.race([settled, late])) {
+  const settled = Promise.all(servers.map((s) => s.whenSettled()));
+  const timer = setTimeout(() => {
     const starting = servers.flatMap((s) => s.starting());
+    if (!starting.length) return;
     const longest = Math.max(...starting.map((s) => s.config.startupTimeout));
-    emit({ type: "notice", message: waitingText(starting.map((s) => s.name), longest) });
-  }
+    line(waitingText(starting.map((s) => s.name), longest), false);
+  }, WAIT_NOTICE_MS);
+  const waited = await settledBefore(settled, signal);
   clearTimeout(timer);
-  await settled;
+  if (!waited) return { tools: [] };
   const { mcpTools } = await import("../../tools/mcp/mod.ts");
   const declared = mcpTools(
     servers.flatMap((s) => s.entries()),
     config.mcp,
     tools.map((t) => t.name),
+    servers.flatMap((s) => s.servers),
   );
-  for (const message of declared.dropped) emit({ type: "warning", message });
-  if (declared.catalog) {
-    emit({ type: "notice", message: catalogText(declared.count, declared.size, config.mcp) });
-  }
-  return declared.tools;
+  for (const message of declared.dropped) line(message, true);
+  if (declared.catalog) line(catalogText(declared.count, declared.size, config.mcp), false);
+  return { tools: declared.tools, unknown: declared.unknown };
 }
 
 /** What choosing a session needs. */
@@ -272,6 +283,8 @@ export interface FrontEndWays {
   warn(message: string): void;
   /** The tools' `ask` (ask_user) when someone can answer. */
   ask?: AskUser;
+  /** Shows the MCP lines of a conversation; absent: as `warning` and `notice` events. */
+  mcpLine?: McpLine;
 }
 
 /** The agent of a front end: the real tools' context, the session file saved after every step. */
@@ -288,7 +301,11 @@ export function frontEndAgent(
     chat: parts.chat,
     tools,
     moreTools: parts.mcp?.length
-      ? async () => (await mcpToolsFor(parts.mcp!, tools, config, ways.emit)).map(track)
+      ? async (signal) => {
+        const line = ways.mcpLine ?? mcpLineEvents(ways.emit);
+        const more = await mcpToolsFor(parts.mcp!, tools, config, line, signal);
+        return { ...more, tools: more.tools.map(track) };
+      }
       : undefined,
     systemPrompt: parts.systemPrompt,
     context: (signal) => ({

@@ -212,8 +212,11 @@ Deno.test("MCP servers in mm -p", async (t) => {
           `[warning: MCP server fault stopped: ${reason} — its tools now answer that it is not running]\n`,
         );
       },
-      "a server that does not start: a warning, no tools, the turn goes on": async () => {
-        server.script("nostart", [{ text: "ok" }]);
+      "a server that does not start: a warning, no tools, its names answer why": async () => {
+        server.script("nostart", [
+          { toolCalls: [call("fault_add", { a: 1, b: 2 }), call("Ghost-run"), call("ghost")] },
+          { text: "ok" },
+        ]);
         const dir = await workdir(agentFile("nostart", {
           fault: faultYaml({ FAULT_EXIT_AT_START: "GITHUB_TOKEN is not set" }),
           ghost: "{command: no-such-mcp-server}",
@@ -221,6 +224,13 @@ Deno.test("MCP servers in mm -p", async (t) => {
         const run = await runMM(["-p", "x"], { cwd: dir });
         assertEquals(run.code, 0, run.stderr);
         assertEquals(names("nostart").some((n) => n.startsWith("fault_")), false);
+        const ghost =
+          "[ghost is not running: no-such-mcp-server cannot be started: executable file not found in $PATH — its tools cannot be used in this conversation]";
+        assertEquals(toolOutputs("nostart"), [
+          "[fault is not running: exited with status 3: GITHUB_TOKEN is not set — its tools cannot be used in this conversation]",
+          ghost,
+          ghost,
+        ]);
         assertStringIncludes(
           run.stderr,
           "[warning: MCP server fault did not start: exited with status 3: GITHUB_TOKEN is not set]\n",
@@ -228,6 +238,46 @@ Deno.test("MCP servers in mm -p", async (t) => {
         assertStringIncludes(
           run.stderr,
           "[warning: MCP server ghost did not start: no-such-mcp-server cannot be started: executable file not found in $PATH]\n",
+        );
+      },
+      "a server that dies before the first turn: its names answer that it is not running":
+        async () => {
+          server.script("early", [
+            { toolCalls: [call("early_add", { a: 1, b: 2 }), call("early_anything")] },
+            { text: "ok" },
+          ]);
+          const dir = await workdir(agentFile("early", {
+            early: faultYaml({ FAULT_EXIT_AFTER_MS: "100" }),
+            late: faultYaml({ FAULT_START_DELAY_MS: "3000" }),
+          }, "mcp: {catalog: false}\n"));
+          const run = await runMM(["-p", "x"], { cwd: dir });
+          assertEquals(run.code, 0, run.stderr);
+          assertEquals(names("early").some((n) => n.startsWith("early_")), false);
+          assertEquals(names("early").includes("late_add"), true);
+          const reason = "exited with status 5: fault server: leaving on my own";
+          assertStringIncludes(
+            run.stderr,
+            `[warning: MCP server early stopped: ${reason} — its tools now answer that it is not running]\n`,
+          );
+          const down =
+            `[early is not running: ${reason} — its tools cannot be used in this conversation]`;
+          assertEquals(toolOutputs("early"), [down, down]);
+        },
+      "an unknown tool of a running server lists that server's tools": async () => {
+        server.script("unknown", [
+          { toolCalls: [call("fault_sub", { a: 1 }), call("faults_add")] },
+          { text: "ok" },
+        ]);
+        const dir = await workdir(
+          agentFile("unknown", { fault: faultYaml({}, "tools: [add, env]") }, "bashTool: false\n"),
+        );
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        const [sub, other] = toolOutputs("unknown");
+        assertEquals(sub, '[fault has no tool "fault_sub" — its tools are: fault_add, fault_env]');
+        assertMatch(
+          other,
+          /^\[unknown tool "faults_add" — did you mean "fault_add"\? — the tools are: /,
         );
       },
       "a slow start: the first turn waits for it, and says so": async () => {
@@ -240,6 +290,35 @@ Deno.test("MCP servers in mm -p", async (t) => {
         assertEquals(names("slow").includes("fault_add"), true);
         assertStringIncludes(run.stderr, "🔌 waiting for MCP server fault to start (up to 30s)\n");
       },
+      "an interrupt while the first turn waits for a server: interrupted, not timed out":
+        async () => {
+          server.script("waitint", [{ text: "never asked" }]);
+          for (
+            const [signal, code, error] of [
+              ["SIGINT", 130, "[error: interrupted]"],
+              ["SIGTERM", 143, "[error: interrupted by SIGTERM]"],
+            ] as const
+          ) {
+            const dir = await workdir(agentFile("waitint", {
+              fault: faultYaml({ FAULT_START_DELAY_MS: "60000" }, "startupTimeout: 4s"),
+            }));
+            let sent = false;
+            const run = await runMM(["-p", "x"], {
+              cwd: dir,
+              onStderr: (stderr, child) => {
+                if (sent || !stderr.includes("🔌 waiting for MCP server fault")) return;
+                sent = true;
+                child.kill(signal);
+              },
+            });
+            assertEquals(run.code, code, run.stderr);
+            assertEquals(
+              run.stderr,
+              `🔌 waiting for MCP server fault to start (up to 4s)\n${error}\n`,
+            );
+          }
+          assertEquals(server.chats("waitint").length, 0);
+        },
       "no orphan after exit: the server and what it started are gone": async () => {
         server.script("orphans", [{ toolCalls: [call("fault_add", { a: 1, b: 1 })] }, {
           text: "ok",

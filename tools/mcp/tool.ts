@@ -66,7 +66,8 @@ export function mcpTool(server: McpServerPort, tool: McpToolInfo): AnyTool {
     name: mcpToolName(server.name, tool.name),
     kind: mcpKind(tool),
     emoji: MCP_EMOJI,
-    asks: server.ask,
+    // A server that is not running runs nothing: its answer needs no permission.
+    asks: () => server.ask && server.notRunning() === undefined,
     declared: () => true,
     description: tool.description,
     parameters,

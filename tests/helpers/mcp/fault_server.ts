@@ -13,6 +13,8 @@
  *   FAULT_LOG              append one line per request and cancellation there
  *   FAULT_MANY             declare that many more tools (`extra_1` …)
  *   FAULT_CHANGE_AFTER_MS  add a tool `late` and send `tools/list_changed` after that long
+ *   FAULT_EXIT_AFTER_MS    exit with status 5 that long after answering `tools/list` (a server
+ *                          that dies on its own)
  *
  * Run: `deno run -A tests/helpers/mcp/fault_server.ts`.
  */
@@ -162,8 +164,16 @@ async function handle(m: Record<string, unknown>): Promise<void> {
       }
       return;
     }
-    case "tools/list":
+    case "tools/list": {
+      const exit = env("FAULT_EXIT_AFTER_MS");
+      if (exit) {
+        setTimeout(() => {
+          console.error("fault server: leaving on my own");
+          Deno.exit(5);
+        }, Number(exit));
+      }
       return answer(m.id, { tools });
+    }
     case "notifications/cancelled": {
       log(`cancelled ${params.requestId}`);
       clearTimeout(slow.get(params.requestId));
