@@ -98,6 +98,44 @@ Deno.test("MCP servers in mm -p", async (t) => {
         );
         assertStringIncludes(run.stderr, '🔌 fault_add: {"a":2,"b":3}\n');
       },
+      "schemas repaired: a required name without its property, a top-level oneOf": async () => {
+        server.script("schemas", [
+          {
+            toolCalls: [
+              call("fault_ghostly", { x: "2" }),
+              call("fault_either", { id: "7" }),
+              call("fault_either", { url: "u", depth: "3" }),
+              call("fault_either", {}),
+            ],
+          },
+          { text: "done" },
+        ]);
+        const dir = await workdir(agentFile("schemas", {
+          fault: faultYaml({ FAULT_SCHEMAS: "1" }, "tools: [ghostly, either]"),
+        }));
+        const run = await runMM(["-p", "go"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        const shown = (name: string) => declared("schemas").find((f) => f.name === name).parameters;
+        assertEquals(shown("fault_ghostly"), {
+          type: "object",
+          properties: { x: { type: "number" } },
+          required: ["x"],
+        });
+        assertEquals(shown("fault_either"), {
+          type: "object",
+          properties: {
+            id: { type: "integer" },
+            url: { type: "string" },
+            depth: { type: "integer" },
+          },
+        });
+        assertEquals(toolOutputs("schemas"), [
+          '{"x":2}',
+          '{"id":7}',
+          '{"url":"u","depth":3}',
+          "[fault_either: invalid call, nothing was run — id is missing, or url is missing. You sent: {}. Expected: id (integer, optional); url (string, optional); depth (integer, optional). Call fault_either again with each parameter as its own field.]",
+        ]);
+      },
       "env hygiene: a minimal environment plus the server's env, never MM_API_KEY": async () => {
         server.script("env", [
           { toolCalls: [call("fault_env"), call("fault_env", { name: "MY_TOKEN" })] },
@@ -455,6 +493,23 @@ Deno.test("mm doctor starts the MCP servers (the run permission kept for them)",
   } finally {
     await llama.close();
   }
+});
+
+Deno.test("mm doctor says what sanitising repaired in a schema", async () => {
+  const dir = await workdir(
+    `url: ${server.url}\nmodel: doctor\nmcpServers:\n  fault: ${
+      faultYaml({ FAULT_SCHEMAS: "1" }, "tools: [ghostly, either]")
+    }\n`,
+  );
+  const run = await runMM(["doctor"], { cwd: dir });
+  assertMatch(
+    run.stdout,
+    /\n {4}ghostly · \d+ characters · sanitised: required "nope" dropped \(no such property\)\n/,
+  );
+  assertMatch(
+    run.stdout,
+    /\n {4}either · \d+ characters · sanitised: oneOf of 2 objects merged, their properties optional\n/,
+  );
 });
 
 Deno.test("a server that refuses a tool's grammar: the tool found once, left out, said", async () => {

@@ -15,6 +15,8 @@
  *   FAULT_CHANGE_AFTER_MS  add a tool `late` and send `tools/list_changed` after that long
  *   FAULT_EXIT_AFTER_MS    exit with status 5 that long after answering `tools/list` (a server
  *                          that dies on its own)
+ *   FAULT_SCHEMAS          also declare `ghostly` (`required` names a property it does not have)
+ *                          and `either` (a top-level `oneOf` of two objects); both echo their arguments
  *
  * Run: `deno run -A tests/helpers/mcp/fault_server.ts`.
  */
@@ -117,6 +119,28 @@ for (let i = 1; i <= Number(env("FAULT_MANY") ?? 0); i++) {
   });
 }
 
+if (env("FAULT_SCHEMAS")) {
+  tools.push({
+    name: "ghostly",
+    description: "Requires a property it does not have.",
+    inputSchema: {
+      type: "object",
+      properties: { x: { type: "number" } },
+      required: ["x", "nope"],
+    },
+  }, {
+    name: "either",
+    description: "Takes an id or a url.",
+    inputSchema: {
+      type: "object",
+      oneOf: [
+        { properties: { id: { type: "integer" } }, required: ["id"] },
+        { properties: { url: { type: "string" }, depth: { type: "integer" } }, required: ["url"] },
+      ],
+    },
+  });
+}
+
 if (env("FAULT_EXIT_AT_START")) {
   console.error("starting…");
   console.error(env("FAULT_EXIT_AT_START"));
@@ -194,6 +218,8 @@ function call(id: unknown, name: string, args: Record<string, unknown>): void {
       return answer(id, text(`${Number(args.a) + Number(args.b)}`));
     case "untyped":
     case "nested":
+    case "ghostly":
+    case "either":
       return answer(id, text(JSON.stringify(args)));
     case "env":
       return answer(
