@@ -110,6 +110,38 @@ Deno.test("MCP servers in editor mode", async (t) => {
           "[warning: the editor's MCP server fault is left out: the agent file has a server of that name]",
         );
       },
+      "the editor's servers get the agent file's name checks: each bad one left out, said":
+        async () => {
+          server.script("names", [{ text: "ok" }]);
+          const dir = await workdir(
+            `url: ${server.url}\nmodel: names\nmcp: {catalog: false}\nmcpServers:\n  a_b: ${
+              faultYaml({}, "tools: [add]")
+            }\n`,
+          );
+          const editor = await Editor.start({ cwd: dir });
+          const id = await editor.newSession(dir, [
+            faultEntry(""),
+            faultEntry("mcp"),
+            faultEntry("read"),
+            faultEntry("a.b"),
+            faultEntry("ok"),
+          ]);
+          assertEquals(await editor.prompt(id, "x"), "end_turn");
+          const names = server.chats("names")[0].body.tools
+            .map((x: { function: { name: string } }) => x.function.name)
+            .filter((n: string) => n.endsWith("_add"));
+          assertEquals(names, ["a_b_add", "ok_add"]);
+          const done = await editor.close();
+          for (
+            const line of [
+              `[warning: the editor's MCP server "" is left out: its name has no letter or digit]`,
+              `[warning: the editor's MCP server "mcp" is left out: its tools could take the name of mcp_tools]`,
+              `[warning: the editor's MCP server "read" is left out: its tools could take the name of read_file]`,
+              `[warning: the editor's MCP server "a.b" is left out: its tools would have the names of server a_b's (a_b_…)]`,
+            ]
+          ) assertStringIncludes(done.stderr, line);
+          assertEquals(done.stderr.includes("🔌 a.b"), false, done.stderr);
+        },
       "session/load starts the editor's servers of that session again": async () => {
         server.script("load", [
           { toolCalls: [{ name: "mine_add", arguments: { a: 1, b: 1 } }] },

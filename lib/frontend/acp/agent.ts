@@ -17,6 +17,7 @@ import {
   RequestError,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { Config } from "../../config/config.ts";
+import { BUILTIN_TOOLS } from "../../config/schema.ts";
 import { LspPool } from "../../lsp/pool.ts";
 import { type Client, createClient } from "../../provider/client.ts";
 import { resolveModel } from "../../provider/models.ts";
@@ -154,7 +155,8 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
   // The editor's MCP servers of each session: started with it, closed with it.
   const editorMcp = new Map<string, Promise<McpServers>>();
   const startEditorMcp = (id: string, cwd: string, servers: readonly McpServer[]) => {
-    const configs = editorServers(servers, Object.keys(config.mcpServers), log);
+    const tools = [...BUILTIN_TOOLS, ...config.tools.map((t) => t.name)];
+    const configs = editorServers(servers, Object.keys(config.mcpServers), tools, log);
     if (!Object.keys(configs).length) return undefined;
     const started = startMcp(configs, cwd, run.env, mcpLog);
     editorMcp.set(id, started);
