@@ -142,6 +142,33 @@ Deno.test("MCP servers in editor mode", async (t) => {
           ) assertStringIncludes(done.stderr, line);
           assertEquals(done.stderr.includes("🔌 a.b"), false, done.stderr);
         },
+      "the conversation's MCP lines: notices when the editor takes them, else only stderr":
+        async () => {
+          server.script("lines", [{ text: "the answer" }, { text: "the answer" }]);
+          const dir = await workdir(
+            `url: ${server.url}\nmodel: lines\nmcp: {catalog: true}\nmcpServers:\n  fault: ${
+              faultYaml({ FAULT_CLASH: "1" }, "tools: [add, add.one, add_one]")
+            }\n`,
+          );
+          const left =
+            "[warning: MCP server fault: tool add_one left out — another tool is called fault_add_one]";
+          const catalog =
+            "🔌 catalog mode: mcp_tools and mcp_call stand for 2 MCP tools (mcp.catalog: true)";
+          for (const notices of [false, true]) {
+            const editor = await Editor.start({ cwd: dir, notices });
+            const id = await editor.newSession(dir);
+            assertEquals(await editor.prompt(id, "x"), "end_turn");
+            const updates = editor.updatesOf(id);
+            const chunks = updates.filter((u) => u.sessionUpdate === "agent_message_chunk")
+              .map((u) => (u as { content: { text: string } }).content.text);
+            assertEquals(chunks.join(""), "the answer", `notices: ${notices}`);
+            const shown = updates.filter((u) => u.sessionUpdate === "notice")
+              .map((u) => [(u as { severity: string }).severity, (u as { title: string }).title]);
+            assertEquals(shown, notices ? [["warning", left], ["info", catalog]] : []);
+            const done = await editor.close();
+            assertStringIncludes(done.stderr, `${left}\n${catalog}\n`);
+          }
+        },
       "session/load starts the editor's servers of that session again": async () => {
         server.script("load", [
           { toolCalls: [{ name: "mine_add", arguments: { a: 1, b: 1 } }] },

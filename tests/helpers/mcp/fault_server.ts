@@ -15,6 +15,7 @@
  *   FAULT_CHANGE_AFTER_MS  add a tool `late` and send `tools/list_changed` after that long
  *   FAULT_EXIT_AFTER_MS    exit with status 5 that long after answering `tools/list` (a server
  *                          that dies on its own)
+ *   FAULT_CLASH            also declare `add.one` and `add_one`, whose tools' names are the same
  *   FAULT_SCHEMAS          also declare `ghostly` (`required` names a property it does not have)
  *                          and `either` (a top-level `oneOf` of two objects); both echo their arguments
  *
@@ -119,6 +120,11 @@ for (let i = 1; i <= Number(env("FAULT_MANY") ?? 0); i++) {
   });
 }
 
+if (env("FAULT_CLASH")) {
+  for (const name of ["add.one", "add_one"]) {
+    tools.push({ name, description: "Adds one.", inputSchema: { type: "object" } });
+  }
+}
 if (env("FAULT_SCHEMAS")) {
   tools.push({
     name: "ghostly",
