@@ -167,6 +167,24 @@ Deno.test("MCP servers in mm -p", async (t) => {
         assertEquals(mcp.some((n) => n === "ev_get-env" || n.startsWith("ev_toggle")), false);
         assertMatch(run.stderr, new RegExp(`🔌 ev · ${mcp.length} of \\d+ tools\\n`));
       },
+      "a tool left out for its name: a warning, and the banner counts what is declared":
+        async () => {
+          server.script("clash", [{ text: "ok" }]);
+          const dir = await workdir(agentFile("clash", {
+            fault: faultYaml({ FAULT_CLASH: "1" }, "tools: [add, add.one, add_one]"),
+          }));
+          const run = await runMM(["-p", "x"], { cwd: dir });
+          assertEquals(run.code, 0, run.stderr);
+          assertEquals(names("clash").filter((n) => n.startsWith("fault_")), [
+            "fault_add",
+            "fault_add_one",
+          ]);
+          assertStringIncludes(run.stderr, "🔌 fault · 2 of 12 tools\n");
+          assertStringIncludes(
+            run.stderr,
+            "[warning: MCP server fault: tool add_one left out — another tool is called fault_add_one]\n",
+          );
+        },
       "catalog mode: two tools, the catalog, calls flattened": async () => {
         server.script("catalog", [
           {
