@@ -88,7 +88,7 @@ Deno.test("MCP servers in mm -p", async (t) => {
           '{"ticket":{"title":"Bug","priority":"high","tags":["ui"]}}',
           "Here it is:\n[image/png, 34 KB, not shown to the model]",
           '{"temperature":21,"unit":"C"}',
-          "the disk is full",
+          "[fault_fail failed: the disk is full]",
           '[fault_add: invalid call, nothing was run — a: "two" is not a number; b is missing. You sent: {"a":"two"}. Expected: a (number); b (number). Call fault_add again with each parameter as its own field.]',
         ]);
         assertStringIncludes(run.stderr, "🔌 fault · 10 tools\n");
@@ -192,6 +192,7 @@ Deno.test("MCP servers in mm -p", async (t) => {
               call("mcp_tools", { server: "fault", tool: "add" }),
               call("mcp_call", { server: "fault", tool: "add", a: 1, b: "2" }),
               call("mcp_call", { server: "fault", tool: "sub" }),
+              call("mcp_call", { server: "fault", tool: "fail" }),
             ],
           },
           { text: "ok" },
@@ -215,6 +216,7 @@ Deno.test("MCP servers in mm -p", async (t) => {
           ].join("\n"),
           "3",
           '[fault has no tool "sub" — its tools are: add, untyped, nested, env, image, structured, fail, slow, hang, crash, extra_1, extra_2, extra_3, extra_4, extra_5, extra_6, extra_7, extra_8, extra_9, extra_10, extra_11, extra_12, extra_13, extra_14, extra_15, extra_16, extra_17, extra_18, extra_19, extra_20]',
+          "[fault fail failed: the disk is full]",
         ]);
         assertStringIncludes(
           run.stderr,

@@ -335,7 +335,8 @@ export function catalogTools(
         };
       }
       const outcome = await entry.server.call(tool.name, checked.value, ctx.signal);
-      return callOutput(entry.server.name, outcome, ctx.config.maxOutput);
+      const name = `${entry.server.name} ${tool.name}`;
+      return callOutput(entry.server.name, name, outcome, ctx.config.maxOutput);
     },
   };
   return [list, call];

@@ -79,7 +79,7 @@ export function mcpTool(server: McpServerPort, tool: McpToolInfo): AnyTool {
     summary: argumentsSummary,
     async run(input, ctx) {
       const outcome = await server.call(tool.name, input, ctx.signal);
-      return callOutput(server.name, outcome, ctx.config.maxOutput);
+      return callOutput(server.name, wrapper.name, outcome, ctx.config.maxOutput);
     },
   };
   return wrapper;
