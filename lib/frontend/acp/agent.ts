@@ -29,7 +29,7 @@ import { writeAll } from "../terminal/output.ts";
 import type { McpEvent, McpServers } from "../../mcp/servers.ts";
 import { eventLines } from "../../mcp/status.ts";
 import { RunStop } from "../exit.ts";
-import { redact } from "../../secrets.ts";
+import { addUrlSecrets, redact } from "../../secrets.ts";
 import { closeMcp, openSession, startMcp, startPieces, startRun } from "../start.ts";
 import { editorServers } from "./mcp_servers.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
@@ -157,6 +157,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
   const startEditorMcp = (id: string, cwd: string, servers: readonly McpServer[]) => {
     const tools = [...BUILTIN_TOOLS, ...config.tools.map((t) => t.name)];
     const configs = editorServers(servers, Object.keys(config.mcpServers), tools, log);
+    for (const c of Object.values(configs)) addUrlSecrets(c.url);
     if (!Object.keys(configs).length) return undefined;
     const started = startMcp(configs, cwd, run.env, mcpLog);
     editorMcp.set(id, started);
