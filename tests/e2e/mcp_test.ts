@@ -515,13 +515,21 @@ Deno.test("mm doctor starts the MCP servers (the run permission kept for them)",
   }
 });
 
-Deno.test("mm doctor says what sanitising repaired in a schema", async () => {
+Deno.test("mm doctor says what sanitising repaired, and counts what is declared", async () => {
   const dir = await workdir(
     `url: ${server.url}\nmodel: doctor\nmcpServers:\n  fault: ${
-      faultYaml({ FAULT_SCHEMAS: "1" }, "tools: [ghostly, either]")
+      faultYaml(
+        { FAULT_SCHEMAS: "1", FAULT_CLASH: "1" },
+        "tools: [ghostly, either, add.one, add_one]",
+      )
     }\n`,
   );
   const run = await runMM(["doctor"], { cwd: dir });
+  assertMatch(run.stdout, /\n✔ MCP server fault: 3 tools \(of 14 listed\), \d+ characters/);
+  assertStringIncludes(
+    run.stdout,
+    "\n    [warning: MCP server fault: tool add_one left out — another tool is called fault_add_one]\n✔ MCP tools: 3 declared one by one,",
+  );
   assertMatch(
     run.stdout,
     /\n {4}ghostly · \d+ characters · sanitised: required "nope" dropped \(no such property\)\n/,
