@@ -33,7 +33,7 @@ import { inputRowsMax } from "./layout.ts";
 import { PermissionBox } from "./permission.ts";
 import { WindowScreen } from "./render.ts";
 import { guardExits, suspend, WindowTerminal } from "./terminal.ts";
-import { RunStop } from "../exit.ts";
+import { QUIT_SIGNALS, RunStop } from "../exit.ts";
 
 /** What window mode needs. */
 export interface WindowOptions {
@@ -101,19 +101,15 @@ class Window {
 
   async run(): Promise<number> {
     await this.#history.load();
-    // SIGTERM and SIGHUP cancel the turn, which saves it, then leave with 128 + the signal's
-    // number (lib/frontend/exit.ts); SIGQUIT leaves at once, the MCP servers' groups killed first.
-    const stop = new RunStop(["SIGTERM", "SIGHUP"]);
+    // SIGTERM, SIGHUP and SIGQUIT cancel the turn (its command's group killed), which saves it,
+    // then leave with 128 + the signal's number (lib/frontend/exit.ts).
+    const stop = new RunStop(QUIT_SIGNALS);
     stop.signal.addEventListener("abort", () => {
       this.#quitAfterTurn = true;
       if (this.#turn) this.#turn.abort();
       else this.#quitNow();
     }, { once: true });
-    const guard = guardExits(
-      () => this.#leave(),
-      () => this.#begun?.killServers(),
-      [["SIGQUIT", 131]],
-    );
+    const guard = guardExits(() => this.#leave(), undefined, []);
     const signals: [Deno.Signal, () => void][] = [
       ["SIGWINCH", () => this.#screen.requestFrame()],
       ["SIGINT", () => this.#turn?.abort()],
