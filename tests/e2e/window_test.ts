@@ -22,9 +22,13 @@ function launch(dir: string, args: string[] = [], size: { width?: number; height
 }
 
 /** Starts `mm -tui` in a fresh directory whose agent file uses `model`, once its banner is drawn. */
-async function mm(model: string, extra = "", opts: { args?: string[] } = {}) {
+async function mm(
+  model: string,
+  extra = "",
+  opts: { args?: string[]; width?: number; height?: number } = {},
+) {
   const dir = await workdir(`url: ${server.url}\nmodel: ${model}\n${extra}`);
-  const term = await launch(dir, opts.args);
+  const term = await launch(dir, opts.args, opts);
   await waitFor(term, "Ctrl-D quits.");
   return { term, dir };
 }
@@ -165,6 +169,54 @@ Deno.test("window mode", async (t) => {
           screen = await waitFor(term, "second done");
           assertEquals(screen.includes("echo always-2  … waiting"), false, "no more asking");
           assertEquals(toolMessages("w-perm", 6).slice(-2), ["always-1\n", "always-2\n"]);
+        } finally {
+          await term.kill();
+        }
+      },
+    "a call longer than the box is read to its end with PgDn before it is answered": async () => {
+      const parts = Array.from({ length: 40 }, (_, i) => `echo part-${i};`).join(" ");
+      server.script("w-long", [bash(`${parts} touch PWNED`), { text: "refused it" }]);
+      const { term, dir } = await mm("w-long", "yolo: false\n", { width: 60, height: 20 });
+      try {
+        await send(term, "go");
+        let screen = await waitFor(term, "╭─ 🔐 allow this call?");
+        const box = () => screen.split("\n").filter((r) => r.startsWith("│")).join(" ");
+        assertStringIncludes(box(), "│ bash: echo part-0; echo part-1;");
+        assertEquals(box().includes("PWNED"), false, "the end is below");
+        assertStringIncludes(box().replace(/[│\s]+/g, " "), "↑↓ PgUp PgDn read the whole call");
+        assertMatch(screen, /╰─ lines 1–\d+ of \d+ ↓ ─+╯/);
+        await term.keys("PPage"); // at the top already: nothing moves, nothing is answered
+        await term.keys("NPage");
+        screen = await waitFor(term, "touch PWNED");
+        assertMatch(screen, /╰─ lines \d+–(\d+) of \1 ↑ ─+╯/);
+        await term.keys("Up");
+        screen = await until(term, (s) => !s.includes("touch PWNED"));
+        assertMatch(screen, /╰─ lines \d+–\d+ of \d+ ↑↓ ─+╯/);
+        assertEquals(await exists(`${dir}/PWNED`), false, "nothing ran while reading");
+        await term.type("n");
+        await waitFor(term, "refused it");
+        assertEquals(toolMessages("w-long", 1), ["[command rejected by the user]"]);
+        assertEquals(await exists(`${dir}/PWNED`), false);
+      } finally {
+        await term.kill();
+      }
+    },
+    "a choice of fifteen at 40×12: the highlight always shown, ↓ scrolls to it, Enter answers it":
+      async () => {
+        const options = Array.from({ length: 15 }, (_, i) => `option ${i + 1}`);
+        server.script("w-many", [askUser([{ question: "Which?", options }]), { text: "ok" }]);
+        const { term } = await mm("w-many", "", { width: 40, height: 12 });
+        try {
+          await send(term, "ask");
+          let screen = await waitFor(term, "❓ Which?");
+          assertStringIncludes(screen, "❯ 1. option 1");
+          assertMatch(screen, /\n {2}↓ \d+ more\n/);
+          for (let i = 0; i < 11; i++) await term.keys("Down");
+          screen = await waitFor(term, "❯ 12. option 12");
+          assertMatch(screen, /\n {2}↑ \d+ more\n/);
+          await term.keys("Enter");
+          await waitFor(term, "ok");
+          assertEquals(toolMessages("w-many", 1), ["The user answered:\n- Which? → option 12"]);
         } finally {
           await term.kill();
         }

@@ -31,7 +31,7 @@ import { writeAll } from "../terminal/output.ts";
 import { AskForm } from "./form.ts";
 import { inputRowsMax } from "./layout.ts";
 import { PermissionBox } from "./permission.ts";
-import { WindowScreen } from "./render.ts";
+import { DRAG_HINT, WindowScreen } from "./render.ts";
 import { guardExits, suspend, WindowTerminal } from "./terminal.ts";
 import { QUIT_SIGNALS, RunStop } from "../exit.ts";
 
@@ -44,10 +44,6 @@ export interface WindowOptions {
   /** Report the mouse (off with `--no-mouse` or `window.mouse: false`). */
   mouse: boolean;
 }
-
-/** The hint shown the first time a drag is seen. */
-export const DRAG_HINT =
-  "to select text, hold Shift (Option on macOS) while dragging — or press F2 to give the mouse to the terminal";
 
 /** The lines `/help` adds about the window's keys. */
 const KEY_HELP = [
@@ -251,8 +247,10 @@ class Window {
     }
     if (key.name === "ctrl-z") return this.#suspend();
     if (key.name === "ctrl-l") return this.#screen.invalidate();
-    if (this.#scrollKey(key)) return;
     const asking = this.#screen.asking;
+    // A call longer than the box scrolls in it: its keys are the box's first.
+    if (asking?.kind === "permission" && asking.box.scroll(key)) return;
+    if (this.#scrollKey(key)) return;
     if (asking) {
       if (key.name === "ctrl-c") {
         this.#turn?.abort();
