@@ -302,6 +302,31 @@ Deno.test("window frames", async (t) => {
     },
   );
 
+  await everywhere(
+    t,
+    "an unfolded long thought folds again with Enter once its header scrolled off",
+    async (s) => {
+      s.events({
+        type: "thought",
+        text: Array.from({ length: 60 }, (_, i) => `step ${i}.`).join("\n"),
+      });
+      s.clock += 3000;
+      s.events({ type: "text", text: "Done." });
+      let screen = await s.draw();
+      assertMatch(screen[1], /^💭 thought for 3s \(120 words\) ▸$/);
+      const thought = s.conversation.lastFoldable()!;
+      thought.folded = false;
+      thought.changed();
+      screen = await s.draw();
+      assertEquals(screen.some((r) => r.startsWith("💭")), false, "the header is off the screen");
+      assertEquals(screen.includes("   step 59."), true);
+      // What Enter on an empty input folds: the thought whose body is on the screen.
+      assertEquals(s.conversation.lastFoldable(), thought);
+      const body = screen.indexOf("   step 59.") - 1;
+      assertEquals(s.conversation.foldAt(body), thought, "a click on its body too");
+    },
+  );
+
   await everywhere(t, "warnings, notices and errors are one-line blocks", async (s) => {
     s.events({ type: "warning", message: "[warning: hook failed]" });
     s.events({ type: "notice", message: "compacted the window" });
