@@ -29,7 +29,6 @@ import { History } from "../terminal/history.ts";
 import { type Key, type MouseKey, readKeys } from "../terminal/keys.ts";
 import { writeAll } from "../terminal/output.ts";
 import { AskForm } from "./form.ts";
-import { inputRowsMax } from "./layout.ts";
 import { PermissionBox } from "./permission.ts";
 import { DRAG_HINT, WindowScreen } from "./render.ts";
 import { guardExits, suspend, WindowTerminal } from "./terminal.ts";
@@ -312,20 +311,21 @@ class Window {
 
   /** PgUp, PgDn, Shift-↑↓, and Home/End on an empty input: the conversation scrolls. */
   #scrollKey(key: Key): boolean {
-    const { columns, rows } = this.#size();
-    const page = Math.max(1, rows - 4 - inputRowsMax(rows));
+    const { columns } = this.#size();
+    const conversation = this.#screen.conversation;
+    const { page, height } = conversation;
     switch (key.name) {
       case "pageup":
-        this.#screen.conversation.scroll(-page, columns, page);
+        conversation.scroll(-page, columns, height);
         return true;
       case "pagedown":
-        this.#screen.conversation.scroll(page, columns, page);
+        conversation.scroll(page, columns, height);
         return true;
       case "shift-up":
-        this.#screen.conversation.scroll(-1, columns, page);
+        conversation.scroll(-1, columns, height);
         return true;
       case "shift-down":
-        this.#screen.conversation.scroll(1, columns, page);
+        conversation.scroll(1, columns, height);
         return true;
       case "home":
         if (!this.#screen.input.empty || this.#screen.asking) return false;
@@ -349,10 +349,10 @@ class Window {
 
   /** The wheel scrolls; a click on a call folds it; the first drag says how to select. */
   #mouse(key: MouseKey): void {
-    const { columns, rows } = this.#size();
-    const page = Math.max(1, rows - 4 - inputRowsMax(rows));
-    if (key.button === "wheel-up") return this.#screen.conversation.scroll(-3, columns, page);
-    if (key.button === "wheel-down") return this.#screen.conversation.scroll(3, columns, page);
+    const { columns } = this.#size();
+    const conversation = this.#screen.conversation;
+    if (key.button === "wheel-up") return conversation.scroll(-3, columns, conversation.height);
+    if (key.button === "wheel-down") return conversation.scroll(3, columns, conversation.height);
     if (key.button !== "left") return;
     if (key.down) {
       this.#press = key;

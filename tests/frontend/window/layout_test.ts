@@ -327,6 +327,33 @@ Deno.test("window frames", async (t) => {
     },
   );
 
+  await everywhere(
+    t,
+    "scrolled up near the end, folding a call leaves no empty rows",
+    async (s, columns) => {
+      for (let i = 0; i < 40; i++) s.events({ type: "notice", message: `note ${i}` });
+      s.events(call("c1", "bash", "seq 1 10"));
+      s.events(result("c1", "bash", Array.from({ length: 10 }, (_, i) => `${i + 1}`).join("\n")));
+      let screen = await s.draw();
+      const fold = s.conversation.lastFoldable()!;
+      fold.folded = false;
+      fold.changed();
+      screen = await s.draw();
+      const height = s.rows - 3; // the header, the status line, the input
+      s.conversation.scroll(-3, columns, height);
+      screen = await s.draw();
+      assertEquals(s.conversation.following, false);
+      const head = screen.findIndex((r) => r.startsWith("‣ bash"));
+      assertEquals(s.conversation.foldAt(head - 1), fold);
+      fold.folded = true;
+      fold.changed();
+      screen = await s.draw();
+      const rows = screen.slice(1, 1 + height);
+      assertEquals(rows.includes(""), false, "every row of the conversation drawn");
+      assertEquals(rows.at(-1)!.startsWith("‣ bash  seq 1 10  ✓"), true, "the end shown");
+    },
+  );
+
   await everywhere(t, "warnings, notices and errors are one-line blocks", async (s) => {
     s.events({ type: "warning", message: "[warning: hook failed]" });
     s.events({ type: "notice", message: "compacted the window" });
