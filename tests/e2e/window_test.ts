@@ -307,6 +307,32 @@ Deno.test("window mode", async (t) => {
         await term.kill();
       }
     },
+    "Esc drops the prompts queued behind the turn back into the input; Backspace takes an emoji whole":
+      async () => {
+        server.script("w-queue", [bash("echo $$ > pid; sleep 30"), { text: "ran the second" }]);
+        const { term, dir } = await mm("w-queue");
+        try {
+          await send(term, "long job");
+          await waitFor(term, "‣ bash  echo $$ > pid; sleep 30  …");
+          while (!(await exists(`${dir}/pid`))) await new Promise((r) => setTimeout(r, 20));
+          await send(term, "second");
+          await waitFor(term, "1 queued");
+          await term.type("draft");
+          await term.keys("Escape");
+          let screen = await waitFor(term, "⏹ turn cancelled");
+          screen = await waitFor(term, "› second\n  draft\n");
+          assertStringIncludes(screen, "the prompts queued are back in the input");
+          assertEquals(server.chats("w-queue").length, 1, "the queued prompt did not run");
+          // Edit it: the draft's line goes, an emoji typed and taken back whole.
+          await term.keys("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace");
+          await term.type(" 👩\u200d👩\u200d👧");
+          await term.keys("BSpace", "Enter");
+          await waitFor(term, "ran the second");
+          assertEquals(server.chats("w-queue")[1].body.messages.at(-1).content, "second");
+        } finally {
+          await term.kill();
+        }
+      },
     "resized to 60 columns mid-stream, the window is drawn again at 60": async () => {
       const words = Array.from({ length: 150 }, (_, i) => `w${i}`).join(" ");
       server.script("w-resize", [{ text: words + " END", chunkSize: 8, gap: 15 }]);

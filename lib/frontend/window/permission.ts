@@ -9,6 +9,7 @@
 import type { PermissionAnswer } from "../../permissions/prompt.ts";
 import type { Key } from "../terminal/keys.ts";
 import { visible } from "../terminal/visible.ts";
+import { prevLength } from "./input.ts";
 import type { Overlay } from "./layout.ts";
 import type { Style } from "./style.ts";
 import { fit, pad, textWidth, wrapText } from "./width.ts";
@@ -98,8 +99,10 @@ export class PermissionBox {
         return { kind: "answer", answer: reason ? { kind: "reject", reason } : { kind: "reject" } };
       }
       if (key.name === "escape") this.reasoning = false;
-      else if (key.name === "backspace") this.reason = [...this.reason].slice(0, -1).join("");
-      else if (key.name === "text" || key.name === "paste") {
+      else if (key.name === "backspace") {
+        const end = this.reason.length;
+        this.reason = this.reason.slice(0, end - prevLength(this.reason, end));
+      } else if (key.name === "text" || key.name === "paste") {
         this.reason += visible(key.text).replace(/\s+/g, " ");
       }
       return undefined;

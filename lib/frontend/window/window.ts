@@ -44,6 +44,10 @@ export interface WindowOptions {
   mouse: boolean;
 }
 
+/** What the status line says when a cancel put the queued prompts back in the input. */
+export const QUEUE_BACK_HINT =
+  "turn cancelled: the prompts queued are back in the input (Enter sends)";
+
 /** The lines `/help` adds about the window's keys. */
 const KEY_HELP = [
   "Keys:",
@@ -107,7 +111,7 @@ class Window {
     const guard = guardExits(() => this.#leave(), undefined, []);
     const signals: [Deno.Signal, () => void][] = [
       ["SIGWINCH", () => this.#screen.requestFrame()],
-      ["SIGINT", () => this.#turn?.abort()],
+      ["SIGINT", () => this.#cancel()],
       ["SIGTSTP", () => this.#suspend()],
       ["SIGCONT", () => this.#resume()],
     ];
@@ -252,7 +256,7 @@ class Window {
     if (this.#scrollKey(key)) return;
     if (asking) {
       if (key.name === "ctrl-c") {
-        this.#turn?.abort();
+        this.#cancel();
         return;
       }
       if (asking.kind === "form") {
@@ -262,7 +266,7 @@ class Window {
         const outcome = asking.box.handle(key);
         if (outcome?.kind === "cancel") {
           asking.answer({ kind: "reject" });
-          this.#turn?.abort();
+          this.#cancel();
         } else if (outcome) asking.answer(outcome.answer);
       }
       return;
@@ -270,11 +274,11 @@ class Window {
     this.#screen.hint = undefined;
     switch (key.name) {
       case "escape":
-        if (this.#turn) this.#turn.abort();
+        if (this.#turn) this.#cancel();
         else this.#screen.input.clear();
         return;
       case "ctrl-c":
-        if (this.#turn) this.#turn.abort();
+        if (this.#turn) this.#cancel();
         else if (!this.#screen.input.empty) this.#screen.input.clear();
         else if (this.#interrupted) this.#quitNow();
         else {
@@ -379,6 +383,24 @@ class Window {
     this.#quit?.();
   }
 
+  /**
+   * Cancels the running turn at the user's word (Esc, Ctrl-C, `/abort`, SIGINT): the prompts queued
+   * behind it do not run; they come back to the input, one per line before what was being typed, to
+   * be sent again or edited.
+   */
+  #cancel(): void {
+    if (!this.#turn) return;
+    this.#turn.abort();
+    if (this.#queue.length === 0) return;
+    const input = this.#screen.input;
+    const draft = input.value();
+    input.clear();
+    input.set([...this.#queue, ...(draft ? [draft] : [])].join("\n"));
+    this.#queue = [];
+    this.#screen.queued = 0;
+    this.#screen.hint = QUEUE_BACK_HINT;
+  }
+
   // --- turns and commands ---
 
   #submit(typed: string): void {
@@ -386,7 +408,7 @@ class Window {
     if (!text || !this.#agent) return;
     const command = text.startsWith("/") ? parseCommand(text) : undefined;
     if (this.#turn) {
-      if (command?.name === "/abort") this.#turn.abort();
+      if (command?.name === "/abort") this.#cancel();
       else if (command?.name === "/quit" || command?.name === "/exit") {
         this.#quitAfterTurn = true;
         this.#turn.abort();

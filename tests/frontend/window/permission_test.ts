@@ -66,6 +66,15 @@ Deno.test("PermissionBox", async (t) => {
     assertEquals(box.rows(40, style, 10).rows.length, 10);
     assertEquals(box.handle({ name: "text", text: "a" }), undefined, "a is typed in the reason");
   });
+  await t.step("Backspace in the reason takes a ZWJ emoji whole", () => {
+    assertEquals(
+      feed(own(), "r", "no 👩\u200d👩\u200d👧", { name: "backspace" }, { name: "enter" }),
+      {
+        kind: "answer",
+        answer: { kind: "reject", reason: "no" },
+      },
+    );
+  });
   await t.step("Ctrl-C cancels the turn", () => {
     assertEquals(feed(own(), { name: "ctrl-c" }), { kind: "cancel" });
   });
