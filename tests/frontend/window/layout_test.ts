@@ -354,6 +354,27 @@ Deno.test("window frames", async (t) => {
     },
   );
 
+  await everywhere(
+    t,
+    "the status line: Thinking, then Writing while the answer streams",
+    async (s) => {
+      s.screen.turnStarted = s.clock;
+      const status = async () => (await s.draw()).at(-2)!;
+      s.events({ type: "turn_start", prompt: "hi", provider: "ollama", model: "qwen3" });
+      assertMatch(await status(), /^⠋ Thinking… · 0\.0s · Esc cancels$/);
+      s.events({ type: "thought", text: "Hmm." });
+      assertMatch(await status(), /Thinking…/);
+      s.events({ type: "text", text: "Hello" });
+      assertMatch(await status(), /^⠋ Writing… · 0\.0s · Esc cancels$/);
+      s.events({ type: "composing", tool: "bash" });
+      assertMatch(await status(), /Composing a tool call…/);
+      s.events(call("c1", "bash", "ls"));
+      assertMatch(await status(), /Running…/);
+      s.events(result("c1", "bash", "a"));
+      assertMatch(await status(), /Thinking… · 0\.0s · ⚙ 1 · Esc/);
+    },
+  );
+
   await everywhere(t, "warnings, notices and errors are one-line blocks", async (s) => {
     s.events({ type: "warning", message: "[warning: hook failed]" });
     s.events({ type: "notice", message: "compacted the window" });
