@@ -5,6 +5,7 @@ import { runCases } from "../helpers/cases.ts";
 import { DENO_DIR, exists, MAIN, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
+import { DRAG_HINT } from "../../lib/frontend/window/render.ts";
 
 const server = ScriptedServer.start();
 
@@ -417,7 +418,8 @@ Deno.test("window mode", async (t) => {
           await term.type(`\x1b[<0;5;${row}M\x1b[<0;5;${row}m`);
           await waitFor(term, "▸ 3 lines");
           await term.type(`\x1b[<0;2;3M\x1b[<0;20;3m`);
-          await waitFor(term, "hold Shift (Option on macOS)");
+          screen = await waitFor(term, "hold Shift (Option on macOS)");
+          assertStringIncludes(screen.replaceAll("\n", " "), DRAG_HINT, "the hint whole, wrapped");
           await term.keys("F2");
           await waitFor(term, "mouse: the terminal's");
           assertEquals((await term.modes()).mouse, false);
