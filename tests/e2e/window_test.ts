@@ -83,6 +83,24 @@ async function assertRestored(term: Terminal): Promise<void> {
 }
 
 const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+
+/**
+ * Starts `mm -tui` with `model` scripted to run a command that writes its pid and sleeps, then to
+ * answer `then`; returns once the command runs.
+ */
+async function longJob(model: string, then: string) {
+  server.script(model, [bash("echo $$ > pid; sleep 30"), { text: then }]);
+  const { term, dir } = await mm(model);
+  try {
+    await send(term, "long job");
+    await waitFor(term, "‣ bash  echo $$ > pid; sleep 30  …");
+    while (!(await exists(`${dir}/pid`))) await new Promise((r) => setTimeout(r, 20));
+  } catch (e) {
+    await term.kill();
+    throw e;
+  }
+  return { term, dir };
+}
 const askUser = (questions: unknown[]) => ({
   toolCalls: [{ name: "ask_user", arguments: { questions } }],
 });
@@ -287,12 +305,8 @@ Deno.test("window mode", async (t) => {
       }
     },
     "Esc cancels a running command; the conversation goes on": async () => {
-      server.script("w-cancel", [bash("echo $$ > pid; sleep 30"), { text: "still here" }]);
-      const { term, dir } = await mm("w-cancel");
+      const { term, dir } = await longJob("w-cancel", "still here");
       try {
-        await send(term, "long job");
-        await waitFor(term, "‣ bash  echo $$ > pid; sleep 30  …");
-        while (!(await exists(`${dir}/pid`))) await new Promise((r) => setTimeout(r, 20));
         await term.keys("Escape");
         const screen = await waitFor(term, "⏹ turn cancelled");
         assertMatch(screen, /‣ bash {2}echo \$\$ > pid; sleep 30 {2}✗ .*▸ 1 line/);
@@ -310,12 +324,8 @@ Deno.test("window mode", async (t) => {
     },
     "Esc drops the prompts queued behind the turn back into the input; Backspace takes an emoji whole":
       async () => {
-        server.script("w-queue", [bash("echo $$ > pid; sleep 30"), { text: "ran the second" }]);
-        const { term, dir } = await mm("w-queue");
+        const { term } = await longJob("w-queue", "ran the second");
         try {
-          await send(term, "long job");
-          await waitFor(term, "‣ bash  echo $$ > pid; sleep 30  …");
-          while (!(await exists(`${dir}/pid`))) await new Promise((r) => setTimeout(r, 20));
           await send(term, "second");
           await waitFor(term, "1 queued");
           await term.type("draft");
