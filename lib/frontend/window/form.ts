@@ -4,7 +4,8 @@
  * conversation, the highlighted one in reverse with `❯`. `choice`: ↑↓ (wrapping) and Enter, or a
  * digit 1–9. `multi`: ↑↓, Space ticks (`[x]`), Enter sends when at least one is ticked. `confirm`:
  * `y`/`o` or `n`, or ←→↑↓ and Enter. `text`: typed in the box (prefilled with the default),
- * Backspace, Enter. Escape declines the whole form.
+ * Backspace, Enter. Escape declines the whole form. The question wraps; more options than the
+ * rows there are scroll with the highlight, which is always shown.
  */
 
 import type { AskOutcome, Question } from "../../tool.ts";
