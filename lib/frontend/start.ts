@@ -355,8 +355,6 @@ export class Started {
   readonly lsp?: LspPool;
   /** The session file, when sessions are on. */
   recorder?: SessionRecorder;
-  /** The MCP servers, once their module is loaded. */
-  #mcp?: McpServers;
 
   /** What `start` found. */
   constructor(
@@ -366,7 +364,6 @@ export class Started {
     pieces: StartedPieces,
     recorder: SessionRecorder | undefined,
   ) {
-    run.mcp?.then((m) => this.#mcp = m, () => {});
     this.run = run;
     this.cwd = cwd;
     this.model = model;
@@ -401,11 +398,6 @@ export class Started {
   async newSession(): Promise<void> {
     await this.recorder?.close();
     this.recorder = await openSession({ config: this.run.config, cwd: this.cwd }, this.model);
-  }
-
-  /** Kills the MCP servers' process groups at once, for a front end that must exit now. */
-  killServers(): void {
-    this.#mcp?.kill();
   }
 
   /** Stops what was started: the language and MCP servers; lets the session file's lock go. */

@@ -133,8 +133,8 @@ export class McpServers {
   }
 
   /**
-   * Kills every stdio server's process group at once (mm is exiting now: a second signal, the
-   * window's SIGQUIT, any `Deno.exit` before the set was closed).
+   * Kills every stdio server's process group at once (mm is exiting now: a second signal, any
+   * `Deno.exit` before the set was closed).
    */
   kill(): void {
     for (const s of this.servers) s.kill();
