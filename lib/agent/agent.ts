@@ -6,30 +6,25 @@ import { answerUnanswered, COMPACT_ACK, COMPACT_WRAPPER, type Message } from "..
 import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient, ChatResult } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
-import type { AnyTool, Conversation, MoreTools, ToolContext, UnknownToolAnswer } from "../tool.ts";
+import type { AnyTool, MoreTools, ToolContext } from "../tool.ts";
 import type { Cut } from "./budget.ts";
-import { type CommandOutcome, Dispatcher } from "./dispatch.ts";
+import { type CommandOutcome, conversationOf, Dispatcher, lastAnswer } from "./dispatch.ts";
 import type { AgentEvent } from "./events.ts";
 import { CompactError, type FitTarget, fitWindow, summarise } from "./fit.ts";
-import { grammarDroppedText, isGrammarRefusal, refusedTools } from "./grammar.ts";
+import { isGrammarRefusal } from "./grammar.ts";
 import type { LoopDetector } from "./loop_detector.ts";
 import { answerCalls, answerMessage, ModelCaller } from "./model_call.ts";
 import { emptyCounters } from "./recap.ts";
 import {
-  answerCutText,
+  answerEnd,
   blockedText,
-  callCutText,
-  emptyAnswerText,
   type FailReason,
   maxTurnsText,
   NOT_RUN,
-  notRunCutText,
   type TurnOutcome,
   TurnStop,
 } from "./texts.ts";
-
-/** Where a call written as text starts (docs/small-models.md): a cut answer holding one is a cut call. */
-const CALL_START = /<tool_call>|<function=|\[TOOL_CALLS\]/;
+import { Toolset } from "./toolset.ts";
 
 /** What the core needs from the outside world. */
 export interface AgentOptions {
@@ -71,10 +66,7 @@ export class Agent {
   /** Every failure that ended or marred a turn. */
   readonly errors: RecordedError[] = [];
   #opts: AgentOptions;
-  #tools: AnyTool[];
-  #moreTools?: (signal: AbortSignal) => Promise<MoreTools>;
-  /** The answer to a name of the more tools' that is not declared. */
-  #unknownTool?: UnknownToolAnswer;
+  #toolset: Toolset;
   #model!: ModelCaller;
   #dispatch!: Dispatcher;
   #fit!: FitTarget;
@@ -82,8 +74,6 @@ export class Agent {
   #previousAnswer: string | undefined;
   /** Where the current turn's prompt is in `history`. */
   #promptAt = 0;
-  /** Whether the tools refused for their grammar were looked for (once a conversation). */
-  #grammarChecked = false;
 
   /** Starts a conversation with the options' system prompt, after `earlier` messages if resumed. */
   constructor(opts: AgentOptions, earlier: { message: Message; turn: number }[] = []) {
@@ -100,20 +90,18 @@ export class Agent {
       this.turns.push(turn);
       this.#turn = Math.max(this.#turn, turn);
     }
-    this.#tools = opts.tools;
-    this.#moreTools = opts.moreTools;
-    this.#declare(opts.tools);
+    this.#toolset = new Toolset(opts.tools, opts.moreTools);
+    this.#declare();
   }
 
-  /** The tools declared to the model: the model calls, the dispatcher and fitting built for them. */
-  #declare(tools: AnyTool[]): void {
-    const opts = { ...this.#opts, tools };
-    this.#tools = tools;
+  /** The model calls, the dispatcher and fitting, built for the tools declared now. */
+  #declare(): void {
+    const opts = { ...this.#opts, tools: this.#toolset.tools };
     this.#model = new ModelCaller(opts);
     this.#dispatch = new Dispatcher({
       ...opts,
-      unknownTool: this.#unknownTool,
-      conversation: () => this.#conversation(),
+      unknownTool: this.#toolset.unknown,
+      conversation: () => conversationOf(this.history, this.#previousAnswer),
       recordError: (where, message) => this.recordError(where, message),
     });
     this.#fit = {
@@ -127,26 +115,9 @@ export class Agent {
     };
   }
 
-  /**
-   * The tools of `moreTools`, asked for once, before the conversation's first call of anything; a
-   * wait the turn's cancellation interrupts asks again in the next turn.
-   */
-  async #addMoreTools(signal: AbortSignal): Promise<void> {
-    const more = this.#moreTools;
-    if (!more) return;
-    this.#moreTools = undefined;
-    const extra = await more(signal);
-    if (signal.aborted) {
-      this.#moreTools = more;
-      return;
-    }
-    this.#unknownTool = extra.unknown;
-    if (extra.tools.length || extra.unknown) this.#declare([...this.#tools, ...extra.tools]);
-  }
-
   /** The tools declared to the model (those of `moreTools` once the first turn asked for them). */
   get tools(): readonly AnyTool[] {
-    return this.#tools;
+    return this.#toolset.tools;
   }
 
   /** The loop detector: `/new` makes a new conversation, `/compact` keeps it. */
@@ -166,7 +137,7 @@ export class Agent {
     this.#turn++;
     this.#previousAnswer = lastAnswer(this.history);
     emit({ type: "turn_start", prompt, provider: config.provider, model: chat.target.model });
-    await this.#addMoreTools(signal);
+    if (await this.#toolset.addMore(signal)) this.#declare();
     const cwd = this.#opts.context(signal).cwd;
     const pre = await this.#dispatch.hooks("preGeneration", {
       event: "preGeneration",
@@ -197,27 +168,18 @@ export class Agent {
         if (e instanceof ProviderError) return await fail(e.message, "provider");
         throw e;
       }
-      const { calls, content } = answerCalls(result, this.#tools, config);
-      const cut = result.finishReason === "length";
+      const { calls, content } = answerCalls(result, this.#toolset.tools, config);
       await this.#push(answerMessage(calls, content));
-      if (calls.length && cut && result.toolCalls.length) {
-        // The last call is incomplete, and the model meant them together: none of them runs.
+      const end = answerEnd(result, calls, config.maxTokens);
+      if (end.kind === "failed") {
+        // A cut step's calls never run; each is answered, so the history stays valid.
         for (const c of calls) {
-          await this.#push({
-            role: "tool",
-            tool_call_id: c.id,
-            content: notRunCutText(config.maxTokens),
-          });
+          await this.#push({ role: "tool", tool_call_id: c.id, content: end.notRun! });
         }
-        return await fail(callCutText(config.maxTokens), "cut");
+        return await fail(end.error, end.reason);
       }
-      if (calls.length === 0) {
-        if (!result.text.trim()) return await fail(emptyAnswerText(config.maxTokens, cut), "empty");
-        // A call written as text and cut before its end is no answer either.
-        if (cut && CALL_START.test(result.text)) {
-          return await fail(callCutText(config.maxTokens), "cut");
-        }
-        if (cut) emit({ type: "warning", message: answerCutText(config.maxTokens) });
+      if (end.kind === "answer") {
+        if (end.warning) emit({ type: "warning", message: end.warning });
         emit({ type: "recap", counters });
         emit({ type: "answer", text: result.text });
         return { status: "answered", answer: result.text, counters };
@@ -249,7 +211,7 @@ export class Agent {
     signal: AbortSignal,
     id = "command",
   ): Promise<CommandOutcome> {
-    await this.#addMoreTools(signal);
+    if (await this.#toolset.addMore(signal)) this.#declare();
     return await this.#dispatch.command(name, input, signal, id);
   }
 
@@ -288,8 +250,19 @@ export class Agent {
       await fitWindow(this.#fit, signal);
       return await this.#model.call(signal, this.history);
     } catch (e) {
-      if (isGrammarRefusal(e) && !signal.aborted && await this.#dropRefused(signal)) {
-        return await this.#model.call(signal, this.history);
+      if (isGrammarRefusal(e) && !signal.aborted) {
+        const answered = this.history.some((m) => m.role === "assistant");
+        const dropped = await this.#toolset.dropRefused(
+          this.#opts.chat,
+          this.#model.schemas,
+          answered,
+          signal,
+        );
+        if (dropped) {
+          this.#declare();
+          this.#opts.emit({ type: "warning", message: dropped });
+          return await this.#model.call(signal, this.history);
+        }
       }
       if (!(e instanceof ProviderError) || e.kind !== "overflow" || signal.aborted) throw e;
       // No calibration from the refusal: the server's window may be smaller than the one mm was
@@ -299,21 +272,6 @@ export class Agent {
       await fitWindow(this.#fit, signal, e);
       return await this.#model.call(signal, this.history);
     }
-  }
-
-  /**
-   * The server refused the tools' grammar: once in a conversation, before any answer came back,
-   * the tools at fault are found and left out (docs/mcp.md); false when none can be.
-   */
-  async #dropRefused(signal: AbortSignal): Promise<boolean> {
-    if (this.#grammarChecked || this.history.some((m) => m.role === "assistant")) return false;
-    this.#grammarChecked = true;
-    const refused = await refusedTools(this.#opts.chat, this.#model.schemas, signal);
-    if (!refused.length) return false;
-    const names = refused.map((i) => this.#tools[i].name);
-    this.#declare(this.#tools.filter((_, i) => !refused.includes(i)));
-    this.#opts.emit({ type: "warning", message: grammarDroppedText(names) });
-    return true;
   }
 
   /** The history becomes the summary, its acknowledgement and `kept`; the session file is saved. */
@@ -338,20 +296,4 @@ export class Agent {
     }
     if (cuts.length) await this.#opts.onStep?.();
   }
-
-  /** The conversation as a tool sees it: the history, the calling message, the previous answer. */
-  #conversation(): Conversation {
-    const caller = this.history.findLast((m) => m.role === "assistant");
-    return {
-      history: this.history,
-      callerText: typeof caller?.content === "string" ? caller.content : "",
-      previousAnswer: this.#previousAnswer,
-    };
-  }
-}
-
-/** The text of the last answer in `history`: an assistant message without tool calls. */
-function lastAnswer(history: readonly Message[]): string | undefined {
-  const m = history.findLast((m) => m.role === "assistant" && !m.tool_calls?.length);
-  return m && typeof m.content === "string" && m.content.trim() ? m.content : undefined;
 }

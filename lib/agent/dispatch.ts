@@ -7,7 +7,7 @@
  */
 
 import type { Config, HookEvent } from "../config/config.ts";
-import type { ToolCall } from "../history.ts";
+import type { Message, ToolCall } from "../history.ts";
 import { type HookPayload, type HookVerdict, runHooks, withHookContext } from "../hooks/run.ts";
 import { type AskPermission, refusalWithReason, rejectedText } from "../permissions/prompt.ts";
 import type {
@@ -31,6 +31,22 @@ import {
   unknownToolText,
 } from "./texts.ts";
 import { matchToolName } from "./tool_name.ts";
+
+/** The conversation as a tool sees it: the history, the calling message, the previous answer. */
+export function conversationOf(history: Message[], previousAnswer?: string): Conversation {
+  const caller = history.findLast((m) => m.role === "assistant");
+  return {
+    history,
+    callerText: typeof caller?.content === "string" ? caller.content : "",
+    previousAnswer,
+  };
+}
+
+/** The text of the last answer in `history`: an assistant message without tool calls. */
+export function lastAnswer(history: readonly Message[]): string | undefined {
+  const m = history.findLast((m) => m.role === "assistant" && !m.tool_calls?.length);
+  return m && typeof m.content === "string" && m.content.trim() ? m.content : undefined;
+}
 
 /** A call ready to run, or the text that refuses it (unknown tool, bad JSON, bad fields). */
 export type PreparedCall =

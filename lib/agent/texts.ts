@@ -130,3 +130,44 @@ export function emptyAnswerText(maxTokens: number | undefined, cut: boolean): st
     } before it wrote anything — raise maxTokens in the agent file]`
     : "[error: the model gave an empty answer (no text, no tool call) — try again, or rephrase the request]";
 }
+
+/** Where a call written as text starts (docs/small-models.md): a cut answer holding one is a cut call. */
+const CALL_START = /<tool_call>|<function=|\[TOOL_CALLS\]/;
+
+/** What an answer of the model means for the turn, before its calls run. */
+export type AnswerEnd =
+  /** Calls to run. */
+  | { kind: "calls" }
+  /** The final answer, with a warning when the server cut it. */
+  | { kind: "answer"; warning?: string }
+  /** The turn fails: `notRun` answers each call of the step, which never runs. */
+  | { kind: "failed"; error: string; reason: FailReason; notRun?: string };
+
+/**
+ * What an answer means: an answer or calls as usual; but a call the server cut at its length limit
+ * (structured, or written as text) ends the turn, none of the step's calls run, and an empty
+ * answer is a failure.
+ */
+export function answerEnd(
+  result: { text: string; toolCalls: unknown[]; finishReason?: string },
+  calls: unknown[],
+  maxTokens: number | undefined,
+): AnswerEnd {
+  const cut = result.finishReason === "length";
+  if (calls.length && cut && result.toolCalls.length) {
+    return {
+      kind: "failed",
+      error: callCutText(maxTokens),
+      reason: "cut",
+      notRun: notRunCutText(maxTokens),
+    };
+  }
+  if (calls.length) return { kind: "calls" };
+  if (!result.text.trim()) {
+    return { kind: "failed", error: emptyAnswerText(maxTokens, cut), reason: "empty" };
+  }
+  if (cut && CALL_START.test(result.text)) {
+    return { kind: "failed", error: callCutText(maxTokens), reason: "cut" };
+  }
+  return cut ? { kind: "answer", warning: answerCutText(maxTokens) } : { kind: "answer" };
+}
