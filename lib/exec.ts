@@ -119,7 +119,8 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
       argv = request.argv;
       env = { BASH_ENV: script };
     }
-    if (how === "setsid") argv = ["setsid", ...argv];
+    const spawn = groupedSpawn(argv, how);
+    argv = spawn.argv;
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(argv[0], {
@@ -130,7 +131,7 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
         stdin: "null",
         stdout: "null",
         stderr: "null",
-        detached: how === "detached",
+        detached: spawn.detached,
       }).spawn();
     } catch (err) {
       return {
@@ -142,6 +143,7 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
       };
     }
     const pid = child.pid;
+    const forget = killAtExit(pid);
     const keeper = new OutputKeeper(file);
     let reason: "timeout" | "cancel" | undefined;
     let grace: ReturnType<typeof setTimeout> | undefined;
@@ -162,6 +164,7 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
     try {
       status = await child.status;
     } finally {
+      forget();
       await keeper.stop();
       clearTimeout(timeout);
       request.signal.removeEventListener("abort", onAbort);
@@ -204,10 +207,39 @@ function shellQuote(text: string): string {
 }
 
 /**
+ * `argv` as it is spawned to lead a process group of its own (`setsid` before it, or Deno's
+ * `detached`), by `how`: see the module comment.
+ */
+export function groupedSpawn(argv: string[], how: Grouping): { argv: string[]; detached: boolean } {
+  return how === "setsid"
+    ? { argv: ["setsid", ...argv], detached: false }
+    : { argv, detached: true };
+}
+
+/** The process groups to kill if mm exits while they run (a second signal exits at once). */
+const running = new Set<number>();
+let unloadListener = false;
+
+/**
+ * Kills process group `pgid` (SIGKILL) if mm exits before the returned function is called: a
+ * command or a hook still running when mm exits at once (a second SIGINT) is not left behind.
+ */
+export function killAtExit(pgid: number): () => void {
+  if (!unloadListener) {
+    unloadListener = true;
+    globalThis.addEventListener("unload", () => {
+      for (const group of running) killTree(group, "SIGKILL");
+    });
+  }
+  running.add(pgid);
+  return () => running.delete(pgid);
+}
+
+/**
  * Sends `sig` to the process group `pid` leads, or to the process alone while it has not made its
  * group yet (it has started nothing by then); a process already gone is not an error.
  */
-function killTree(pid: number, sig: Deno.Signal): void {
+export function killTree(pid: number, sig: Deno.Signal): void {
   try {
     Deno.kill(-pid, sig);
   } catch {
@@ -220,7 +252,7 @@ function killTree(pid: number, sig: Deno.Signal): void {
 }
 
 /** Sends `sig` to the process group `pgid`; a group already gone is not an error. */
-function killGroup(pgid: number, sig: Deno.Signal): void {
+export function killGroup(pgid: number, sig: Deno.Signal): void {
   try {
     Deno.kill(-pgid, sig);
   } catch {

@@ -159,7 +159,7 @@ export class Agent {
       event: "preGeneration",
       prompt,
       cwd,
-    });
+    }, signal);
     if (pre.denied !== undefined) {
       const error = blockedText(pre.denied);
       emit({ type: "error", message: error, where: "hook" });
