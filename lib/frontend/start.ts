@@ -383,6 +383,7 @@ export class Started {
   /** `/new`: a fresh session file (when sessions are on); the next agent starts empty. */
   async newSession(): Promise<void> {
     await this.recorder?.close();
+    this.recorder = undefined; // until the new one is open: its lock may fail
     this.recorder = await openSession({ config: this.run.config, cwd: this.cwd }, this.model);
   }
 

@@ -85,10 +85,11 @@ Deno.test("a signal stops -p cleanly", async (t) => {
       assertEquals(events.at(-1), { type: "error", message, where: "generation" });
       assertEquals(run.stderr, "");
       for (const pid of await pids(dir)) assertEquals(await gone(pid), true, pid);
-      // The command's output files are gone (the session locks' directory stays).
-      const left = [...Deno.readDirSync(tmp)].map((e) => e.name);
-      assertEquals(left.filter((n) => n !== "mm-session-locks"), []);
-      const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+      // The command's output files are gone; nothing else of mm's is there (no session lock).
+      assertEquals([...Deno.readDirSync(tmp)].map((e) => e.name), []);
+      // The session file alone: its lock went with the run.
+      const [file, ...more] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+      assertEquals(more, []);
       const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
       assertEquals(session.messages.map((m: { role: string }) => m.role), [
         "user",

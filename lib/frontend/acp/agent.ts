@@ -63,6 +63,7 @@ function userError(e: unknown): RequestError {
     "SessionRequestError",
     "SessionFileError",
     "SessionBusyError",
+    "SessionLockError",
   ];
   if (e instanceof Error && names.includes(e.name)) {
     return new RequestError(-32603, e.message, { reason: e.name });
