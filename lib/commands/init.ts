@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { DEFAULT_URLS, type ProviderName, PROVIDERS } from "../config/config.ts";
 import { modelsURL, pullHint } from "../provider/endpoints.ts";
 import { requestServer } from "../provider/http.ts";
-import { writeAll } from "../frontend/terminal/output.ts";
+import { writeAll, writeReport } from "../frontend/terminal/output.ts";
 
 /** One place to look for a running server. */
 export interface Probe {
@@ -188,7 +188,7 @@ export interface InitOptions {
  * (nothing written); 2 a `$MM_INIT_PROBE` that cannot be read.
  */
 export async function runInit(opts: InitOptions): Promise<number> {
-  const out = opts.out ?? ((t: string) => writeAll(Deno.stdout, t));
+  const out = opts.out ?? writeReport; // a server's model id among mm's words
   const err = opts.err ?? ((t: string) => writeAll(Deno.stderr, t));
   const target = join(opts.cwd, "mm.yaml");
   for (const existing of [target, join(opts.cwd, ".mm", "mm.yaml")]) {
