@@ -138,6 +138,13 @@ Deno.test("a closed stdout ends the run quietly", async (t) => {
       assertEquals(run.code, 141);
       assertEquals(server.chats("closed-stream").length, 1, "the turn stopped");
     },
+    "mm -p hi | true: the answer lost in the closed pipe is exit 141, never 0": async () => {
+      server.script("closed-answer", [{ text: "the answer" }]);
+      const dir = await workdir(`url: ${server.url}\nmodel: closed-answer\n`);
+      const run = await readThenClose(["-p", "hi"], dir, 0);
+      assertEquals(run.stderr, "");
+      assertEquals(run.code, 141);
+    },
     "mm doctor | head -1: no trace, exit 141": async () => {
       const dir = await workdir(`url: ${server.url}\nmodel: scripted\n`);
       const run = await readThenClose(["doctor"], dir, 1);
@@ -145,6 +152,43 @@ Deno.test("a closed stdout ends the run quietly", async (t) => {
       assertEquals(run.stderr, "");
       assertEquals(run.code, 141);
     },
+  });
+});
+
+Deno.test("SIGTERM during the start-up (a server that never answers) ends mm at once", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  let connected: () => void = () => {};
+  const reached = new Promise<void>((r) => connected = r);
+  const accepting = (async () => {
+    for await (const conn of listener) {
+      held.push(conn); // never answered: the model's listing waits for ever
+      connected();
+    }
+  })();
+  // No model: the start-up lists the server's models, and waits.
+  const dir = await workdir(`url: http://127.0.0.1:${listener.addr.port}\n`);
+  let guard: ReturnType<typeof setTimeout> | undefined;
+  const run = await runMM(["-p", "hi", "--json"], {
+    cwd: dir,
+    started: (child) => {
+      (async () => {
+        await reached;
+        child.kill("SIGTERM");
+        // A guard, not a measure: a SIGTERM that is ignored fails the test instead of stalling it.
+        guard = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      })();
+    },
+  });
+  clearTimeout(guard);
+  for (const conn of held) conn.close();
+  listener.close();
+  await accepting.catch(() => {});
+  assertEquals(run.code, 143, run.stderr);
+  assertEquals(JSON.parse(run.stdout.trim().split("\n").at(-1)!), {
+    type: "error",
+    message: "[error: interrupted by SIGTERM]",
+    where: "generation",
   });
 });
 

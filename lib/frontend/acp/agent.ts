@@ -210,6 +210,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
       throw e;
     }
     const { chat, tools, systemPrompt } = pieces;
+    for (const warning of pieces.warnings) log(warning);
     return new AcpSession({
       id,
       cwd,

@@ -89,14 +89,15 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
   // prompt as they come (a server starts while the user types).
   const warnings: string[] = [];
   let showMcp = (line: string): void => void warnings.push(line);
-  const begun = await start({
+  // SIGTERM or SIGHUP while it starts ends mm at once: nothing is drawn or held yet.
+  const begun = await stop.startingUp(start({
     ...opts,
     runWarning: (w: string) => warnings.push(w),
     sessionWarning: (w: string) => warnings.push(w),
     mcpEvent: (event) => {
       for (const l of eventLines(event)) showMcp(l.text);
     },
-  });
+  }));
   if (!begun.ok) {
     render.line(`mm: ${visible(begun.error)}`);
     return 1;
