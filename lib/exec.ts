@@ -36,7 +36,9 @@
  *
  * A timeout or a cancellation sends SIGTERM to the group, then SIGKILL to the group once the main
  * process exits or after {@linkcode KILL_GRACE} ms, whichever comes first. A normal exit kills
- * nothing: background jobs keep running, writing into the deleted file.
+ * nothing: background jobs keep running (tools.md, "Background jobs"). What they go on writing
+ * into the output file is emptied as it comes by {@linkcode JOB_KEEPER}, a small bash of its own
+ * session that outlives mm as the jobs do and removes the file once the group is gone.
  */
 
 import { delimiter, isAbsolute, join, resolve } from "node:path";
@@ -109,6 +111,7 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
   // Absolute: the command runs in another directory than mm (a relative TMPDIR).
   const file = resolve(await Deno.makeTempFile({ prefix: "mm-exec-" }));
   let script: string | undefined;
+  let handedOver = false;
   try {
     let argv = ["bash", "-c", WRAPPER, "mm-exec", file, ...request.argv];
     let env: Record<string, string> = {};
@@ -174,6 +177,8 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
       }
     }
     const back = await readBack(file, keeper.dropped, keeper.tail);
+    // A job left running still writes into the file: it is kept bounded from now on.
+    if (!reason && groupLives(pid)) handedOver = await keepEmptied(pid, file, how);
     return {
       output: back.text,
       ...(back.dropped ? { dropped: back.dropped } : {}),
@@ -183,8 +188,62 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
       cancelled: reason === "cancel",
     };
   } finally {
-    await Deno.remove(file).catch(() => {});
+    if (!handedOver) await Deno.remove(file).catch(() => {});
     if (script) await Deno.remove(script).catch(() => {});
+  }
+}
+
+/**
+ * Whether anything is left of process group `pgid` (its leader reaped). SIGCONT is the probe:
+ * Deno sends no signal 0, and it leaves a running process as it is.
+ */
+function groupLives(pgid: number): boolean {
+  try {
+    Deno.kill(-pgid, "SIGCONT");
+    return true;
+  } catch {
+    return false; // ESRCH: nothing left
+  }
+}
+
+/** Seconds between two looks of {@linkcode JOB_KEEPER} while the job writes. */
+export const JOB_WATCH_EVERY = 0.02;
+
+/**
+ * What keeps the output file of a command that left a job running bounded: while anything of the
+ * group lives, the file is emptied every {@linkcode JOB_WATCH_EVERY} of a second while something
+ * writes into it (every second once it stays empty), then removed. The job's writes append (`>>`),
+ * so they start again at the beginning of the emptied file. Positional parameters: the group, the
+ * file.
+ */
+export const JOB_KEEPER = [
+  'pg=$1 f=$2 idle=0; while kill -0 -- "-$pg" 2>/dev/null; do',
+  'if [ -s "$f" ] && [ ! -L "$f" ]; then : >"$f"; idle=0; else idle=$((idle + 1)); fi;',
+  `if [ "$idle" -gt 50 ]; then sleep 1; else sleep ${JOB_WATCH_EVERY}; fi; done; rm -f -- "$f"`,
+].join(" ");
+
+/**
+ * Hands the output file of process group `pgid`, whose main process has exited and left a job
+ * running (`yes &`), to a small bash of its own session ({@linkcode JOB_KEEPER}), which outlives
+ * mm as the job does. Resolves whether it was started (else the file is removed as usual, and the
+ * job writes into the deleted file).
+ */
+async function keepEmptied(pgid: number, file: string, how: Grouping): Promise<boolean> {
+  const spawn = groupedSpawn(["bash", "-c", JOB_KEEPER, "mm-keep", String(pgid), file], how);
+  try {
+    const child = new Deno.Command(spawn.argv[0], {
+      args: spawn.argv.slice(1),
+      ...childEnv(),
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      detached: spawn.detached,
+    }).spawn();
+    child.unref(); // mm does not wait for it
+    child.status.catch(() => {});
+    return true;
+  } catch {
+    return false;
   }
 }
 
