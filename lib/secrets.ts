@@ -37,8 +37,11 @@ export function addSecret(value: string | undefined): void {
 export function addUrlSecrets(url: string | undefined): void {
   const m = url && /^[a-z][a-z0-9+.-]*:\/\/([\w\-.~%!$&'()*+,;=:]+)@/i.exec(url);
   if (m) {
-    const [user, password] = m[1].split(":");
-    for (const part of [m[1], decoded(password ?? ""), decoded(user)]) {
+    // The password is all after the first colon; each part as written (`p%40ss…`) and decoded.
+    const colon = m[1].indexOf(":");
+    const user = colon < 0 ? m[1] : m[1].slice(0, colon);
+    const password = colon < 0 ? "" : m[1].slice(colon + 1);
+    for (const part of [m[1], password, decoded(password), user, decoded(user)]) {
       if (part.length >= MIN_SECRET_LENGTH) secrets.add(part);
     }
   }
