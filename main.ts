@@ -208,7 +208,9 @@ async function configFor(flags: Flags, cwd: string, frontEnd: FrontEnd = "onesho
   // The key never reaches a child process, nor any output or record (lib/secrets.ts).
   const { addSecret, addUrlSecrets } = await import("./lib/secrets.ts");
   for (const secret of [config.apiKey, env.MM_API_KEY]) addSecret(secret);
-  addUrlSecrets(config.url);
+  for (const url of [config.url, ...Object.values(config.mcpServers).map((s) => s.url)]) {
+    addUrlSecrets(url);
+  }
   const { dropPermissions } = await import("./lib/permissions/sandbox.ts");
   await dropPermissions(config, frontEnd);
   return config;

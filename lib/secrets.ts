@@ -1,10 +1,12 @@
 /**
  * mm's secrets, and their redaction from everything mm prints or records. A secret is the agent
- * file's `apiKey` (or `$MM_API_KEY`) and the password of a `url` that holds credentials
- * (`http://user:sk-…@host/v1`); they are told once, at start-up ({@linkcode addSecret}). What mm
- * writes to its terminal, stdout, stderr, the editor and the session files goes through
- * {@linkcode redact}: every userinfo of a URL becomes `***`, and so does every secret. A child
- * process never gets them in its environment (lib/child_env.ts).
+ * file's `apiKey` (or `$MM_API_KEY`), the password of a `url` that holds credentials
+ * (`http://user:sk-…@host/v1`) and the value of a URL's query parameter whose name says it is one
+ * (`?token=…`, `&api_key=…`: {@linkcode isSecretParameter}), of the model server's url and of every
+ * MCP server's; they are told once, at start-up ({@linkcode addSecret}). What mm writes to its
+ * terminal, stdout, stderr, the editor and the session files goes through {@linkcode redact}: every
+ * userinfo of a URL becomes `***`, and so does the value of every such query parameter and every
+ * secret. A child process never gets them in its environment (lib/child_env.ts).
  */
 
 /** What a secret is replaced by. */
@@ -26,6 +28,34 @@ const secrets = new Set<string>();
 const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[\w\-.~%!$&'()*+,;=:]+@/gi;
 
 /**
+ * A query parameter of a URL in a text (after `?`, `&` or `;`): its name, and its value up to the
+ * next parameter, fragment, space, quote, backslash or angle bracket (a redacted JSON text stays
+ * JSON).
+ */
+const QUERY_PARAMETER = /([?&;])([\w.~%+-]+)=([^&#;\s"'\\<>]+)/g;
+
+/**
+ * Whether a query parameter named `name` holds a secret: its name, without case and separators,
+ * holds `token`, `secret`, `passw`, `auth`, `credential` or `signature`, ends with `key`
+ * (`api_key`, `apiKey`, `key`), or is `sig` (a signed URL's).
+ */
+export function isSecretParameter(name: string): boolean {
+  const plain = name.toLowerCase().replace(/[^a-z]/g, "");
+  return /token|secret|passw|auth|credential|signature/.test(plain) || plain.endsWith("key") ||
+    plain === "sig";
+}
+
+/** `text` with the value of every secret query parameter replaced by `***`. */
+function redactParameters(text: string): string {
+  if (!text.includes("=")) return text;
+  return text.replace(
+    QUERY_PARAMETER,
+    (all, sep: string, name: string) =>
+      isSecretParameter(decoded(name)) ? `${sep}${name}=${REDACTED}` : all,
+  );
+}
+
+/**
  * Marks `value` as a secret of this process (an `apiKey`). Values shorter than
  * {@linkcode MIN_SECRET_LENGTH} are ignored.
  */
@@ -33,17 +63,22 @@ export function addSecret(value: string | undefined): void {
   if (value && value.length >= MIN_SECRET_LENGTH) secrets.add(value);
 }
 
-/** Marks the credentials of `url` (`http://user:password@host`), if it has some, as secrets. */
+/**
+ * Marks the credentials of `url` (`http://user:password@host`) and the values of its secret query
+ * parameters (`?token=…`), if it has some, as secrets.
+ */
 export function addUrlSecrets(url: string | undefined): void {
-  const m = url && /^[a-z][a-z0-9+.-]*:\/\/([\w\-.~%!$&'()*+,;=:]+)@/i.exec(url);
+  if (!url) return;
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([\w\-.~%!$&'()*+,;=:]+)@/i.exec(url);
   if (m) {
     // The password is all after the first colon; each part as written (`p%40ss…`) and decoded.
     const colon = m[1].indexOf(":");
     const user = colon < 0 ? m[1] : m[1].slice(0, colon);
     const password = colon < 0 ? "" : m[1].slice(colon + 1);
-    for (const part of [m[1], password, decoded(password), user, decoded(user)]) {
-      if (part.length >= MIN_SECRET_LENGTH) secrets.add(part);
-    }
+    for (const part of [m[1], password, decoded(password), user, decoded(user)]) addSecret(part);
+  }
+  for (const [, , name, value] of url.matchAll(QUERY_PARAMETER)) {
+    if (isSecretParameter(decoded(name))) { for (const v of [value, decoded(value)]) addSecret(v); }
   }
 }
 
@@ -61,14 +96,18 @@ export function isSecretValue(value: string): boolean {
   return secrets.has(value);
 }
 
-/** `url` with its userinfo (`user:password@`) replaced by `***@`. */
+/** `url` with its userinfo (`user:password@`) and its secret query parameters' values made `***`. */
 export function redactUrl(url: string): string {
-  return url.replace(USERINFO, `$1${REDACTED}@`);
+  return redactParameters(url.replace(USERINFO, `$1${REDACTED}@`));
 }
 
-/** `text` with every URL's userinfo and every secret of this process replaced by `***`. */
+/**
+ * `text` with every URL's userinfo, every secret query parameter's value and every secret of this
+ * process replaced by `***`.
+ */
 export function redact(text: string): string {
   let out = text.includes("@") ? text.replace(USERINFO, `$1${REDACTED}@`) : text;
+  out = redactParameters(out);
   for (const secret of secrets) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
   return out;
 }

@@ -220,6 +220,8 @@ export interface McpServerPort {
   readonly ask: boolean;
   /** Calls tool `tool` (the server's own name) with `args`; never throws. */
   call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallOutcome>;
+  /** Why the server is not running (it failed to start, died, or mm is exiting); undefined while it runs. */
+  notRunning(): string | undefined;
 }
 
 /** A running MCP server with the tools it declares (its allow list applied). */
@@ -373,3 +375,16 @@ export interface Tool<I = Record<string, unknown>> {
 /** Any tool, whatever its input. */
 // deno-lint-ignore no-explicit-any
 export type AnyTool = Tool<any>;
+
+/**
+ * The answer to a call of `name`, which no declared tool has, from the tools that claim such names
+ * (an MCP server's `<server>_…`); `declared` holds the names declared now. Undefined when the name
+ * is not theirs: the core's unknown-tool text answers.
+ */
+export type UnknownToolAnswer = (name: string, declared: readonly string[]) => string | undefined;
+
+/** Tools a conversation adds once they are known (MCP), and the answer to names of theirs not declared. */
+export interface MoreTools {
+  tools: AnyTool[];
+  unknown?: UnknownToolAnswer;
+}

@@ -1,5 +1,12 @@
 import { assertEquals } from "./helpers/assert.ts";
-import { addSecret, addUrlSecrets, isSecretValue, redact, redactUrl } from "../lib/secrets.ts";
+import {
+  addSecret,
+  addUrlSecrets,
+  isSecretParameter,
+  isSecretValue,
+  redact,
+  redactUrl,
+} from "../lib/secrets.ts";
 
 Deno.test("secrets", async (t) => {
   await t.step("a URL's userinfo is redacted, the rest of the URL kept", () => {
@@ -18,6 +25,34 @@ Deno.test("secrets", async (t) => {
     assertEquals(redact("key sk-unit-secret-42, again sk-unit-secret-42"), "key ***, again ***");
     assertEquals(redact("ollama @ localhost"), "ollama @ localhost");
     assertEquals(isSecretValue("ollama"), false);
+  });
+
+  await t.step("a query parameter that looks like a secret: its value redacted", () => {
+    assertEquals(
+      redactUrl("https://h/mcp?token=abc123&mode=fast&api_key=k1#top"),
+      "https://h/mcp?token=***&mode=fast&api_key=***#top",
+    );
+    assertEquals(
+      redact('{"url":"http://h/sse?Authorization=Bearer%20x&x-api-key=y"} and s?sig=zz;page=2'),
+      '{"url":"http://h/sse?Authorization=***&x-api-key=***"} and s?sig=***;page=2',
+      "a JSON text stays JSON: a value never spans a quote",
+    );
+    assertEquals(redact("http://h/v1?page=2&keyword=token"), "http://h/v1?page=2&keyword=token");
+    for (const name of ["token", "access_token", "apiKey", "key", "client_secret", "password"]) {
+      assertEquals(isSecretParameter(name), true, name);
+    }
+    for (const name of ["auth", "X-Auth-Token", "credentials", "signature", "api%5Fkey"]) {
+      assertEquals(isSecretParameter(decodeURIComponent(name)), true, name);
+    }
+    for (const name of ["page", "keyword", "mode", "q", "session"]) {
+      assertEquals(isSecretParameter(name), false, name);
+    }
+  });
+
+  await t.step("a URL's secret query parameter is a secret wherever it appears", () => {
+    addUrlSecrets("https://h/mcp?token=tok-1234%2B5678&page=12345678");
+    assertEquals([isSecretValue("tok-1234+5678"), isSecretValue("12345678")], [true, false]);
+    assertEquals(redact("the token tok-1234+5678 was refused"), "the token *** was refused");
   });
 
   await t.step("a URL with credentials makes its password a secret", () => {

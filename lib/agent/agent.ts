@@ -6,7 +6,7 @@ import { answerUnanswered, COMPACT_ACK, COMPACT_WRAPPER, type Message } from "..
 import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient, ChatResult } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
-import type { AnyTool, Conversation, ToolContext } from "../tool.ts";
+import type { AnyTool, Conversation, MoreTools, ToolContext, UnknownToolAnswer } from "../tool.ts";
 import type { Cut } from "./budget.ts";
 import { type CommandOutcome, Dispatcher } from "./dispatch.ts";
 import type { AgentEvent } from "./events.ts";
@@ -39,9 +39,11 @@ export interface AgentOptions {
   tools: AnyTool[];
   /**
    * Tools known only once their servers have started (MCP): asked for once, by the first turn (or
-   * command), and declared after `tools` for the rest of the conversation.
+   * command), and declared after `tools` for the rest of the conversation; their `unknown` answers
+   * the names of theirs that are not declared. A wait the turn's `signal` interrupts (it resolves
+   * at once) is asked for again by the next turn.
    */
-  moreTools?: () => Promise<AnyTool[]>;
+  moreTools?: (signal: AbortSignal) => Promise<MoreTools>;
   systemPrompt: string;
   /** The tools' context for one turn. */
   context(signal: AbortSignal): ToolContext;
@@ -70,7 +72,9 @@ export class Agent {
   readonly errors: RecordedError[] = [];
   #opts: AgentOptions;
   #tools: AnyTool[];
-  #moreTools?: () => Promise<AnyTool[]>;
+  #moreTools?: (signal: AbortSignal) => Promise<MoreTools>;
+  /** The answer to a name of the more tools' that is not declared. */
+  #unknownTool?: UnknownToolAnswer;
   #model!: ModelCaller;
   #dispatch!: Dispatcher;
   #fit!: FitTarget;
@@ -108,6 +112,7 @@ export class Agent {
     this.#model = new ModelCaller(opts);
     this.#dispatch = new Dispatcher({
       ...opts,
+      unknownTool: this.#unknownTool,
       conversation: () => this.#conversation(),
       recordError: (where, message) => this.recordError(where, message),
     });
@@ -122,13 +127,21 @@ export class Agent {
     };
   }
 
-  /** The tools of `moreTools`, asked for once, before the conversation's first call of anything. */
-  async #addMoreTools(): Promise<void> {
+  /**
+   * The tools of `moreTools`, asked for once, before the conversation's first call of anything; a
+   * wait the turn's cancellation interrupts asks again in the next turn.
+   */
+  async #addMoreTools(signal: AbortSignal): Promise<void> {
     const more = this.#moreTools;
     if (!more) return;
     this.#moreTools = undefined;
-    const extra = await more();
-    if (extra.length) this.#declare([...this.#tools, ...extra]);
+    const extra = await more(signal);
+    if (signal.aborted) {
+      this.#moreTools = more;
+      return;
+    }
+    this.#unknownTool = extra.unknown;
+    if (extra.tools.length || extra.unknown) this.#declare([...this.#tools, ...extra.tools]);
   }
 
   /** The tools declared to the model (those of `moreTools` once the first turn asked for them). */
@@ -153,7 +166,7 @@ export class Agent {
     this.#turn++;
     this.#previousAnswer = lastAnswer(this.history);
     emit({ type: "turn_start", prompt, provider: config.provider, model: chat.target.model });
-    await this.#addMoreTools();
+    await this.#addMoreTools(signal);
     const cwd = this.#opts.context(signal).cwd;
     const pre = await this.#dispatch.hooks("preGeneration", {
       event: "preGeneration",
@@ -236,7 +249,7 @@ export class Agent {
     signal: AbortSignal,
     id = "command",
   ): Promise<CommandOutcome> {
-    await this.#addMoreTools();
+    await this.#addMoreTools(signal);
     return await this.#dispatch.command(name, input, signal, id);
   }
 

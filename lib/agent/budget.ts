@@ -155,9 +155,16 @@ export function tooBigText(tokens: number, b: Budget): string {
 export const STEP_TOO_BIG = "the last step's tool calls do not fit it even with their outputs cut";
 
 /** The error of a compaction that failed while the window was full. */
-export function compactFailedText(window: number | undefined, reason: string): string {
+export function compactFailedText(
+  window: number | undefined,
+  reason: string,
+  toldWindow?: boolean,
+): string {
   const of = window ? ` of ${window} tokens` : "";
-  return `[error: the conversation no longer fits the context window${of} and could not be compacted (${reason}) — start a new conversation, or raise contextSize]`;
+  const larger = toldWindow === false
+    ? "give the model a larger window on the server (llama-server `-c`, DMR's context size)"
+    : "raise contextSize";
+  return `[error: the conversation no longer fits the context window${of} and could not be compacted (${reason}) — ${larger}, or ask for a smaller step]`;
 }
 
 /** The estimated tokens of a text: a third of its ASCII characters, one per other character. */

@@ -10,7 +10,14 @@ import type { Config, HookEvent } from "../config/config.ts";
 import { NOT_RUN, type ToolCall } from "../history.ts";
 import { type HookPayload, type HookVerdict, runHooks, withHookContext } from "../hooks/run.ts";
 import { type AskPermission, refusalWithReason, rejectedText } from "../permissions/prompt.ts";
-import type { AnyTool, Conversation, ToolContext, ToolKind, ToolResult } from "../tool.ts";
+import type {
+  AnyTool,
+  Conversation,
+  ToolContext,
+  ToolKind,
+  ToolResult,
+  UnknownToolAnswer,
+} from "../tool.ts";
 import { coerceInput, invalidCallText, parseToolArguments } from "../tool_input.ts";
 import type { AgentEvent } from "./events.ts";
 import { LOOP_DETECTED, LoopDetector, loopStoppedText } from "./loop_detector.ts";
@@ -44,13 +51,22 @@ function coerce(tool: AnyTool, args: Record<string, unknown>) {
   return tool.parse ? tool.parse(args) : coerceInput(tool.parameters, args);
 }
 
-/** Finds the tool, repairs the arguments and coerces them to the tool's parameters. */
+/**
+ * Finds the tool, repairs the arguments and coerces them to the tool's parameters. A name no
+ * declared tool has is answered by `unknown` when it claims the name (an MCP server's), else by
+ * the core's unknown-tool text.
+ */
 export function prepareCall(
   tools: readonly AnyTool[],
   call: Pick<ToolCall, "name" | "arguments">,
+  unknown?: UnknownToolAnswer,
 ): PreparedCall {
   const tool = findTool(tools, call.name);
-  if (!tool) return { ok: false, refusal: unknownToolText(call.name, tools.map((t) => t.name)) };
+  if (!tool) {
+    const names = tools.map((t) => t.name);
+    const refusal = unknown?.(call.name.trim(), names) ?? unknownToolText(call.name, names);
+    return { ok: false, refusal };
+  }
   const parsed = parseToolArguments(call.arguments);
   const coerced = parsed.ok ? coerce(tool, parsed.value) : undefined;
   if (coerced?.ok) return { ok: true, tool, input: coerced.input };
@@ -113,6 +129,8 @@ export type CommandOutcome =
 export interface DispatchOptions {
   config: Config;
   tools: AnyTool[];
+  /** The answer to a name no declared tool has, when the tools that claim it say one. */
+  unknownTool?: UnknownToolAnswer;
   askPermission: AskPermission;
   emit(event: AgentEvent): void;
   /** The tools' context for one call (the front end's part of it). */
@@ -140,7 +158,7 @@ export class Dispatcher {
   /** Runs one call of the model: its events, the gate, hooks, the tool, the loop detector. Never throws. */
   async run(call: ToolCall, signal: AbortSignal, counters: Counters): Promise<CallEnd> {
     const { tools, emit } = this.#opts;
-    const prepared = prepareCall(tools, call);
+    const prepared = prepareCall(tools, call, this.#opts.unknownTool);
     const { tool } = prepared;
     const { name, kind, summary, input } = describePrepared(
       prepared,
@@ -204,7 +222,11 @@ export class Dispatcher {
     signal: AbortSignal,
     id: string,
   ): Promise<CommandOutcome> {
-    const prepared = prepareCall(this.#opts.tools, { name, arguments: JSON.stringify(input) });
+    const prepared = prepareCall(
+      this.#opts.tools,
+      { name, arguments: JSON.stringify(input) },
+      this.#opts.unknownTool,
+    );
     if (!prepared.ok) return { kind: "refused", text: prepared.refusal };
     const refusal = await this.#refusal(prepared.tool, prepared.input);
     if (refusal !== undefined) return { kind: "refused", text: refusal };

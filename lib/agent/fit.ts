@@ -154,7 +154,10 @@ export async function fitWindow(
         return;
       }
       if (!compactable) {
-        throw new TurnStop(compactFailedText(budget.window, STEP_TOO_BIG), "window");
+        throw new TurnStop(
+          compactFailedText(budget.window, STEP_TOO_BIG, budget.toldWindow),
+          "window",
+        );
       }
     }
   }
@@ -176,7 +179,7 @@ export async function fitWindow(
     // Name what is too big: the step's outputs when there is one, else the prompt itself.
     throw new TurnStop(
       step !== undefined
-        ? compactFailedText(budget!.window, STEP_TOO_BIG)
+        ? compactFailedText(budget!.window, STEP_TOO_BIG, budget!.toldWindow)
         : tooBigText(least, budget!),
       "window",
     );
@@ -187,7 +190,10 @@ export async function fitWindow(
     notes = await summarise(model, signal, earlier, overflow !== undefined);
   } catch (e) {
     if (e instanceof CompactError) {
-      throw new TurnStop(compactFailedText(budget?.window, e.message), "window");
+      throw new TurnStop(
+        compactFailedText(budget?.window, e.message, budget?.toldWindow),
+        "window",
+      );
     }
     throw e;
   }
@@ -200,7 +206,11 @@ export async function fitWindow(
     const fit = keepStep ? planUnreadCuts(history, tools, after, t.promptAt() + 2) : undefined;
     if (!fit?.fits) {
       throw new TurnStop(
-        compactFailedText(after.window, "the summary is too long for the window"),
+        compactFailedText(
+          after.window,
+          "the summary is too long for the window",
+          after.toldWindow,
+        ),
         "window",
       );
     }

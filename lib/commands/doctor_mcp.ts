@@ -10,7 +10,7 @@ import { toolSchema } from "../agent/schema.ts";
 import type { Config, McpServerConfig } from "../config/config.ts";
 import { changesText } from "../mcp/sanitize.ts";
 import type { McpServer } from "../mcp/server.ts";
-import { McpServers } from "../mcp/servers.ts";
+import { declarable, McpServers } from "../mcp/servers.ts";
 import type { ChatClient, ToolSchema } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import type { AnyTool } from "../tool.ts";
@@ -78,21 +78,23 @@ export async function mcpChecks(
         });
         continue;
       }
-      const entry = set.entries().find((e) => e.server === server)!;
-      const tools = entry.tools.map((t) => mcpTool(server, t));
+      const listed = server.listing.tools;
+      const kept = declarable(server.name, server.config, listed);
+      const tools = kept.map((t) => mcpTool(server, t));
       const size = tools.reduce((n, t) => n + declarationSize(t), 0);
-      const of = entry.tools.length === entry.listed ? "" : ` (of ${entry.listed} listed)`;
+      const of = kept.length === listed.length ? "" : ` (of ${listed.length} listed)`;
       report.check({
         ok: true,
-        text: `MCP server ${server.name}: ${entry.tools.length} tool${
-          entry.tools.length === 1 ? "" : "s"
+        text: `MCP server ${server.name}: ${kept.length} tool${
+          kept.length === 1 ? "" : "s"
         }${of}, ${grouped(size)} characters of declarations`,
       });
-      tools.forEach((tool, i) => report.line(toolLine(server, tool, entry.tools[i].name)));
+      tools.forEach((tool, i) => report.line(toolLine(server, tool, kept[i].name)));
       for (const note of server.listing.notes) report.line(`    ${note}`);
     }
     const builtins = declaredTools(config).map((t) => t.name);
     const declared = mcpTools(set.entries(), config.mcp, builtins);
+    for (const warning of declared.dropped) report.line(`    ${warning}`);
     if (!declared.count) return;
     const limits = `mcp.budget ${config.mcp.budget}, mcp.maxTools ${config.mcp.maxTools}`;
     report.check({

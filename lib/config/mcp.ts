@@ -93,6 +93,33 @@ export function expandVars(
   return { text: out, unset };
 }
 
+/** Why a server's name cannot be used: what its tools' names would clash with. */
+export type ServerNameFault =
+  /** It has no letter or digit (its tools would be `_x`). */
+  | { kind: "no letter" }
+  /** Server `other` gives the same tool names (`my.fs` and `my_fs`: `my_fs_…`). */
+  | { kind: "same tools"; other: string; prefix: string }
+  /** `<server>_` begins another tool's name (`fetch_content`, `mcp_tools`). */
+  | { kind: "tool"; tool: string };
+
+/**
+ * Why server `name` cannot be used beside the servers named `others` and the tools named `taken`
+ * (the built-in and declared ones), or undefined when it can: the agent file's check and the
+ * editor's (lib/frontend/acp/mcp_servers.ts).
+ */
+export function serverNameFault(
+  name: string,
+  others: readonly string[],
+  taken: readonly string[],
+): ServerNameFault | undefined {
+  if (!/[A-Za-z0-9]/.test(name)) return { kind: "no letter" };
+  const prefix = mcpName(name);
+  const other = others.find((o) => mcpName(o) === prefix);
+  if (other !== undefined) return { kind: "same tools", other, prefix };
+  const tool = taken.find((t) => t.startsWith(`${prefix}_`));
+  return tool === undefined ? undefined : { kind: "tool", tool };
+}
+
 /** Reads `mcpServers`: a mapping of name → server. */
 export function readMcpServers(
   r: Reader,
@@ -100,9 +127,9 @@ export function readMcpServers(
   env: Record<string, string | undefined>,
 ): Record<string, McpServerConfig> {
   const out: Record<string, McpServerConfig> = {};
-  const prefixes = new Map<string, string>();
   for (const s of r.dict(e)) {
-    if (!/[A-Za-z0-9]/.test(s.name)) {
+    const fault = serverNameFault(s.name, Object.keys(out), []);
+    if (fault?.kind === "no letter") {
       r.fail(
         s.keyPos,
         s.key,
@@ -111,16 +138,13 @@ export function readMcpServers(
         }`,
       );
     }
-    const prefix = mcpName(s.name);
-    const same = prefixes.get(prefix);
-    if (same !== undefined) {
+    if (fault?.kind === "same tools") {
       r.fail(
         s.keyPos,
         s.key,
-        `${s.key}: expected a name whose tools no other server's can take, found the same tool names as "${same}" (${prefix}_…)`,
+        `${s.key}: expected a name whose tools no other server's can take, found the same tool names as "${fault.other}" (${fault.prefix}_…)`,
       );
     }
-    prefixes.set(prefix, s.name);
     out[s.name] = readServer(r, s, env);
   }
   return out;
@@ -298,13 +322,12 @@ export function readMcpOptions(r: Reader, e: Entry, current: McpOptions): McpOpt
  */
 export function checkMcpNames(r: Reader, e: Entry, taken: readonly string[]): void {
   for (const s of r.dict(e)) {
-    const prefix = `${mcpName(s.name)}_`;
-    const clash = taken.find((name) => name.startsWith(prefix));
-    if (clash === undefined) continue;
+    const fault = serverNameFault(s.name, [], taken);
+    if (fault?.kind !== "tool") continue;
     r.fail(
       s.keyPos,
       s.key,
-      `${s.key}: expected a server name whose tools cannot take the name of another tool, found "${s.name}" (${s.name}_… could be ${clash}) — rename the server, e.g. "${s.name}-mcp"`,
+      `${s.key}: expected a server name whose tools cannot take the name of another tool, found "${s.name}" (${s.name}_… could be ${fault.tool}) — rename the server, e.g. "${s.name}-mcp"`,
     );
   }
 }

@@ -1,6 +1,7 @@
 /**
  * How a run of mm ends before its time, the same in every front end: on SIGINT, SIGTERM (what
- * `timeout` and CI cancellations send) and SIGHUP (a closed terminal), or when its stdout is closed
+ * `timeout` and CI cancellations send), SIGHUP (a closed terminal) and SIGQUIT (`kill -QUIT`, Ctrl-\
+ * on a terminal not in raw mode), or when its stdout is closed
  * (`mm -p --json | head -1`). The front end's turn is cancelled through {@linkcode RunStop.signal}
  * (which kills the running command's process group and removes its temporary files), the last
  * event is written, the session file is saved by the turn's last step, and mm exits with
@@ -9,10 +10,16 @@
  */
 
 /** The signals that end a run, by their numbers. */
-export const STOP_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+export const STOP_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 } as const;
 
 /** A signal that ends a run. */
 export type StopSignal = keyof typeof STOP_SIGNALS;
+
+/**
+ * The signals that end an interactive run (line and window mode), where SIGINT only cancels the
+ * turn, as Ctrl-C does.
+ */
+export const QUIT_SIGNALS: readonly StopSignal[] = ["SIGTERM", "SIGHUP", "SIGQUIT"];
 
 /** Why a run ends early: a signal, or its stdout closed by the reader. */
 export type StopReason = StopSignal | "stdout closed";
@@ -40,7 +47,7 @@ export class RunStop {
   #lastWords?: (reason: StopReason) => void;
 
   /** Listens for `signals` (those the platform has: only SIGINT on Windows). */
-  constructor(signals: readonly StopSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  constructor(signals: readonly StopSignal[] = ["SIGINT", ...QUIT_SIGNALS]) {
     for (const name of signals) {
       if (Deno.build.os === "windows" && name !== "SIGINT") continue;
       const listener = () => this.stop(name);

@@ -26,7 +26,8 @@ import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
 import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
 import { type AgentInfo, agentInfos, askDepth, Subagents } from "../subagent/ask.ts";
-import type { AnyTool, AskUser } from "../tool.ts";
+import type { AnyTool, AskUser, MoreTools } from "../tool.ts";
+import { settledBefore } from "../wait.ts";
 import { startupTools } from "../../tools/mod.ts";
 
 /** What a run of mm finds once, whatever its front end and however many directories it serves. */
@@ -95,39 +96,49 @@ export function startMcp(
 /** Milliseconds the first turn waits for MCP servers before it says so. */
 export const WAIT_NOTICE_MS = 1000;
 
+/** Shows one of the MCP lines of a conversation (the wait, a tool left out, catalog mode). */
+export type McpLine = (message: string, warning: boolean) => void;
+
+/** The MCP lines as the core's events: what the terminal front ends and `-p` show. */
+export function mcpLineEvents(emit: (event: AgentEvent) => void): McpLine {
+  return (message, warning) => emit({ type: warning ? "warning" : "notice", message });
+}
+
 /**
  * The MCP tools of a new conversation (its first turn asks for them): every server waited for
  * (each up to its `startupTimeout`, with a notice while any is still starting), then one tool per
- * server tool or the two catalog tools; `tools` are the conversation's other tools.
+ * server tool or the two catalog tools; `tools` are the conversation's other tools. The turn's
+ * `signal` ends the wait at once, with nothing (the servers go on starting: the next turn asks
+ * again).
  */
 export async function mcpToolsFor(
   sets: Promise<McpServers>[],
   tools: readonly AnyTool[],
   config: Config,
-  emit: (event: AgentEvent) => void,
-): Promise<AnyTool[]> {
+  line: McpLine,
+  signal: AbortSignal,
+): Promise<MoreTools> {
   const servers = await Promise.all(sets);
-  const settled = Promise.all(servers.map((s) => s.whenSettled())).then(() => true);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((r) => timer = setTimeout(() => r(false), WAIT_NOTICE_MS));
-  if (!await Promise.race([settled, late])) {
+  const settled = Promise.all(servers.map((s) => s.whenSettled()));
+  const timer = setTimeout(() => {
     const starting = servers.flatMap((s) => s.starting());
+    if (!starting.length) return;
     const longest = Math.max(...starting.map((s) => s.config.startupTimeout));
-    emit({ type: "notice", message: waitingText(starting.map((s) => s.name), longest) });
-  }
+    line(waitingText(starting.map((s) => s.name), longest), false);
+  }, WAIT_NOTICE_MS);
+  const waited = await settledBefore(settled, signal);
   clearTimeout(timer);
-  await settled;
+  if (!waited) return { tools: [] };
   const { mcpTools } = await import("../../tools/mcp/mod.ts");
   const declared = mcpTools(
     servers.flatMap((s) => s.entries()),
     config.mcp,
     tools.map((t) => t.name),
+    servers.flatMap((s) => s.servers),
   );
-  for (const message of declared.dropped) emit({ type: "warning", message });
-  if (declared.catalog) {
-    emit({ type: "notice", message: catalogText(declared.count, declared.size, config.mcp) });
-  }
-  return declared.tools;
+  for (const message of declared.dropped) line(message, true);
+  if (declared.catalog) line(catalogText(declared.count, declared.size, config.mcp), false);
+  return { tools: declared.tools, unknown: declared.unknown };
 }
 
 /** What choosing a session needs. */
@@ -167,7 +178,9 @@ export async function openSession(
  * pipe is never opened), at most {@linkcode PROMPT_FILE_LIMIT} bytes whatever size it claims;
  * undefined when there is none, else the text or why it cannot be read.
  */
-async function readPromptFile(path: string): Promise<{ text: string } | { reason: string } | undefined> {
+async function readPromptFile(
+  path: string,
+): Promise<{ text: string } | { reason: string } | undefined> {
   try {
     const bytes = await realFiles(dirname(path)).read(path, PROMPT_FILE_LIMIT + 1);
     if (bytes === undefined) return undefined;
@@ -309,6 +322,8 @@ export interface FrontEndWays {
   warn(message: string): void;
   /** The tools' `ask` (ask_user) when someone can answer. */
   ask?: AskUser;
+  /** Shows the MCP lines of a conversation; absent: as `warning` and `notice` events. */
+  mcpLine?: McpLine;
 }
 
 /** The agent of a front end: the real tools' context, the session file saved after every step. */
@@ -325,7 +340,11 @@ export function frontEndAgent(
     chat: parts.chat,
     tools,
     moreTools: parts.mcp?.length
-      ? async () => (await mcpToolsFor(parts.mcp!, tools, config, ways.emit)).map(track)
+      ? async (signal) => {
+        const line = ways.mcpLine ?? mcpLineEvents(ways.emit);
+        const more = await mcpToolsFor(parts.mcp!, tools, config, line, signal);
+        return { ...more, tools: more.tools.map(track) };
+      }
       : undefined,
     systemPrompt: parts.systemPrompt,
     context: (signal) => ({
@@ -375,8 +394,6 @@ export class Started {
   readonly lsp?: LspPool;
   /** The session file, when sessions are on. */
   recorder?: SessionRecorder;
-  /** The MCP servers, once their module is loaded. */
-  #mcp?: McpServers;
 
   /** What `start` found. */
   constructor(
@@ -386,7 +403,6 @@ export class Started {
     pieces: StartedPieces,
     recorder: SessionRecorder | undefined,
   ) {
-    run.mcp?.then((m) => this.#mcp = m, () => {});
     this.run = run;
     this.cwd = cwd;
     this.model = model;
@@ -422,11 +438,6 @@ export class Started {
     await this.recorder?.close();
     this.recorder = undefined; // until the new one is open: its lock may fail
     this.recorder = await openSession({ config: this.run.config, cwd: this.cwd }, this.model);
-  }
-
-  /** Kills the MCP servers' process groups at once, for a front end that must exit now. */
-  killServers(): void {
-    this.#mcp?.kill();
   }
 
   /** Stops what was started: the language and MCP servers; lets the session file's lock go. */

@@ -85,7 +85,7 @@ function resolvePointer(root: Schema, ref: string): unknown {
  */
 export function sanitizeSchema(input: Schema, changes: Changes = new Map()): Schema {
   const inlined = inlineRefs(input, changes);
-  const top = sanitizeNode(inlined, changes, 0);
+  const top = sanitizeNode(mergeBranches(mergeAllOf(inlined, changes), changes), changes, 0);
   if (top.type !== "object") note(changes, "type: object set at the top");
   const { type: _, properties, required, ...rest } = top;
   const out: Schema = { type: "object", properties: isObject(properties) ? properties : {} };
@@ -119,9 +119,13 @@ function sanitizeNode(node: unknown, changes: Changes, depth: number): Schema {
       }
     }
     out.properties = props;
-    const required = Array.isArray(n.required)
-      ? n.required.filter((r) => typeof r === "string" && r in props)
-      : [];
+    const required: string[] = [];
+    for (const r of Array.isArray(n.required) ? n.required : []) {
+      if (typeof r !== "string") continue;
+      // The model cannot send what it is not shown: tools/mcp/check.ts does not ask for it either.
+      if (r in props) required.push(r);
+      else note(changes, `required ${JSON.stringify(r)} dropped (no such property)`);
+    }
     if (required.length) out.required = required;
   }
   if (type === "array") {
@@ -194,6 +198,66 @@ function mergeAllOf(node: Schema, changes: Changes): Schema {
   if (Object.keys(props).length) merged.properties = props;
   if (required.size) merged.required = [...required];
   return merged;
+}
+
+/** Whether a branch of `anyOf`/`oneOf` describes an object: `type: object`, or untyped with fields. */
+export function isObjectBranch(branch: unknown): branch is Schema {
+  if (!isObject(branch)) return false;
+  if (branch.type !== undefined) return branch.type === "object";
+  return isObject(branch.properties) || Array.isArray(branch.required);
+}
+
+/**
+ * A top level of `anyOf`/`oneOf` objects (one set of arguments or another) as one object: the
+ * properties of every branch, optional unless every branch requires them, each with its type when
+ * the branches agree on it (an `anyOf` of theirs when they do not), the node's own properties
+ * first. A provider takes no `anyOf` at the top of a tool's parameters; the arguments are still
+ * checked against the branch they fit (tools/mcp/check.ts).
+ */
+function mergeBranches(node: Schema, changes: Changes): Schema {
+  const key = Array.isArray(node.anyOf) ? "anyOf" : Array.isArray(node.oneOf) ? "oneOf" : undefined;
+  if (!key || (node.type !== undefined && node.type !== "object")) return node;
+  const branches = (node[key] as unknown[]).map((b) => isObject(b) ? mergeAllOf(b, changes) : b)
+    .filter((b) => !(isObject(b) && b.type === "null"));
+  if (!branches.length || !branches.every(isObjectBranch)) return node;
+  const { [key]: _, ...rest } = node;
+  const own = isObject(rest.properties) ? rest.properties : {};
+  const seen = new Map<string, unknown[]>();
+  for (const branch of branches) {
+    for (const [name, p] of Object.entries(isObject(branch.properties) ? branch.properties : {})) {
+      if (!(name in own)) seen.set(name, [...(seen.get(name) ?? []), p]);
+    }
+  }
+  const props: Schema = { ...own };
+  for (const [name, schemas] of seen) {
+    const kinds = [...new Set(schemas.map((p) => JSON.stringify(isObject(p) ? p.type : null)))];
+    props[name] = kinds.length === 1 ? schemas[0] : { anyOf: uniqueSchemas(schemas) };
+  }
+  const everyOne = (name: string) =>
+    branches.every((b) => Array.isArray(b.required) && b.required.includes(name));
+  const required = [
+    ...(Array.isArray(rest.required) ? rest.required : []),
+    ...[...new Set(branches.flatMap((b) => Array.isArray(b.required) ? b.required : []))]
+      .filter((name) => typeof name === "string" && everyOne(name)),
+  ];
+  note(changes, `${key} of ${branches.length} objects merged, their properties optional`);
+  return {
+    ...rest,
+    type: "object",
+    properties: props,
+    ...(required.length ? { required: [...new Set(required)] } : {}),
+  };
+}
+
+/** `schemas` without repeats (compared as JSON). */
+function uniqueSchemas(schemas: unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return schemas.filter((s) => {
+    const json = JSON.stringify(s);
+    if (seen.has(json)) return false;
+    seen.add(json);
+    return true;
+  });
 }
 
 /**

@@ -229,18 +229,22 @@ export class McpServer implements McpServerPort {
     return last ? `: ${last}` : "";
   }
 
+  /** Why the server is not running (it failed to start, died, or mm is exiting); undefined while it runs or starts. */
+  notRunning(): string | undefined {
+    const state = this.#state;
+    if (state.kind === "failed" || state.kind === "dead") return state.reason;
+    return state.kind === "closed" ? "mm is exiting" : undefined;
+  }
+
   /** Calls tool `tool` with `args` within the server's `timeout`; never throws. */
   async call(
     tool: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<McpCallOutcome> {
-    const state = this.#state;
-    if (state.kind === "failed" || state.kind === "dead") {
-      return { kind: "down", reason: state.reason };
-    }
-    if (state.kind === "closed") return { kind: "down", reason: "mm is exiting" };
-    if (state.kind === "starting") await this.started;
+    const down = this.notRunning();
+    if (down !== undefined) return { kind: "down", reason: down };
+    if (this.#state.kind === "starting") await this.started;
     if (this.#state.kind !== "running") return this.call(tool, args, signal);
     if (signal.aborted) return { kind: "cancelled" };
     const timeout = this.config.timeout;

@@ -6,6 +6,7 @@
  */
 
 import type { McpServerConfig } from "../config/config.ts";
+import { mcpToolName } from "../config/mcp.ts";
 import type { McpServerTools } from "../tool.ts";
 import { McpServer } from "./server.ts";
 
@@ -40,6 +41,26 @@ export function isAllowed(config: McpServerConfig, name: string): boolean {
   return !config.exclude.some((g) => globMatch(g, name));
 }
 
+/**
+ * The tools of server `name` its conversations declare: those its allow list keeps, less those
+ * whose name (`<server>_<tool>`, sanitised) an earlier one of them takes (`a.b` and `a_b`; the
+ * declaration warns of each), so that the banner counts what is declared.
+ */
+export function declarable<T extends { name: string }>(
+  name: string,
+  config: McpServerConfig,
+  tools: readonly T[],
+): T[] {
+  const names = new Set<string>();
+  return tools.filter((t) => {
+    if (!isAllowed(config, t.name)) return false;
+    const full = mcpToolName(name, t.name);
+    if (names.has(full)) return false;
+    names.add(full);
+    return true;
+  });
+}
+
 /** A set of servers, started together. */
 export class McpServers {
   /** Every server of the set, enabled ones only, in the order of the configuration. */
@@ -68,7 +89,7 @@ export class McpServers {
         emit({
           type: "ready",
           server: server.name,
-          declared: tools.filter((t) => isAllowed(server.config, t.name)).length,
+          declared: declarable(server.name, server.config, tools).length,
           listed: tools.length,
           dropped: notes.filter((n) => n.includes(" dropped")),
         });
@@ -93,15 +114,12 @@ export class McpServers {
     return this.#settled;
   }
 
-  /** The running servers with the tools they declare now (their allow lists applied). */
+  /** The running servers with the tools their allow lists keep now. */
   entries(): McpServerTools[] {
     return this.servers.filter((s) => s.state.kind === "running").map((server) => {
       const { tools } = server.listing;
-      return {
-        server,
-        tools: tools.filter((t) => isAllowed(server.config, t.name)),
-        listed: tools.length,
-      };
+      const allowed = tools.filter((t) => isAllowed(server.config, t.name));
+      return { server, tools: allowed, listed: tools.length };
     });
   }
 
@@ -115,8 +133,8 @@ export class McpServers {
   }
 
   /**
-   * Kills every stdio server's process group at once (mm is exiting now: a second signal, the
-   * window's SIGQUIT, any `Deno.exit` before the set was closed).
+   * Kills every stdio server's process group at once (mm is exiting now: a second signal, any
+   * `Deno.exit` before the set was closed).
    */
   kill(): void {
     for (const s of this.servers) s.kill();

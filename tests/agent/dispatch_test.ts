@@ -4,8 +4,8 @@
  */
 
 import { Agent } from "../../lib/agent/agent.ts";
-import { describeCall } from "../../lib/agent/dispatch.ts";
-import { abandonedText, CANCEL_GRACE } from "../../lib/agent/texts.ts";
+import { describeCall, prepareCall } from "../../lib/agent/dispatch.ts";
+import { abandonedText, CANCEL_GRACE, unknownToolText } from "../../lib/agent/texts.ts";
 import { coerceInput } from "../../lib/tool_input.ts";
 import { toolSchema } from "../../lib/agent/schema.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
@@ -200,5 +200,24 @@ Deno.test("describeCall", async (t) => {
       input: "{}",
     });
     assertEquals(describeCall(BUILTIN_TOOLS, "bash", "{not json").kind, "other");
+  });
+});
+
+Deno.test("a name no declared tool has: the tools that claim it answer, else the core", () => {
+  const tools = [listTool([])];
+  const unknown = (name: string, declared: readonly string[]) =>
+    name.startsWith("fs_") ? `[fs has no ${name}; declared: ${declared.join(", ")}]` : undefined;
+  assertEquals(prepareCall(tools, { name: " fs_x", arguments: "{}" }, unknown), {
+    ok: false,
+    refusal: "[fs has no fs_x; declared: count_items]",
+  });
+  assertEquals(
+    prepareCall(tools, { name: "Count-Items", arguments: '{"items": []}' }, unknown).ok,
+    true,
+    "a declared tool's forgiven name is that tool's",
+  );
+  assertEquals(prepareCall(tools, { name: "web", arguments: "{}" }, unknown), {
+    ok: false,
+    refusal: unknownToolText("web", ["count_items"]),
   });
 });

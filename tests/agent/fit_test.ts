@@ -517,7 +517,7 @@ Deno.test("the context window", async (t) => {
     const outcome = await run(agent);
     assertEquals(
       outcome.status === "failed" && outcome.error,
-      compactFailedText(window, STEP_TOO_BIG),
+      compactFailedText(window, STEP_TOO_BIG, false),
     );
     assertEquals(requests.length, 1);
   });

@@ -209,6 +209,11 @@ Deno.test("mcpServers: faults", async (t) => {
       "mcpServers:\n  '--': {command: a}",
       'mm.yaml:2:3: mcpServers.--: expected a server name with a letter or a digit, found "--"',
     ],
+    [
+      "several faults: the first only, as for every key (docs/agent-file.md)",
+      "mcpServers:\n  fs: {command: npx, ask: never, timeout: 30}\n  gh: {comand: x}",
+      'mm.yaml:2:27: mcpServers.fs.ask: expected true or false, found "never"',
+    ],
   ];
   for (const [name, yaml, message] of rows) {
     await t.step(name, () => assertEquals(fault(yaml), message));

@@ -164,6 +164,21 @@ Deno.test("llama-server", async (t) => {
         await router.close();
       }
     },
+    "a router that does not load models by itself: how to load it": async () => {
+      const notLoaded = {
+        status: 400,
+        body: {
+          error: { code: 400, message: "model is not loaded", type: "invalid_request_error" },
+        },
+      };
+      server.script("unloaded", [notLoaded]);
+      const run = await runMM(["-p", "hi"], { cwd: await llamaFile("unloaded") });
+      assertEquals(run.code, 1);
+      assertEquals(
+        run.stderr,
+        `mm: the model "unloaded" is not loaded on the llamacpp server at ${server.url} (model is not loaded) — load it with \`curl -X POST ${server.url}/models/load -d '{"model": "unloaded"}'\`, or start the router without \`--no-models-autoload\`\n`,
+      );
+    },
     "HTTP 429: mm waits as the server asks, then gives up with a sentence": async () => {
       const limited = { raw: { status: 429, headers: { "retry-after": "0" }, body: "slow down" } };
       server.script("limited", [limited, limited, { text: "at last" }]);

@@ -110,6 +110,65 @@ Deno.test("MCP servers in editor mode", async (t) => {
           "[warning: the editor's MCP server fault is left out: the agent file has a server of that name]",
         );
       },
+      "the editor's servers get the agent file's name checks: each bad one left out, said":
+        async () => {
+          server.script("names", [{ text: "ok" }]);
+          const dir = await workdir(
+            `url: ${server.url}\nmodel: names\nmcp: {catalog: false}\nmcpServers:\n  a_b: ${
+              faultYaml({}, "tools: [add]")
+            }\n`,
+          );
+          const editor = await Editor.start({ cwd: dir });
+          const id = await editor.newSession(dir, [
+            faultEntry(""),
+            faultEntry("mcp"),
+            faultEntry("read"),
+            faultEntry("a.b"),
+            faultEntry("ok"),
+          ]);
+          assertEquals(await editor.prompt(id, "x"), "end_turn");
+          const names = server.chats("names")[0].body.tools
+            .map((x: { function: { name: string } }) => x.function.name)
+            .filter((n: string) => n.endsWith("_add"));
+          assertEquals(names, ["a_b_add", "ok_add"]);
+          const done = await editor.close();
+          for (
+            const line of [
+              `[warning: the editor's MCP server "" is left out: its name has no letter or digit]`,
+              `[warning: the editor's MCP server "mcp" is left out: its tools could take the name of mcp_tools]`,
+              `[warning: the editor's MCP server "read" is left out: its tools could take the name of read_file]`,
+              `[warning: the editor's MCP server "a.b" is left out: its tools would have the names of server a_b's (a_b_…)]`,
+            ]
+          ) assertStringIncludes(done.stderr, line);
+          assertEquals(done.stderr.includes("🔌 a.b"), false, done.stderr);
+        },
+      "the conversation's MCP lines: notices when the editor takes them, else only stderr":
+        async () => {
+          server.script("lines", [{ text: "the answer" }, { text: "the answer" }]);
+          const dir = await workdir(
+            `url: ${server.url}\nmodel: lines\nmcp: {catalog: true}\nmcpServers:\n  fault: ${
+              faultYaml({ FAULT_CLASH: "1" }, "tools: [add, add.one, add_one]")
+            }\n`,
+          );
+          const left =
+            "[warning: MCP server fault: tool add_one left out — another tool is called fault_add_one]";
+          const catalog =
+            "🔌 catalog mode: mcp_tools and mcp_call stand for 2 MCP tools (mcp.catalog: true)";
+          for (const notices of [false, true]) {
+            const editor = await Editor.start({ cwd: dir, notices });
+            const id = await editor.newSession(dir);
+            assertEquals(await editor.prompt(id, "x"), "end_turn");
+            const updates = editor.updatesOf(id);
+            const chunks = updates.filter((u) => u.sessionUpdate === "agent_message_chunk")
+              .map((u) => (u as { content: { text: string } }).content.text);
+            assertEquals(chunks.join(""), "the answer", `notices: ${notices}`);
+            const shown = updates.filter((u) => u.sessionUpdate === "notice")
+              .map((u) => [(u as { severity: string }).severity, (u as { title: string }).title]);
+            assertEquals(shown, notices ? [["warning", left], ["info", catalog]] : []);
+            const done = await editor.close();
+            assertStringIncludes(done.stderr, `${left}\n${catalog}\n`);
+          }
+        },
       "session/load starts the editor's servers of that session again": async () => {
         server.script("load", [
           { toolCalls: [{ name: "mine_add", arguments: { a: 1, b: 1 } }] },

@@ -118,6 +118,75 @@ Deno.test("MCP servers in line mode", async (t) => {
         await term.kill();
       }
     },
+    "Ctrl-C while the first turn waits: the turn cancelled, the next one waits again": async () => {
+      server.script("ctrlc", [{ text: "declared" }]);
+      const { term } = await mm(
+        "ctrlc",
+        `mcp: {catalog: false}\nmcpServers:\n  slow: ${
+          faultYaml({ FAULT_START_DELAY_MS: "3000" })
+        }\n`,
+      );
+      try {
+        await term.type("first");
+        await term.keys("Enter");
+        await term.waitFor("🔌 waiting for MCP server slow to start (up to 30s)");
+        await term.keys("C-c");
+        await term.waitFor("⏹ turn cancelled");
+        await term.waitFor("🔌 slow · 10 tools");
+        await term.type("second");
+        await term.keys("Enter");
+        await term.waitFor("declared");
+        const chats = server.chats("ctrlc");
+        assertEquals(chats.length, 1, "the cancelled turn asked no model");
+        assertEquals(
+          chats[0].body.tools.some((x: { function: { name: string } }) =>
+            x.function.name === "slow_add"
+          ),
+          true,
+        );
+      } finally {
+        await term.kill();
+      }
+    },
+    "after /new, the tools of a server that died answer that it is not running": async () => {
+      server.script("renew", [
+        { toolCalls: [{ name: "fault_crash", arguments: {} }] },
+        { text: "crashed" },
+        { toolCalls: [{ name: "fault_add", arguments: { a: 1, b: 2 } }] },
+        { text: "second" },
+      ]);
+      const { term } = await mm(
+        "renew",
+        `mcp: {catalog: false}\nmcpServers:\n  fault: ${faultYaml()}\n`,
+      );
+      try {
+        await term.waitFor("🔌 fault · 10 tools");
+        await term.type("one");
+        await term.keys("Enter");
+        await term.waitFor("crashed");
+        await term.type("/new");
+        await term.keys("Enter");
+        await term.type("two");
+        await term.keys("Enter");
+        await term.waitFor("second");
+        const chat = server.chats("renew")[3].body;
+        assertEquals(
+          chat.tools.some((x: { function: { name: string } }) => x.function.name === "fault_add"),
+          false,
+          "a dead server's tools are not declared in the next conversation",
+        );
+        assertEquals(
+          chat.messages.filter((m: { role: string }) => m.role === "tool").map((
+            m: { content: string },
+          ) => m.content),
+          [
+            "[fault is not running: exited with status 7: fault server: crashing on purpose — its tools cannot be used in this conversation]",
+          ],
+        );
+      } finally {
+        await term.kill();
+      }
+    },
     "the parent shell killed: mm closes its servers, no orphan is left": async () => {
       const pidFile = `${await tempDir()}/pids`;
       const { term } = await mm(

@@ -88,7 +88,7 @@ Deno.test("MCP servers in mm -p", async (t) => {
           '{"ticket":{"title":"Bug","priority":"high","tags":["ui"]}}',
           "Here it is:\n[image/png, 34 KB, not shown to the model]",
           '{"temperature":21,"unit":"C"}',
-          "the disk is full",
+          "[fault_fail failed: the disk is full]",
           '[fault_add: invalid call, nothing was run — a: "two" is not a number; b is missing. You sent: {"a":"two"}. Expected: a (number); b (number). Call fault_add again with each parameter as its own field.]',
         ]);
         assertStringIncludes(run.stderr, "🔌 fault · 10 tools\n");
@@ -97,6 +97,44 @@ Deno.test("MCP servers in mm -p", async (t) => {
           "[warning: MCP server fault: tool #3 dropped: it has no name]\n",
         );
         assertStringIncludes(run.stderr, '🔌 fault_add: {"a":2,"b":3}\n');
+      },
+      "schemas repaired: a required name without its property, a top-level oneOf": async () => {
+        server.script("schemas", [
+          {
+            toolCalls: [
+              call("fault_ghostly", { x: "2" }),
+              call("fault_either", { id: "7" }),
+              call("fault_either", { url: "u", depth: "3" }),
+              call("fault_either", {}),
+            ],
+          },
+          { text: "done" },
+        ]);
+        const dir = await workdir(agentFile("schemas", {
+          fault: faultYaml({ FAULT_SCHEMAS: "1" }, "tools: [ghostly, either]"),
+        }));
+        const run = await runMM(["-p", "go"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        const shown = (name: string) => declared("schemas").find((f) => f.name === name).parameters;
+        assertEquals(shown("fault_ghostly"), {
+          type: "object",
+          properties: { x: { type: "number" } },
+          required: ["x"],
+        });
+        assertEquals(shown("fault_either"), {
+          type: "object",
+          properties: {
+            id: { type: "integer" },
+            url: { type: "string" },
+            depth: { type: "integer" },
+          },
+        });
+        assertEquals(toolOutputs("schemas"), [
+          '{"x":2}',
+          '{"id":7}',
+          '{"url":"u","depth":3}',
+          "[fault_either: invalid call, nothing was run — id is missing, or url is missing. You sent: {}. Expected: id (integer, optional); url (string, optional); depth (integer, optional). Call fault_either again with each parameter as its own field.]",
+        ]);
       },
       "env hygiene: a minimal environment plus the server's env, never MM_API_KEY": async () => {
         server.script("env", [
@@ -129,6 +167,24 @@ Deno.test("MCP servers in mm -p", async (t) => {
         assertEquals(mcp.some((n) => n === "ev_get-env" || n.startsWith("ev_toggle")), false);
         assertMatch(run.stderr, new RegExp(`🔌 ev · ${mcp.length} of \\d+ tools\\n`));
       },
+      "a tool left out for its name: a warning, and the banner counts what is declared":
+        async () => {
+          server.script("clash", [{ text: "ok" }]);
+          const dir = await workdir(agentFile("clash", {
+            fault: faultYaml({ FAULT_CLASH: "1" }, "tools: [add, add.one, add_one]"),
+          }));
+          const run = await runMM(["-p", "x"], { cwd: dir });
+          assertEquals(run.code, 0, run.stderr);
+          assertEquals(names("clash").filter((n) => n.startsWith("fault_")), [
+            "fault_add",
+            "fault_add_one",
+          ]);
+          assertStringIncludes(run.stderr, "🔌 fault · 2 of 12 tools\n");
+          assertStringIncludes(
+            run.stderr,
+            "[warning: MCP server fault: tool add_one left out — another tool is called fault_add_one]\n",
+          );
+        },
       "catalog mode: two tools, the catalog, calls flattened": async () => {
         server.script("catalog", [
           {
@@ -136,6 +192,7 @@ Deno.test("MCP servers in mm -p", async (t) => {
               call("mcp_tools", { server: "fault", tool: "add" }),
               call("mcp_call", { server: "fault", tool: "add", a: 1, b: "2" }),
               call("mcp_call", { server: "fault", tool: "sub" }),
+              call("mcp_call", { server: "fault", tool: "fail" }),
             ],
           },
           { text: "ok" },
@@ -159,6 +216,7 @@ Deno.test("MCP servers in mm -p", async (t) => {
           ].join("\n"),
           "3",
           '[fault has no tool "sub" — its tools are: add, untyped, nested, env, image, structured, fail, slow, hang, crash, extra_1, extra_2, extra_3, extra_4, extra_5, extra_6, extra_7, extra_8, extra_9, extra_10, extra_11, extra_12, extra_13, extra_14, extra_15, extra_16, extra_17, extra_18, extra_19, extra_20]',
+          "[fault fail failed: the disk is full]",
         ]);
         assertStringIncludes(
           run.stderr,
@@ -212,8 +270,11 @@ Deno.test("MCP servers in mm -p", async (t) => {
           `[warning: MCP server fault stopped: ${reason} — its tools now answer that it is not running]\n`,
         );
       },
-      "a server that does not start: a warning, no tools, the turn goes on": async () => {
-        server.script("nostart", [{ text: "ok" }]);
+      "a server that does not start: a warning, no tools, its names answer why": async () => {
+        server.script("nostart", [
+          { toolCalls: [call("fault_add", { a: 1, b: 2 }), call("Ghost-run"), call("ghost")] },
+          { text: "ok" },
+        ]);
         const dir = await workdir(agentFile("nostart", {
           fault: faultYaml({ FAULT_EXIT_AT_START: "GITHUB_TOKEN is not set" }),
           ghost: "{command: no-such-mcp-server}",
@@ -221,6 +282,13 @@ Deno.test("MCP servers in mm -p", async (t) => {
         const run = await runMM(["-p", "x"], { cwd: dir });
         assertEquals(run.code, 0, run.stderr);
         assertEquals(names("nostart").some((n) => n.startsWith("fault_")), false);
+        const ghost =
+          "[ghost is not running: no-such-mcp-server cannot be started: executable file not found in $PATH — its tools cannot be used in this conversation]";
+        assertEquals(toolOutputs("nostart"), [
+          "[fault is not running: exited with status 3: GITHUB_TOKEN is not set — its tools cannot be used in this conversation]",
+          ghost,
+          ghost,
+        ]);
         assertStringIncludes(
           run.stderr,
           "[warning: MCP server fault did not start: exited with status 3: GITHUB_TOKEN is not set]\n",
@@ -228,6 +296,46 @@ Deno.test("MCP servers in mm -p", async (t) => {
         assertStringIncludes(
           run.stderr,
           "[warning: MCP server ghost did not start: no-such-mcp-server cannot be started: executable file not found in $PATH]\n",
+        );
+      },
+      "a server that dies before the first turn: its names answer that it is not running":
+        async () => {
+          server.script("early", [
+            { toolCalls: [call("early_add", { a: 1, b: 2 }), call("early_anything")] },
+            { text: "ok" },
+          ]);
+          const dir = await workdir(agentFile("early", {
+            early: faultYaml({ FAULT_EXIT_AFTER_MS: "100" }),
+            late: faultYaml({ FAULT_START_DELAY_MS: "3000" }),
+          }, "mcp: {catalog: false}\n"));
+          const run = await runMM(["-p", "x"], { cwd: dir });
+          assertEquals(run.code, 0, run.stderr);
+          assertEquals(names("early").some((n) => n.startsWith("early_")), false);
+          assertEquals(names("early").includes("late_add"), true);
+          const reason = "exited with status 5: fault server: leaving on my own";
+          assertStringIncludes(
+            run.stderr,
+            `[warning: MCP server early stopped: ${reason} — its tools now answer that it is not running]\n`,
+          );
+          const down =
+            `[early is not running: ${reason} — its tools cannot be used in this conversation]`;
+          assertEquals(toolOutputs("early"), [down, down]);
+        },
+      "an unknown tool of a running server lists that server's tools": async () => {
+        server.script("unknown", [
+          { toolCalls: [call("fault_sub", { a: 1 }), call("faults_add")] },
+          { text: "ok" },
+        ]);
+        const dir = await workdir(
+          agentFile("unknown", { fault: faultYaml({}, "tools: [add, env]") }, "bashTool: false\n"),
+        );
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        const [sub, other] = toolOutputs("unknown");
+        assertEquals(sub, '[fault has no tool "fault_sub" — its tools are: fault_add, fault_env]');
+        assertMatch(
+          other,
+          /^\[unknown tool "faults_add" — did you mean "fault_add"\? — the tools are: /,
         );
       },
       "a slow start: the first turn waits for it, and says so": async () => {
@@ -240,6 +348,35 @@ Deno.test("MCP servers in mm -p", async (t) => {
         assertEquals(names("slow").includes("fault_add"), true);
         assertStringIncludes(run.stderr, "🔌 waiting for MCP server fault to start (up to 30s)\n");
       },
+      "an interrupt while the first turn waits for a server: interrupted, not timed out":
+        async () => {
+          server.script("waitint", [{ text: "never asked" }]);
+          for (
+            const [signal, code, error] of [
+              ["SIGINT", 130, "[error: interrupted]"],
+              ["SIGTERM", 143, "[error: interrupted by SIGTERM]"],
+            ] as const
+          ) {
+            const dir = await workdir(agentFile("waitint", {
+              fault: faultYaml({ FAULT_START_DELAY_MS: "60000" }, "startupTimeout: 4s"),
+            }));
+            let sent = false;
+            const run = await runMM(["-p", "x"], {
+              cwd: dir,
+              onStderr: (stderr, child) => {
+                if (sent || !stderr.includes("🔌 waiting for MCP server fault")) return;
+                sent = true;
+                child.kill(signal);
+              },
+            });
+            assertEquals(run.code, code, run.stderr);
+            assertEquals(
+              run.stderr,
+              `🔌 waiting for MCP server fault to start (up to 4s)\n${error}\n`,
+            );
+          }
+          assertEquals(server.chats("waitint").length, 0);
+        },
       "no orphan after exit: the server and what it started are gone": async () => {
         server.script("orphans", [{ toolCalls: [call("fault_add", { a: 1, b: 1 })] }, {
           text: "ok",
@@ -376,6 +513,31 @@ Deno.test("mm doctor starts the MCP servers (the run permission kept for them)",
   } finally {
     await llama.close();
   }
+});
+
+Deno.test("mm doctor says what sanitising repaired, and counts what is declared", async () => {
+  const dir = await workdir(
+    `url: ${server.url}\nmodel: doctor\nmcpServers:\n  fault: ${
+      faultYaml(
+        { FAULT_SCHEMAS: "1", FAULT_CLASH: "1" },
+        "tools: [ghostly, either, add.one, add_one]",
+      )
+    }\n`,
+  );
+  const run = await runMM(["doctor"], { cwd: dir });
+  assertMatch(run.stdout, /\n✔ MCP server fault: 3 tools \(of 14 listed\), \d+ characters/);
+  assertStringIncludes(
+    run.stdout,
+    "\n    [warning: MCP server fault: tool add_one left out — another tool is called fault_add_one]\n✔ MCP tools: 3 declared one by one,",
+  );
+  assertMatch(
+    run.stdout,
+    /\n {4}ghostly · \d+ characters · sanitised: required "nope" dropped \(no such property\)\n/,
+  );
+  assertMatch(
+    run.stdout,
+    /\n {4}either · \d+ characters · sanitised: oneOf of 2 objects merged, their properties optional\n/,
+  );
 });
 
 Deno.test("a server that refuses a tool's grammar: the tool found once, left out, said", async () => {

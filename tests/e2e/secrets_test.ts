@@ -6,6 +6,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
+import { freePort } from "../helpers/mcp/servers.ts";
 import { runMM, workdir } from "../helpers/mm.ts";
 import { Editor } from "../helpers/acp.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
@@ -167,6 +168,40 @@ Deno.test("no output or record of mm holds a secret", async (t) => {
         assertNoSecret(content, path);
       }
     },
+    "a url's query parameter that looks like a secret: the model server's and an MCP server's":
+      async () => {
+        const key = "sk-query-secret-0a1b2c3d";
+        const token = "tok-mcp-secret-9f8e7d6c";
+        const port = freePort();
+        const down = await workdir(
+          `provider: openai\nurl: http://127.0.0.1:1/v1?api_key=${key}&x=1\nmodel: m\n` +
+            `mcpServers:\n  web: {url: "http://127.0.0.1:${port}/mcp?token=${token}"}\n`,
+        );
+        const failed = await runMM(["-p", "go"], { cwd: down });
+        assertEquals(failed.code, 1);
+        assertStringIncludes(failed.stderr, "http://127.0.0.1:1/v1?api_key=***&x=1");
+        const doctor = await runMM(["doctor"], { cwd: down });
+        assertStringIncludes(
+          doctor.stdout,
+          `MCP server web: did not start: cannot connect to http://127.0.0.1:${port}/mcp?token=*** (connection refused)`,
+        );
+        const up = await workdir(
+          `url: ${server.url}\nmodel: query\n` +
+            `mcpServers:\n  web: {url: "http://127.0.0.1:${port}/mcp?token=${token}"}\n`,
+        );
+        server.script("query", [{ text: "ok" }]);
+        const warned = await runMM(["-p", "go"], { cwd: up });
+        assertEquals(warned.code, 0, warned.stderr);
+        assertStringIncludes(
+          warned.stderr,
+          `[warning: MCP server web did not start: cannot connect to http://127.0.0.1:${port}/mcp?token=*** (connection refused)]`,
+        );
+        for (const [where, out] of Object.entries({ failed, doctor, warned })) {
+          for (const text of [out.stdout, out.stderr]) {
+            assertEquals([text.includes(key), text.includes(token)], [false, false], where);
+          }
+        }
+      },
   });
 });
 

@@ -1,8 +1,8 @@
 /**
- * Signals and pipes (issue 17), through the real `mm -p`, `--json`, `mm doctor` and line mode: on
- * SIGINT, SIGTERM and SIGHUP the turn is cancelled, the command's process group killed, the last
- * `error` event written, the temporary files removed, the session saved, and mm exits with
- * 128 + the signal's number; a closed stdout ends the run quietly.
+ * Signals and pipes (issue 17), through the real `mm -p`, `--json`, `mm doctor`, editor, line and
+ * window mode: on SIGINT, SIGTERM, SIGHUP and SIGQUIT the turn is cancelled, the command's process
+ * group killed, the last `error` event written, the temporary files removed, the session saved,
+ * and mm exits with 128 + the signal's number; a closed stdout ends the run quietly.
  */
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
@@ -57,7 +57,8 @@ async function pids(dir: string): Promise<string[]> {
 
 Deno.test("a signal stops -p cleanly", async (t) => {
   const cases: Record<string, () => Promise<void>> = {};
-  for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]] as const) {
+  const signals = [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130], ["SIGQUIT", 131]] as const;
+  for (const [signal, code] of signals) {
     cases[
       `${signal}: killed group, last error event, no temporary file, session saved, exit ${code}`
     ] = async () => {
@@ -192,57 +193,67 @@ Deno.test("SIGTERM during the start-up (a server that never answers) ends mm at 
   });
 });
 
-Deno.test("mm -acp: SIGTERM cancels the running turn, saves it, kills the command, exits 143", async () => {
-  server.script("signal-acp", [SLEEPER]);
-  const dir = await workdir(
-    `url: ${server.url}\nmodel: signal-acp\nsessions:\n  enabled: true\n`,
-  );
-  const editor = await Editor.start({ cwd: dir });
-  const id = await editor.newSession(dir);
-  const stopped = editor.prompt(id, "wait").catch(() => "connection closed");
-  const [bash, sleep] = await pids(dir);
-  editor.child.kill("SIGTERM");
-  await stopped;
-  const { code, stderr } = await editor.close();
-  assertEquals(code, 143, stderr);
-  assertEquals(await gone(bash), true);
-  assertEquals(await gone(sleep), true);
-  const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${id}.json`));
-  assertEquals(session.messages.at(-1).content, "[error: cancelled]");
+Deno.test("mm -acp: SIGTERM and SIGQUIT cancel the running turn, save it, kill the command, exit 143 and 131", async (t) => {
+  const cases: Record<string, () => Promise<void>> = {};
+  for (const [signal, code] of [["SIGTERM", 143], ["SIGQUIT", 131]] as const) {
+    cases[signal] = async () => {
+      const model = `signal-acp-${signal}`;
+      server.script(model, [SLEEPER]);
+      const dir = await workdir(
+        `url: ${server.url}\nmodel: ${model}\nsessions:\n  enabled: true\n`,
+      );
+      const editor = await Editor.start({ cwd: dir });
+      const id = await editor.newSession(dir);
+      const stopped = editor.prompt(id, "wait").catch(() => "connection closed");
+      const [bash, sleep] = await pids(dir);
+      editor.child.kill(signal);
+      await stopped;
+      const { code: exit, stderr } = await editor.close();
+      assertEquals(exit, code, stderr);
+      assertEquals(await gone(bash), true);
+      assertEquals(await gone(sleep), true);
+      const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${id}.json`));
+      assertEquals(session.messages.at(-1).content, "[error: cancelled]");
+    };
+  }
+  await runCases(t, cases);
 });
 
-Deno.test("line and window mode: SIGTERM cancels the turn, saves it, gives the terminal back, exits 143", async (t) => {
+Deno.test("line and window mode: SIGTERM and SIGQUIT cancel the turn, save it, give the terminal back, exit 143 and 131", async (t) => {
   const modes = {
-    "line mode": { args: [], cancelled: "⏹ turn cancelled: SIGTERM" },
+    "line mode": { args: [], cancelled: "⏹ turn cancelled: SIG" },
     "window mode": { args: ["-tui"], cancelled: "⏹ turn cancelled" },
   };
+  const signals = [["SIGTERM", 143], ["SIGQUIT", 131]] as const;
   await runCases(
     t,
     Object.fromEntries(
-      Object.entries(modes).map(([mode, { args, cancelled }]) => [mode, async () => {
-        const model = `signal-${args.length ? "window" : "line"}`;
-        server.script(model, [SLEEPER]);
-        const dir = await workdir(
-          `url: ${server.url}\nmodel: ${model}\nsessions:\n  enabled: true\n`,
-        );
-        const term = await Terminal.mm(dir, args);
-        try {
-          await term.waitFor("Ctrl-D quits.");
-          await term.type("wait");
-          await term.keys("Enter");
-          const [bash, sleep] = await pids(dir);
-          Deno.kill(await term.pid(), "SIGTERM");
-          const screen = await term.waitFor("[exited 143]");
-          assertStringIncludes(screen, cancelled);
-          assertEquals(await gone(bash), true);
-          assertEquals(await gone(sleep), true);
-          const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
-          const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
-          assertEquals(session.messages.at(-1).content, "[error: cancelled]");
-        } finally {
-          await term.kill();
-        }
-      }]),
+      Object.entries(modes).flatMap(([mode, { args, cancelled }]) =>
+        signals.map(([signal, code]) => [`${mode}, ${signal}`, async () => {
+          const model = `signal-${args.length ? "window" : "line"}-${signal}`;
+          server.script(model, [SLEEPER]);
+          const dir = await workdir(
+            `url: ${server.url}\nmodel: ${model}\nsessions:\n  enabled: true\n`,
+          );
+          const term = await Terminal.mm(dir, args);
+          try {
+            await term.waitFor("Ctrl-D quits.");
+            await term.type("wait");
+            await term.keys("Enter");
+            const [bash, sleep] = await pids(dir);
+            Deno.kill(await term.pid(), signal);
+            const screen = await term.waitFor(`[exited ${code}]`);
+            assertStringIncludes(screen, cancelled + (args.length ? "" : signal.slice(3)));
+            assertEquals(await gone(bash), true);
+            assertEquals(await gone(sleep), true);
+            const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+            const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
+            assertEquals(session.messages.at(-1).content, "[error: cancelled]");
+          } finally {
+            await term.kill();
+          }
+        }])
+      ),
     ),
   );
   await server.close();

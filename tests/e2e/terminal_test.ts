@@ -1,7 +1,7 @@
 /**
  * The terminal belongs to the user (issue 17): what a tool printed or a model wrote reaches the
- * terminal through one filter (`visible`), in line mode and on `-p`'s stderr; the model still
- * reads the output as it was.
+ * terminal through one filter (`visible`), in line mode and on `-p`'s stderr, control characters,
+ * bidi overrides and zero-width characters shown; the model still reads the output as it was.
  */
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
@@ -42,6 +42,22 @@ Deno.test("-p: control characters from a tool or a model are shown, not obeyed",
         assertEquals(server.toolOutputs("hostile-p"), ["before\x1b[2J\x1b]0;pwned\x07after\n"]);
         // stdout is a pipe here: the answer is data, passed on as the model wrote it.
         assertEquals(run.stdout, "The \x1b]0;answer\x07 is here.\n");
+      },
+    "bidi overrides and zero-width characters are named on stderr; the model reads them raw":
+      async () => {
+        server.script("bidi-p", [
+          {
+            text: "Safe: \u202etxet\u202c.",
+            toolCalls: [{ name: "bash", arguments: { command: "printf 'rm /\\u200btmp\\n'" } }],
+          },
+          { text: "done" },
+        ]);
+        const run = await runMM(["-p", "go"], { cwd: await dirFor("bidi-p") });
+        assertEquals(run.code, 0, run.stderr);
+        assertStringIncludes(run.stderr, "Safe: <U+202E>txet<U+202C>.\n");
+        assertStringIncludes(run.stderr, "   rm /<U+200B>tmp\n");
+        assertEquals(/[\u202a-\u202e\u200b]/.test(run.stderr), false);
+        assertEquals(server.toolOutputs("bidi-p"), ["rm /\u200btmp\n"]);
       },
   });
 });

@@ -5,6 +5,7 @@ import { runCases } from "../helpers/cases.ts";
 import { DENO_DIR, exists, MAIN, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
+import { DRAG_HINT } from "../../lib/frontend/window/render.ts";
 
 const server = ScriptedServer.start();
 
@@ -22,9 +23,13 @@ function launch(dir: string, args: string[] = [], size: { width?: number; height
 }
 
 /** Starts `mm -tui` in a fresh directory whose agent file uses `model`, once its banner is drawn. */
-async function mm(model: string, extra = "", opts: { args?: string[] } = {}) {
+async function mm(
+  model: string,
+  extra = "",
+  opts: { args?: string[]; width?: number; height?: number } = {},
+) {
   const dir = await workdir(`url: ${server.url}\nmodel: ${model}\n${extra}`);
-  const term = await launch(dir, opts.args);
+  const term = await launch(dir, opts.args, opts);
   await waitFor(term, "Ctrl-D quits.");
   return { term, dir };
 }
@@ -78,6 +83,24 @@ async function assertRestored(term: Terminal): Promise<void> {
 }
 
 const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+
+/**
+ * Starts `mm -tui` with `model` scripted to run a command that writes its pid and sleeps, then to
+ * answer `then`; returns once the command runs.
+ */
+async function longJob(model: string, then: string) {
+  server.script(model, [bash("echo $$ > pid; sleep 30"), { text: then }]);
+  const { term, dir } = await mm(model);
+  try {
+    await send(term, "long job");
+    await waitFor(term, "‣ bash  echo $$ > pid; sleep 30  …");
+    while (!(await exists(`${dir}/pid`))) await new Promise((r) => setTimeout(r, 20));
+  } catch (e) {
+    await term.kill();
+    throw e;
+  }
+  return { term, dir };
+}
 const askUser = (questions: unknown[]) => ({
   toolCalls: [{ name: "ask_user", arguments: { questions } }],
 });
@@ -169,6 +192,54 @@ Deno.test("window mode", async (t) => {
           await term.kill();
         }
       },
+    "a call longer than the box is read to its end with PgDn before it is answered": async () => {
+      const parts = Array.from({ length: 40 }, (_, i) => `echo part-${i};`).join(" ");
+      server.script("w-long", [bash(`${parts} touch PWNED`), { text: "refused it" }]);
+      const { term, dir } = await mm("w-long", "yolo: false\n", { width: 60, height: 20 });
+      try {
+        await send(term, "go");
+        let screen = await waitFor(term, "╭─ 🔐 allow this call?");
+        const box = () => screen.split("\n").filter((r) => r.startsWith("│")).join(" ");
+        assertStringIncludes(box(), "│ bash: echo part-0; echo part-1;");
+        assertEquals(box().includes("PWNED"), false, "the end is below");
+        assertStringIncludes(box().replace(/[│\s]+/g, " "), "↑↓ PgUp PgDn read the whole call");
+        assertMatch(screen, /╰─ lines 1–\d+ of \d+ ↓ ─+╯/);
+        await term.keys("PPage"); // at the top already: nothing moves, nothing is answered
+        await term.keys("NPage");
+        screen = await waitFor(term, "touch PWNED");
+        assertMatch(screen, /╰─ lines \d+–(\d+) of \1 ↑ ─+╯/);
+        await term.keys("Up");
+        screen = await until(term, (s) => !s.includes("touch PWNED"));
+        assertMatch(screen, /╰─ lines \d+–\d+ of \d+ ↑↓ ─+╯/);
+        assertEquals(await exists(`${dir}/PWNED`), false, "nothing ran while reading");
+        await term.type("n");
+        await waitFor(term, "refused it");
+        assertEquals(toolMessages("w-long", 1), ["[command rejected by the user]"]);
+        assertEquals(await exists(`${dir}/PWNED`), false);
+      } finally {
+        await term.kill();
+      }
+    },
+    "a choice of fifteen at 40×12: the highlight always shown, ↓ scrolls to it, Enter answers it":
+      async () => {
+        const options = Array.from({ length: 15 }, (_, i) => `option ${i + 1}`);
+        server.script("w-many", [askUser([{ question: "Which?", options }]), { text: "ok" }]);
+        const { term } = await mm("w-many", "", { width: 40, height: 12 });
+        try {
+          await send(term, "ask");
+          let screen = await waitFor(term, "❓ Which?");
+          assertStringIncludes(screen, "❯ 1. option 1");
+          assertMatch(screen, /\n {2}↓ \d+ more\n/);
+          for (let i = 0; i < 11; i++) await term.keys("Down");
+          screen = await waitFor(term, "❯ 12. option 12");
+          assertMatch(screen, /\n {2}↑ \d+ more\n/);
+          await term.keys("Enter");
+          await waitFor(term, "ok");
+          assertEquals(toolMessages("w-many", 1), ["The user answered:\n- Which? → option 12"]);
+        } finally {
+          await term.kill();
+        }
+      },
     "ask_user: choice, multi, confirm and text answered each way; Esc declines": async () => {
       server.script("w-ask", [
         askUser([
@@ -234,12 +305,8 @@ Deno.test("window mode", async (t) => {
       }
     },
     "Esc cancels a running command; the conversation goes on": async () => {
-      server.script("w-cancel", [bash("echo $$ > pid; sleep 30"), { text: "still here" }]);
-      const { term, dir } = await mm("w-cancel");
+      const { term, dir } = await longJob("w-cancel", "still here");
       try {
-        await send(term, "long job");
-        await waitFor(term, "‣ bash  echo $$ > pid; sleep 30  …");
-        while (!(await exists(`${dir}/pid`))) await new Promise((r) => setTimeout(r, 20));
         await term.keys("Escape");
         const screen = await waitFor(term, "⏹ turn cancelled");
         assertMatch(screen, /‣ bash {2}echo \$\$ > pid; sleep 30 {2}✗ .*▸ 1 line/);
@@ -255,6 +322,28 @@ Deno.test("window mode", async (t) => {
         await term.kill();
       }
     },
+    "Esc drops the prompts queued behind the turn back into the input; Backspace takes an emoji whole":
+      async () => {
+        const { term } = await longJob("w-queue", "ran the second");
+        try {
+          await send(term, "second");
+          await waitFor(term, "1 queued");
+          await term.type("draft");
+          await term.keys("Escape");
+          let screen = await waitFor(term, "⏹ turn cancelled");
+          screen = await waitFor(term, "› second\n  draft\n");
+          assertStringIncludes(screen, "the prompts queued are back in the input");
+          assertEquals(server.chats("w-queue").length, 1, "the queued prompt did not run");
+          // Edit it: the draft's line goes, an emoji typed and taken back whole.
+          await term.keys("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace");
+          await term.type(" 👩\u200d👩\u200d👧");
+          await term.keys("BSpace", "Enter");
+          await waitFor(term, "ran the second");
+          assertEquals(server.chats("w-queue")[1].body.messages.at(-1).content, "second");
+        } finally {
+          await term.kill();
+        }
+      },
     "resized to 60 columns mid-stream, the window is drawn again at 60": async () => {
       const words = Array.from({ length: 150 }, (_, i) => `w${i}`).join(" ");
       server.script("w-resize", [{ text: words + " END", chunkSize: 8, gap: 15 }]);
@@ -307,6 +396,24 @@ Deno.test("window mode", async (t) => {
           await term.kill();
         }
       },
+    "PgUp and PgDn scroll a page but one row, which stays in view": async () => {
+      const lines = Array.from({ length: 150 }, (_, i) => `line ${i}`).join("\n");
+      server.script("w-page", [{ text: lines + "\nEND" }]);
+      const { term } = await mm("w-page");
+      try {
+        await send(term, "many lines");
+        const before = (await waitFor(term, /END\n[\s\S]*Enter send/)).split("\n");
+        // 30 rows: the header, 27 of the conversation, the status line, the input.
+        assertEquals(before[27], "END");
+        await term.keys("PPage");
+        const up = await until(term, (screen) => screen.split("\n")[27] !== "END");
+        assertEquals(up.split("\n")[27], before[1], "the old top row is now the bottom one");
+        await term.keys("NPage");
+        await waitFor(term, /\nEND\n/);
+      } finally {
+        await term.kill();
+      }
+    },
     "a click folds and unfolds a call; the first drag says how to select; F2 gives the mouse back":
       async () => {
         server.script("w-click", [bash("printf 'a\\nb\\nc\\n'"), { text: "done" }]);
@@ -321,7 +428,8 @@ Deno.test("window mode", async (t) => {
           await term.type(`\x1b[<0;5;${row}M\x1b[<0;5;${row}m`);
           await waitFor(term, "▸ 3 lines");
           await term.type(`\x1b[<0;2;3M\x1b[<0;20;3m`);
-          await waitFor(term, "hold Shift (Option on macOS)");
+          screen = await waitFor(term, "hold Shift (Option on macOS)");
+          assertStringIncludes(screen.replaceAll("\n", " "), DRAG_HINT, "the hint whole, wrapped");
           await term.keys("F2");
           await waitFor(term, "mouse: the terminal's");
           assertEquals((await term.modes()).mouse, false);

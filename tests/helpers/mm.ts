@@ -26,6 +26,8 @@ export interface MMOptions {
   env?: Record<string, string>;
   /** Called once the process is spawned (to send it a signal, say). */
   started?: (child: Deno.ChildProcess) => void;
+  /** Called with all of stderr so far each time more of it comes (to signal it at a line, say). */
+  onStderr?: (stderr: string, child: Deno.ChildProcess) => void;
 }
 
 /** The command that runs mm from source with `args`, as a user runs it from a URL. */
@@ -51,8 +53,17 @@ export async function runMM(args: string[], opts: MMOptions): Promise<MMRun> {
     await w.write(new TextEncoder().encode(opts.stdin));
     await w.close();
   }
-  const out = await child.output();
   const dec = new TextDecoder();
+  if (opts.onStderr) {
+    const stdout = new Response(child.stdout).text();
+    let stderr = "";
+    for await (const chunk of child.stderr) {
+      stderr += dec.decode(chunk, { stream: true });
+      opts.onStderr(stderr, child);
+    }
+    return { code: (await child.status).code, stdout: await stdout, stderr };
+  }
+  const out = await child.output();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 

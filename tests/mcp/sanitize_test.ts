@@ -173,7 +173,56 @@ Deno.test("sanitizeSchema", async (t) => {
       "required names only properties that exist; a schema without properties gets {}",
       { type: "object", required: ["ghost"] },
       { type: "object", properties: {} },
-      "",
+      'required "ghost" dropped (no such property)',
+    ],
+    [
+      "a required name without its property dropped beside the others, and said",
+      { type: "object", properties: { x: { type: "number" } }, required: ["x", "nope"] },
+      { type: "object", properties: { x: { type: "number" } }, required: ["x"] },
+      'required "nope" dropped (no such property)',
+    ],
+    [
+      "a top-level oneOf of objects: their properties merged, optional, typed where they agree",
+      {
+        type: "object",
+        properties: { verbose: { type: "boolean" } },
+        oneOf: [
+          {
+            properties: { id: { type: "integer" }, repo: { type: "string" } },
+            required: ["id", "repo"],
+          },
+          {
+            type: "object",
+            properties: {
+              url: { type: "string" },
+              id: { type: "string" },
+              repo: { type: "string" },
+            },
+            required: ["url", "repo"],
+          },
+        ],
+      },
+      {
+        type: "object",
+        properties: {
+          verbose: { type: "boolean" },
+          id: { anyOf: [{ type: "integer" }, { type: "string" }] },
+          repo: { type: "string" },
+          url: { type: "string" },
+        },
+        required: ["repo"],
+      },
+      "oneOf of 2 objects merged, their properties optional",
+    ],
+    [
+      "a top-level anyOf of required names only: the properties around it, optional",
+      {
+        type: "object",
+        properties: { path: { type: "string" }, uri: { type: "string" } },
+        anyOf: [{ required: ["path"] }, { required: ["uri"] }],
+      },
+      { type: "object", properties: { path: { type: "string" }, uri: { type: "string" } } },
+      "anyOf of 2 objects merged, their properties optional",
     ],
     [
       "long property descriptions cut to a sentence or two",

@@ -7,10 +7,18 @@
  */
 
 import { mcpToolName } from "../../lib/config/mcp.ts";
-import type { AnyTool, McpServerTools, McpToolInfo, Tool, ToolKind } from "../../lib/tool.ts";
+import type {
+  AnyTool,
+  McpServerPort,
+  McpServerTools,
+  McpToolInfo,
+  Tool,
+  ToolKind,
+} from "../../lib/tool.ts";
 import { checkArguments } from "./check.ts";
-import { callOutput } from "./result.ts";
+import { callOutput, notRunningText } from "./result.ts";
 import { argumentsSummary, MCP_EMOJI, mcpKind, schemaParameters } from "./tool.ts";
+import { serverOfName, unknownMcpToolText } from "./unknown.ts";
 
 /** The name of the tool that lists a server's tools. */
 export const MCP_TOOLS = "mcp_tools";
@@ -69,25 +77,35 @@ export function unknownServerText(tool: string, name: string, servers: string[])
   return `[${tool}: no MCP server "${name}" — the servers are: ${servers.join(", ")}]`;
 }
 
-/** The text when a known server has no such tool: its tools. */
-export function unknownMcpToolText(server: string, name: string, tools: string[]): string {
-  return `[${server} has no tool "${name}" — its tools are: ${tools.join(", ") || "none"}]`;
-}
-
 /** The text when mcp_call names no tool. */
 export const NO_TOOL_TEXT =
   '[mcp_call: name the tool — {"server": "…", "tool": "…", "arguments": {…}}]';
 
+/** The answer when `server` names a server of `all` that is not running: why; else undefined. */
+function downText(all: readonly McpServerPort[], server: McpServerPort | undefined) {
+  const port = server && all.find((s) => s === server || s.name === server.name);
+  const reason = port?.notRunning();
+  return port && reason !== undefined ? notRunningText(port.name, reason) : undefined;
+}
+
 /**
  * The server and tool of a call: `server` forgiven its case and separators, or left out when the
  * tool's name says it (`fs_read_file`, `fs.read_file`, `fs/read_file`) or only one server has the
- * tool; the tool's name forgiven alike.
+ * tool; the tool's name forgiven alike. A server of `all` that is not running answers why.
  */
-function resolve(entries: McpServerTools[], server: string, tool: string): Resolved {
+function resolve(
+  entries: McpServerTools[],
+  all: readonly McpServerPort[],
+  server: string,
+  tool: string,
+): Resolved {
   const servers = entries.map((e) => e.server.name);
   if (!tool) return { ok: false, text: NO_TOOL_TEXT };
   const entry = server ? byName(entries, server, (e) => e.server.name) : undefined;
-  if (server && !entry) return { ok: false, text: unknownServerText(MCP_CALL, server, servers) };
+  if (server && !entry) {
+    const down = downText(all, byName(all, server, (s) => s.name));
+    return { ok: false, text: down ?? unknownServerText(MCP_CALL, server, servers) };
+  }
   const pairs = (entry ? [entry] : entries).flatMap((e) => e.tools.map((t) => ({ e, t })));
   // Its own name, or the name the per-tool mode gives it, with the server before it.
   const names = ({ e, t }: { e: McpServerTools; t: McpToolInfo }) => [
@@ -105,6 +123,8 @@ function resolve(entries: McpServerTools[], server: string, tool: string): Resol
       text: unknownMcpToolText(entry.server.name, tool, entry.tools.map((t) => t.name)),
     };
   }
+  const down = found.length ? undefined : downText(all, serverOfName(all, tool));
+  if (down) return { ok: false, text: down };
   return {
     ok: false,
     text: found.length
@@ -219,8 +239,14 @@ export function toolDetail(server: string, tool: McpToolInfo): string {
   return lines.join("\n");
 }
 
-/** The two catalog tools for `entries`. */
-export function catalogTools(entries: McpServerTools[]): AnyTool[] {
+/**
+ * The two catalog tools for `entries` (the running servers' tools); `all` are every server of the
+ * conversation, those that are not running included, whose calls answer why.
+ */
+export function catalogTools(
+  entries: McpServerTools[],
+  all: readonly McpServerPort[] = entries.map((e) => e.server),
+): AnyTool[] {
   const servers = entries.map((e) => e.server.name);
   const list: Tool<{ server?: string; tool?: string }> = {
     name: MCP_TOOLS,
@@ -241,9 +267,12 @@ export function catalogTools(entries: McpServerTools[]): AnyTool[] {
         : entries.length === 1 || !input.tool
         ? entries
         : entries.filter((e) => byName(e.tools, input.tool!, (t) => t.name));
-      if (shown.some((e) => e === undefined)) {
+      const down = shown.length === 1
+        ? downText(all, shown[0]?.server ?? byName(all, name, (s) => s.name))
+        : undefined;
+      if (down || shown.some((e) => e === undefined)) {
         return Promise.resolve({
-          output: unknownServerText(MCP_TOOLS, name, servers),
+          output: down ?? unknownServerText(MCP_TOOLS, name, servers),
           failed: true,
         });
       }
@@ -269,7 +298,7 @@ export function catalogTools(entries: McpServerTools[]): AnyTool[] {
       return Promise.resolve({ output });
     },
   };
-  const resolved = (input: McpCallInput) => resolve(entries, input.server, input.tool);
+  const resolved = (input: McpCallInput) => resolve(entries, all, input.server, input.tool);
   const call: Tool<McpCallInput> = {
     name: MCP_CALL,
     kind: (input) => {
@@ -277,10 +306,10 @@ export function catalogTools(entries: McpServerTools[]): AnyTool[] {
       return r.ok ? mcpKind(r.tool) : "other" as ToolKind;
     },
     emoji: MCP_EMOJI,
-    // A call that names no known tool runs nothing: it needs no permission.
+    // A call that names no known tool, or a server not running, runs nothing: it needs no permission.
     asks: (input) => {
       const r = resolved(input);
-      return r.ok && r.entry.server.ask;
+      return r.ok && r.entry.server.ask && r.entry.server.notRunning() === undefined;
     },
     declared: () => true,
     description: [MCP_CALL_DESCRIPTION, ...entries.map((e) => catalogLine(e))].join("\n"),
@@ -295,6 +324,8 @@ export function catalogTools(entries: McpServerTools[]): AnyTool[] {
       const r = resolved(input);
       if (!r.ok) return { output: r.text, failed: true };
       const { entry, tool } = r;
+      const down = downText(all, entry.server);
+      if (down) return { output: down, failed: true };
       const checked = checkArguments(tool.inputSchema, input.arguments);
       if (!checked.ok) {
         const sent = JSON.stringify(input.arguments);
@@ -304,7 +335,8 @@ export function catalogTools(entries: McpServerTools[]): AnyTool[] {
         };
       }
       const outcome = await entry.server.call(tool.name, checked.value, ctx.signal);
-      return callOutput(entry.server.name, outcome, ctx.config.maxOutput);
+      const name = `${entry.server.name} ${tool.name}`;
+      return callOutput(entry.server.name, name, outcome, ctx.config.maxOutput);
     },
   };
   return [list, call];

@@ -37,12 +37,15 @@ function checkValue(schema: unknown, value: unknown, path: string, faults: strin
   }
   const branches = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(branches) && branches.length) {
+    const rest: Schema = { ...schema, anyOf: undefined, oneOf: undefined };
+    const objects = isObject(value) ? branches.filter(isObjectBranch) : [];
+    if (objects.length && (rest.type === undefined || rest.type === "object")) {
+      return checkBranches(rest, objects, value, path, faults);
+    }
     for (const branch of branches) {
       const tried: string[] = [];
       const fitted = checkValue(branch, value, path, tried);
-      if (!tried.length) {
-        return checkValue({ ...schema, anyOf: undefined, oneOf: undefined }, fitted, path, faults);
-      }
+      if (!tried.length) return checkValue(rest, fitted, path, faults);
     }
     faults.push(`${label(path)}${show(value)} is not ${kindsOf(branches)}`);
     return value;
@@ -68,15 +71,69 @@ function checkValue(schema: unknown, value: unknown, path: string, faults: strin
   return value;
 }
 
-/** An object's fields: each checked, the required ones present, unknown ones refused when closed. */
+/** Whether a branch of `anyOf`/`oneOf` is an object's: `type: object`, or untyped with fields. */
+function isObjectBranch(branch: unknown): branch is Schema {
+  if (!isObject(branch)) return false;
+  return branch.type === undefined
+    ? isObject(branch.properties) || Array.isArray(branch.required)
+    : branch.type === "object";
+}
+
+/**
+ * An object against branches of objects (one set of arguments or another, which the model was
+ * shown merged: lib/mcp/sanitize.ts): each branch with the fields around it (`outer`), the first
+ * that fits taken; when none does, the faults of those that came closest — knowing the most of
+ * the fields sent, then with the fewest faults — as alternatives (`a is missing, or b is missing`).
+ */
+function checkBranches(
+  outer: Schema,
+  branches: Schema[],
+  value: unknown,
+  path: string,
+  faults: string[],
+): unknown {
+  const tries: { faults: string[]; known: number }[] = [];
+  const sent = Object.keys(asObject(value));
+  for (const branch of branches) {
+    const properties = { ...asObject(outer.properties), ...asObject(branch.properties) };
+    const required = [...asList(outer.required), ...asList(branch.required)];
+    const merged: Schema = { ...outer, ...branch, properties, required };
+    const tried: string[] = [];
+    const fitted = checkValue(merged, value, path, tried);
+    if (!tried.length) return fitted;
+    tries.push({ faults: tried, known: sent.filter((k) => k in properties).length });
+  }
+  const most = Math.max(...tries.map((t) => t.known));
+  const knowing = tries.filter((t) => t.known === most);
+  const fewest = Math.min(...knowing.map((t) => t.faults.length));
+  const closest = knowing.filter((t) => t.faults.length === fewest).map((t) => t.faults.join("; "));
+  faults.push([...new Set(closest)].join(", or "));
+  return value;
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return isObject(value) ? value : {};
+}
+
+function asList(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/**
+ * An object's fields: each checked, the required ones present, unknown ones refused when closed.
+ * A required name with no property is not asked for: the model was never shown it (the sanitised
+ * schema drops it, and `mm doctor` says so).
+ */
 function checkObject(
   schema: Schema,
   value: Record<string, unknown>,
   path: string,
   faults: string[],
 ): Record<string, unknown> {
-  const props = isObject(schema.properties) ? schema.properties : {};
-  const required = Array.isArray(schema.required) ? schema.required as string[] : [];
+  const props = asObject(schema.properties);
+  const required = asList(schema.required).filter((k): k is string =>
+    typeof k === "string" && k in props
+  );
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     const p = props[key];

@@ -6,9 +6,10 @@
  */
 
 import type { McpOptions } from "../../lib/config/config.ts";
-import type { AnyTool, McpServerTools } from "../../lib/tool.ts";
+import type { AnyTool, McpServerPort, McpServerTools, UnknownToolAnswer } from "../../lib/tool.ts";
 import { catalogTools } from "./catalog.ts";
 import { mcpTool } from "./tool.ts";
+import { unknownMcpAnswer } from "./unknown.ts";
 
 /** The MCP tools of a conversation, and how they were chosen. */
 export interface McpDeclaration {
@@ -21,6 +22,8 @@ export interface McpDeclaration {
   size: number;
   /** One warning per tool left out because its name is taken. */
   dropped: string[];
+  /** The answer to a name of a server's that is not declared (tools/mcp/unknown.ts). */
+  unknown: UnknownToolAnswer;
 }
 
 /** The characters one tool's declaration takes, as the chat request carries it. */
@@ -36,16 +39,19 @@ export function takenNameText(server: string, tool: string, name: string): strin
 
 /**
  * The MCP tools for `entries` (the running servers, their allow lists applied); `taken` holds the
- * names of the other tools of the conversation.
+ * names of the other tools of the conversation; `servers` are every server of the conversation,
+ * running or not (the names of those that are not answer why).
  */
 export function mcpTools(
   entries: McpServerTools[],
   options: McpOptions,
   taken: readonly string[],
+  servers: readonly McpServerPort[] = entries.map((e) => e.server),
 ): McpDeclaration {
   const names = new Set(taken);
   const tools: AnyTool[] = [];
   const dropped: string[] = [];
+  const owners = new Map<string, string>();
   for (const entry of entries) {
     for (const info of entry.tools) {
       const tool = mcpTool(entry.server, info);
@@ -54,6 +60,7 @@ export function mcpTools(
         continue;
       }
       names.add(tool.name);
+      owners.set(tool.name, entry.server.name);
       tools.push(tool);
     }
   }
@@ -61,6 +68,8 @@ export function mcpTools(
   const over = tools.length > options.maxTools || size > options.budget;
   const catalog = tools.length > 0 &&
     (options.catalog === true || (options.catalog === "auto" && over));
-  if (!catalog) return { tools, catalog, count: tools.length, size, dropped };
-  return { tools: catalogTools(entries), catalog, count: tools.length, size, dropped };
+  const count = tools.length;
+  const unknown = unknownMcpAnswer(servers, owners, catalog);
+  if (!catalog) return { tools, catalog, count, size, dropped, unknown };
+  return { tools: catalogTools(entries, servers), catalog, count, size, dropped, unknown };
 }

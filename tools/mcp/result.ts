@@ -2,7 +2,8 @@
  * What the model reads of an MCP call (docs/mcp.md, "What the model sees"): the text content
  * joined; structured content as compact JSON when there is no text; an image, an audio clip or a
  * binary resource as one line (`[image/png, 34 KB, not shown to the model]`); a result marked
- * `isError` as a failed call with the server's text; every text cut to `maxOutput` like bash's.
+ * `isError` as a failed call, its text after `[<tool> failed: …`, so that the model does not read
+ * the server's message as what it asked for; every text cut to `maxOutput` like bash's.
  */
 
 import { truncateMiddle } from "../../lib/text.ts";
@@ -80,12 +81,21 @@ export function resultText(result: McpResult): string {
   return parts.join("\n");
 }
 
-/** What a call of a tool of `server` gives the model, cut to `maxOutput`. */
-export function callOutput(server: string, outcome: McpCallOutcome, maxOutput: number): ToolResult {
+/**
+ * What a call of a tool of `server` gives the model, cut to `maxOutput`; `tool` is the name the
+ * model called it by (`fs_read_file`, or `fs read_file` through mcp_call).
+ */
+export function callOutput(
+  server: string,
+  tool: string,
+  outcome: McpCallOutcome,
+  maxOutput: number,
+): ToolResult {
   switch (outcome.kind) {
     case "result": {
-      const output = truncateMiddle(resultText(outcome.result), maxOutput);
-      return outcome.result.isError ? { output, failed: true } : { output };
+      const text = resultText(outcome.result);
+      if (!outcome.result.isError) return { output: truncateMiddle(text, maxOutput) };
+      return { output: truncateMiddle(failedText(tool, text), maxOutput), failed: true };
     }
     case "down":
       return { output: notRunningText(server, outcome.reason), failed: true };
@@ -96,6 +106,12 @@ export function callOutput(server: string, outcome: McpCallOutcome, maxOutput: n
     case "error":
       return { output: serverErrorText(server, outcome.message), failed: true };
   }
+}
+
+/** A result the server marked `isError`: the call failed, and its text says why. */
+export function failedText(tool: string, text: string): string {
+  const why = text.trim();
+  return why ? `[${tool} failed: ${why}]` : `[${tool} failed, with no message]`;
 }
 
 /** The answer of every tool of a server that is not running (it failed to start, or died). */

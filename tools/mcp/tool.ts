@@ -66,7 +66,8 @@ export function mcpTool(server: McpServerPort, tool: McpToolInfo): AnyTool {
     name: mcpToolName(server.name, tool.name),
     kind: mcpKind(tool),
     emoji: MCP_EMOJI,
-    asks: server.ask,
+    // A server that is not running runs nothing: its answer needs no permission.
+    asks: () => server.ask && server.notRunning() === undefined,
     declared: () => true,
     description: tool.description,
     parameters,
@@ -78,7 +79,7 @@ export function mcpTool(server: McpServerPort, tool: McpToolInfo): AnyTool {
     summary: argumentsSummary,
     async run(input, ctx) {
       const outcome = await server.call(tool.name, input, ctx.signal);
-      return callOutput(server.name, outcome, ctx.config.maxOutput);
+      return callOutput(server.name, wrapper.name, outcome, ctx.config.maxOutput);
     },
   };
   return wrapper;

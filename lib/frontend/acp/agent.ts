@@ -17,6 +17,7 @@ import {
   RequestError,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { Config } from "../../config/config.ts";
+import { BUILTIN_TOOLS } from "../../config/schema.ts";
 import { LspPool } from "../../lsp/pool.ts";
 import { type Client, createClient } from "../../provider/client.ts";
 import { resolveModel } from "../../provider/models.ts";
@@ -28,7 +29,7 @@ import { writeAll } from "../terminal/output.ts";
 import type { McpEvent, McpServers } from "../../mcp/servers.ts";
 import { eventLines } from "../../mcp/status.ts";
 import { RunStop } from "../exit.ts";
-import { redact } from "../../secrets.ts";
+import { addUrlSecrets, redact } from "../../secrets.ts";
 import { closeMcp, openSession, startMcp, startPieces, startRun } from "../start.ts";
 import { editorServers } from "./mcp_servers.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
@@ -155,7 +156,9 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
   // The editor's MCP servers of each session: started with it, closed with it.
   const editorMcp = new Map<string, Promise<McpServers>>();
   const startEditorMcp = (id: string, cwd: string, servers: readonly McpServer[]) => {
-    const configs = editorServers(servers, Object.keys(config.mcpServers), log);
+    const tools = [...BUILTIN_TOOLS, ...config.tools.map((t) => t.name)];
+    const configs = editorServers(servers, Object.keys(config.mcpServers), tools, log);
+    for (const c of Object.values(configs)) addUrlSecrets(c.url);
     if (!Object.keys(configs).length) return undefined;
     const started = startMcp(configs, cwd, run.env, mcpLog);
     editorMcp.set(id, started);

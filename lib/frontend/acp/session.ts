@@ -138,6 +138,7 @@ export class AcpSession {
         this.#askPermission(tool, askedBy && { ...askedBy, question: summary }),
       emit: (e) => this.#onEvent(e),
       warn: (message) => this.#warn(message),
+      mcpLine: (message, warning) => this.#mcpLine(message, warning),
       ask: opts.askUser === false ? undefined : ask,
     }, earlier);
   }
@@ -352,10 +353,22 @@ export class AcpSession {
 
   /** A warning or mm's notice: a notice when the editor takes them, else an agent message. */
   #warn(message: string, severity: "warning" | "info" = "warning"): void {
+    if (!this.#notice(message, severity)) this.#say(message);
+  }
+
+  /**
+   * An MCP line of the conversation (the wait, a tool left out, catalog mode): on stderr, and a
+   * notice when the editor takes them — never an agent message, where it would read as the answer.
+   */
+  #mcpLine(message: string, warning: boolean): void {
+    this.#notice(message, warning ? "warning" : "info");
+  }
+
+  /** `message` on stderr, and as a notice when the editor takes them: whether it does. */
+  #notice(message: string, severity: "warning" | "info"): boolean {
     this.#opts.log(message);
-    if (this.#opts.notices) {
-      this.#send({ sessionUpdate: "notice", severity, title: message });
-    } else this.#say(message);
+    if (this.#opts.notices) this.#send({ sessionUpdate: "notice", severity, title: message });
+    return this.#opts.notices;
   }
 
   #requestFailed(e: unknown): void {

@@ -15,7 +15,7 @@ import { writeAll } from "../terminal/output.ts";
 import { visible } from "../terminal/visible.ts";
 import { SessionBusyError, SessionLockError } from "../../session/lock.ts";
 import { start } from "../start.ts";
-import { RunStop } from "../exit.ts";
+import { QUIT_SIGNALS, RunStop } from "../exit.ts";
 import { banner } from "../terminal/banner.ts";
 import {
   askCommand,
@@ -47,10 +47,10 @@ export const PROMPT = "› ";
 
 /**
  * Runs line mode until the user quits; returns the exit code: 0, or 128 + the signal's number
- * after SIGTERM or SIGHUP (the turn cancelled and saved first). SIGINT cancels the turn, as Ctrl-C.
+ * after SIGTERM, SIGHUP or SIGQUIT (the turn cancelled and saved first). SIGINT cancels the turn, as Ctrl-C.
  */
 export async function runLineMode(opts: LineOptions): Promise<number> {
-  const stop = new RunStop(["SIGTERM", "SIGHUP"]);
+  const stop = new RunStop(QUIT_SIGNALS);
   try {
     return await lineMode(opts, stop);
   } finally {

@@ -150,7 +150,9 @@ export class ThoughtBlock extends Block implements Foldable {
   }
 
   override foldAt(row: number): Foldable | undefined {
-    return row === 0 && this.closed ? this : undefined;
+    // Its header and, unfolded, every row of its body, as a call's output: Enter or a click folds
+    // it again after its header scrolled off.
+    return this.closed && row >= 0 && row < this.rowsCount ? this : undefined;
   }
 
   protected draw(width: number, style: Style): string[] {

@@ -30,6 +30,7 @@ export class Conversation {
   /** Scrolled up: the blocks there were then, and the rows of the last of them. */
   #since: { blocks: number; lastRows: number; width: number } | undefined;
   #lastView: View = { rows: [], at: [] };
+  #height = 1;
   #now: () => number;
 
   /** An empty conversation drawn with `style`; `now` is the clock of running calls. */
@@ -55,11 +56,27 @@ export class Conversation {
 
   /** The view of `height` rows at `width`. */
   view(width: number, height: number): View {
-    const view = this.#top === undefined
+    this.#height = height;
+    let view = this.#top === undefined
       ? this.#endView(width, height)
       : this.#viewFrom(this.#clamp(this.#top, width), width, height);
+    // Scrolled up, the rows below the view shrank (a call folded): the end is in view, followed.
+    if (this.#top !== undefined && view.rows.length < height) {
+      this.end();
+      view = this.#endView(width, height);
+    }
     this.#lastView = view;
     return view;
+  }
+
+  /** The height of the last view. */
+  get height(): number {
+    return this.#height;
+  }
+
+  /** What PgUp and PgDn scroll: the last view's height but one row, which stays in view. */
+  get page(): number {
+    return Math.max(1, this.#height - 1);
   }
 
   /** How many rows came after the view since the user scrolled up (0 when following). */

@@ -36,6 +36,7 @@ interface Stream {
 /** The spinner's states (tools.md, Loop detection; mm.md §4) and the window's own. */
 export type BusyState =
   | "Thinking"
+  | "Writing"
   | "Composing a tool call"
   | "Fetching"
   | "Running"
@@ -181,9 +182,12 @@ export class EventView {
         break;
       case "thought":
         this.#think(top, e.text);
+        this.busy = "Thinking";
         break;
       case "text":
         this.#write(top, e.text);
+        // The answer streams: the model is not thinking any more (line mode stops its spinner).
+        if (e.text.trim()) this.busy = "Writing";
         break;
       case "composing":
         this.#closeOpen(top);

@@ -4,7 +4,8 @@
  * conversation, the highlighted one in reverse with `❯`. `choice`: ↑↓ (wrapping) and Enter, or a
  * digit 1–9. `multi`: ↑↓, Space ticks (`[x]`), Enter sends when at least one is ticked. `confirm`:
  * `y`/`o` or `n`, or ←→↑↓ and Enter. `text`: typed in the box (prefilled with the default),
- * Backspace, Enter. Escape declines the whole form.
+ * Backspace, Enter. Escape declines the whole form. The question wraps; more options than the
+ * rows there are scroll with the highlight, which is always shown.
  */
 
 import type { AskOutcome, Question } from "../../tool.ts";
@@ -13,18 +14,15 @@ import type { Key } from "../terminal/keys.ts";
 import { visible } from "../terminal/visible.ts";
 import { InputEditor } from "./input.ts";
 import type { Style } from "./style.ts";
-import { fit, pad } from "./width.ts";
+import { fit, pad, textWidth, wrapText } from "./width.ts";
 
 /** The options of a `confirm` question, as drawn, and the answers they give. */
 const CONFIRM = [["Yes", "yes"], ["No", "no"]] as const;
 
-/** The rows the form draws over the conversation and in place of the input box. */
-export interface FormRows {
-  /** The options, drawn over the bottom of the conversation (none for `text`). */
-  options: string[];
-  /** The question (and the typed answer of a `text` question), in place of the input box. */
-  question: string[];
-  /** The caret in `question`. */
+/** The question (and the typed answer of a `text` question), in place of the input box. */
+export interface QuestionRows {
+  rows: string[];
+  /** The caret in `rows`. */
   caret: { row: number; col: number };
 }
 
@@ -34,6 +32,8 @@ export class AskForm {
   index = 0;
   /** The highlighted option of the question shown. */
   highlight = 0;
+  /** The first option shown when they are more than the rows there are. */
+  #top = 0;
   /** The ticked options of a `multi` question. */
   ticked = new Set<number>();
   /** The answer typed to a `text` question. */
@@ -131,21 +131,43 @@ export class AskForm {
     }
   }
 
-  /** The form's rows at `width`. */
-  rows(width: number, style: Style): FormRows {
+  /**
+   * The question at `width` in at most `max` rows, in place of the input box: `❓ <question> (i/N)`
+   * wrapped (cut with `…` before the count when it needs more), then the typed answer of a `text`
+   * question; the caret in them.
+   */
+  questionRows(width: number, style: Style, max: number): QuestionRows {
     const q = this.question;
     const n = this.questions.length;
-    const title = `❓ ${visible(q.question).replace(/\s+/g, " ")}${
-      n > 1 ? ` (${this.index + 1}/${n})` : ""
-    }`;
-    const question = [style.bold(fit(title, width))];
-    let caret = { row: 0, col: Math.min(width - 1, [...fit(title, width)].length + 1) };
-    if (q.type === "text") {
-      const box = this.typed.rows(width, 3);
-      for (const r of box.rows) question.push(r);
-      caret = { row: 1 + box.row, col: box.col };
+    const count = n > 1 ? ` (${this.index + 1}/${n})` : "";
+    const box = q.type === "text"
+      ? this.typed.rows(width, Math.min(3, Math.max(1, max - 1)))
+      : undefined;
+    const room = Math.max(1, max - (box?.rows.length ?? 0));
+    let title = wrapText(`❓ ${visible(q.question).replace(/\s+/g, " ")}${count}`, width);
+    if (title.length > room) {
+      title = title.slice(0, room);
+      title[room - 1] = fit(title[room - 1] + " …", width - textWidth(count)) + count;
     }
-    const options = this.#options().map((o, i) => {
+    const rows = title.map((t) => style.bold(t));
+    const lastWidth = textWidth(title[title.length - 1]);
+    let caret = { row: title.length - 1, col: Math.min(width - 1, lastWidth + 1) };
+    if (box) {
+      for (const r of box.rows) rows.push(r);
+      caret = { row: title.length + box.row, col: box.col };
+    }
+    return { rows, caret };
+  }
+
+  /**
+   * The options at `width` in at most `room` rows, drawn over the bottom of the conversation. More
+   * options than rows scroll with the highlight, which is always shown: `↑ N more` above and
+   * `↓ N more` below say what is not.
+   */
+  optionRows(width: number, style: Style, room: number): string[] {
+    const q = this.question;
+    const options = this.#options();
+    const row = (o: string, i: number) => {
       const lit = i === this.highlight;
       const tick = q.type === "multi" ? (this.ticked.has(i) ? "[x] " : "[ ] ") : "";
       const number = q.type === "choice" ? `${i + 1}. ` : "";
@@ -153,10 +175,27 @@ export class AskForm {
         ? " (default)"
         : "";
       const text = `${lit ? "❯" : " "} ${tick}${number}${visible(o)}${dflt}`;
-      const row = pad(fit(text, width), width);
-      return lit ? style.reverse(row) : row;
-    });
-    return { options, question, caret };
+      const drawn = pad(fit(text, width), width);
+      return lit ? style.reverse(drawn) : drawn;
+    };
+    const n = options.length;
+    if (n <= room) return options.map(row);
+    // A window of `slots` options that holds the highlight, a row above and below for the signs;
+    // at either end the sign's row shows one more option instead.
+    const slots = Math.max(1, room - 2);
+    if (this.highlight < this.#top) this.#top = this.highlight;
+    if (this.highlight >= this.#top + slots) this.#top = this.highlight - slots + 1;
+    this.#top = Math.max(0, Math.min(this.#top, n - slots));
+    let first = this.#top;
+    let end = this.#top + slots;
+    if (first === 0) end++;
+    else if (end === n) first--;
+    const more = (sign: string, k: number) => style.dim(fit(`  ${sign} ${k} more`, width));
+    return [
+      ...(first > 0 ? [more("↑", first)] : []),
+      ...options.slice(first, end).map((o, i) => row(o, first + i)),
+      ...(end < n ? [more("↓", n - end)] : []),
+    ];
   }
 
   /** The option texts of the question shown. */
@@ -188,6 +227,7 @@ export class AskForm {
     const q = this.question;
     this.ticked.clear();
     this.typed.clear();
+    this.#top = 0;
     const options = this.#options();
     const d = options.findIndex((_, i) => q.default !== undefined && this.#isDefault(i));
     this.highlight = d >= 0 ? d : 0;

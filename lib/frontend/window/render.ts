@@ -12,7 +12,7 @@ import { Conversation } from "./conversation.ts";
 import { EventView } from "./events.ts";
 import type { AskForm } from "./form.ts";
 import { InputEditor } from "./input.ts";
-import { inputRowsMax, layout } from "./layout.ts";
+import { inputRowsMax, layout, type Overlay, type StatusParts } from "./layout.ts";
 import type { PermissionBox } from "./permission.ts";
 import { type Frame, FrameWriter } from "./screen.ts";
 import { Style } from "./style.ts";
@@ -23,6 +23,10 @@ export const FRAME_MS = 16;
 
 /** The spinner's frames. */
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** The hint shown the first time a drag is seen (wrapped on the status line when it is longer). */
+export const DRAG_HINT =
+  "to select text, hold Shift (Option on macOS) while dragging — or press F2 to give the mouse to the terminal";
 
 /** The status line when nothing runs. */
 export const IDLE_HINT = "Enter send · Alt-Enter new line · PgUp/PgDn scroll · /help · Ctrl-D quit";
@@ -76,6 +80,7 @@ export class WindowScreen {
   /** Bytes written, all frames together. */
   written = 0;
   readonly #io: ScreenIO;
+  readonly #now: () => number;
   #frameDue = false;
   #lastFrame = 0;
   #ticker: ReturnType<typeof setInterval> | undefined;
@@ -92,11 +97,14 @@ export class WindowScreen {
       counterOf: (tool: string) => Counter | undefined;
       titleOf: (agent: string) => string;
       history?: History;
+      /** The clock of the calls' and the turn's times (the frame tests set their own). */
+      now?: () => number;
     },
   ) {
     this.#io = io;
+    this.#now = opts.now ?? Date.now;
     this.style = new Style(opts.colour);
-    this.conversation = new Conversation(this.style);
+    this.conversation = new Conversation(this.style, this.#now);
     this.view = new EventView(this.conversation, opts);
     this.view.onChange = () => this.requestFrame();
     this.input = new InputEditor(opts.history);
@@ -153,17 +161,17 @@ export class WindowScreen {
   compose(columns: number, rows: number): Frame {
     const style = this.style;
     const asking = this.asking;
-    let input = this.input.rows(columns, inputRowsMax(rows));
-    let overlay: string[] = [];
-    let overlayCaret: { row: number; col: number } | undefined;
+    const inputMax = inputRowsMax(rows);
+    let input = this.input.rows(columns, inputMax);
+    let overlay: ((room: number) => Overlay) | undefined;
     if (asking?.kind === "form") {
-      const form = asking.form.rows(columns, style);
-      input = { rows: form.question, row: form.caret.row, col: form.caret.col };
-      overlay = form.options;
+      const form = asking.form;
+      const question = form.questionRows(columns, style, inputMax);
+      input = { rows: question.rows, row: question.caret.row, col: question.caret.col };
+      overlay = (room) => ({ rows: form.optionRows(columns, style, room) });
     } else if (asking?.kind === "permission") {
-      const box = asking.box.rows(columns, style);
-      overlay = box.rows;
-      overlayCaret = box.caret;
+      const box = asking.box;
+      overlay = (room) => box.rows(columns, style, room);
     }
     return layout({
       columns,
@@ -174,35 +182,39 @@ export class WindowScreen {
       status: this.#status(columns),
       input,
       overlay,
-      overlayCaret,
     });
   }
 
   /** The status line: the spinner and counters while a turn runs, else hints. */
-  #status(columns: number): { left: string; right: string } {
+  #status(columns: number): StatusParts {
     const style = this.style;
     const fresh = this.conversation.newRows(columns);
     const right = fresh > 0
       ? style.bold(`↓ ${fresh} new line${fresh === 1 ? "" : "s"}`)
       : style.dim(this.notice);
+    const dim = (t: string) => style.dim(t);
     const asking = this.asking;
-    if (asking?.kind === "form") return { left: style.dim(asking.form.hint()), right };
+    if (asking?.kind === "form") return { left: asking.form.hint(), paint: dim, right, wrap: true };
     if (asking?.kind === "permission") {
-      return { left: style.fg("yellow", "🔐 waiting for your permission"), right };
+      return {
+        left: "🔐 waiting for your permission",
+        paint: (t) => style.fg("yellow", t),
+        right,
+      };
     }
-    if (this.hint) return { left: style.dim(this.hint), right };
+    if (this.hint) return { left: this.hint, paint: dim, right, wrap: true };
     if (this.turnStarted !== undefined) {
       const counters = (Object.entries(this.view.counters) as [Counter, number][])
         .filter(([, n]) => n > 0);
       const parts = [
         `${SPINNER[this.#spin % SPINNER.length]} ${this.view.busy ?? "Working"}…`,
-        elapsedText(Date.now() - this.turnStarted),
+        elapsedText(this.#now() - this.turnStarted),
         ...counters.map(([k, n]) => `${COUNTER_SIGNS[k]} ${n}`),
         ...(this.queued ? [`${this.queued} queued`] : []),
         "Esc cancels",
       ];
-      return { left: style.dim(parts.join(" · ")), right };
+      return { left: parts.join(" · "), paint: dim, right };
     }
-    return { left: style.dim(IDLE_HINT), right };
+    return { left: IDLE_HINT, paint: dim, right };
   }
 }

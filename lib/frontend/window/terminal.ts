@@ -101,8 +101,8 @@ const FATAL: [Deno.Signal, number][] = [["SIGTERM", 143], ["SIGHUP", 129], ["SIG
  * rejection (the terminal is restored first, so the error prints on the main screen), and the
  * `fatal` signals, by default SIGTERM, SIGHUP and SIGQUIT (`onSignal` runs, then mm exits with
  * 128 + the signal's number). `leave` is what leaving does besides the modes (printing the
- * conversation). Window mode itself leaves SIGTERM and SIGHUP to lib/frontend/exit.ts, which
- * cancels and saves the turn before the exit.
+ * conversation). Window mode itself leaves the signals to lib/frontend/exit.ts (it passes no
+ * `fatal` signal), which cancels and saves the turn, killing its command, before the exit.
  */
 export function guardExits(
   leave: () => void,

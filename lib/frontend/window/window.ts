@@ -29,11 +29,10 @@ import { History } from "../terminal/history.ts";
 import { type Key, type MouseKey, readKeys } from "../terminal/keys.ts";
 import { writeAll } from "../terminal/output.ts";
 import { AskForm } from "./form.ts";
-import { inputRowsMax } from "./layout.ts";
 import { PermissionBox } from "./permission.ts";
-import { WindowScreen } from "./render.ts";
+import { DRAG_HINT, WindowScreen } from "./render.ts";
 import { guardExits, suspend, WindowTerminal } from "./terminal.ts";
-import { RunStop } from "../exit.ts";
+import { QUIT_SIGNALS, RunStop } from "../exit.ts";
 
 /** What window mode needs. */
 export interface WindowOptions {
@@ -45,9 +44,9 @@ export interface WindowOptions {
   mouse: boolean;
 }
 
-/** The hint shown the first time a drag is seen. */
-export const DRAG_HINT =
-  "to select text, hold Shift (Option on macOS) while dragging — or press F2 to give the mouse to the terminal";
+/** What the status line says when a cancel put the queued prompts back in the input. */
+export const QUEUE_BACK_HINT =
+  "turn cancelled: the prompts queued are back in the input (Enter sends)";
 
 /** The lines `/help` adds about the window's keys. */
 const KEY_HELP = [
@@ -101,22 +100,18 @@ class Window {
 
   async run(): Promise<number> {
     await this.#history.load();
-    // SIGTERM and SIGHUP cancel the turn, which saves it, then leave with 128 + the signal's
-    // number (lib/frontend/exit.ts); SIGQUIT leaves at once, the MCP servers' groups killed first.
-    const stop = new RunStop(["SIGTERM", "SIGHUP"]);
+    // SIGTERM, SIGHUP and SIGQUIT cancel the turn (its command's group killed), which saves it,
+    // then leave with 128 + the signal's number (lib/frontend/exit.ts).
+    const stop = new RunStop(QUIT_SIGNALS);
     stop.signal.addEventListener("abort", () => {
       this.#quitAfterTurn = true;
       if (this.#turn) this.#turn.abort();
       else this.#quitNow();
     }, { once: true });
-    const guard = guardExits(
-      () => this.#leave(),
-      () => this.#begun?.killServers(),
-      [["SIGQUIT", 131]],
-    );
+    const guard = guardExits(() => this.#leave(), undefined, []);
     const signals: [Deno.Signal, () => void][] = [
       ["SIGWINCH", () => this.#screen.requestFrame()],
-      ["SIGINT", () => this.#turn?.abort()],
+      ["SIGINT", () => this.#cancel()],
       ["SIGTSTP", () => this.#suspend()],
       ["SIGCONT", () => this.#resume()],
     ];
@@ -255,11 +250,13 @@ class Window {
     }
     if (key.name === "ctrl-z") return this.#suspend();
     if (key.name === "ctrl-l") return this.#screen.invalidate();
-    if (this.#scrollKey(key)) return;
     const asking = this.#screen.asking;
+    // A call longer than the box scrolls in it: its keys are the box's first.
+    if (asking?.kind === "permission" && asking.box.scroll(key)) return;
+    if (this.#scrollKey(key)) return;
     if (asking) {
       if (key.name === "ctrl-c") {
-        this.#turn?.abort();
+        this.#cancel();
         return;
       }
       if (asking.kind === "form") {
@@ -269,7 +266,7 @@ class Window {
         const outcome = asking.box.handle(key);
         if (outcome?.kind === "cancel") {
           asking.answer({ kind: "reject" });
-          this.#turn?.abort();
+          this.#cancel();
         } else if (outcome) asking.answer(outcome.answer);
       }
       return;
@@ -277,11 +274,11 @@ class Window {
     this.#screen.hint = undefined;
     switch (key.name) {
       case "escape":
-        if (this.#turn) this.#turn.abort();
+        if (this.#turn) this.#cancel();
         else this.#screen.input.clear();
         return;
       case "ctrl-c":
-        if (this.#turn) this.#turn.abort();
+        if (this.#turn) this.#cancel();
         else if (!this.#screen.input.empty) this.#screen.input.clear();
         else if (this.#interrupted) this.#quitNow();
         else {
@@ -318,20 +315,21 @@ class Window {
 
   /** PgUp, PgDn, Shift-↑↓, and Home/End on an empty input: the conversation scrolls. */
   #scrollKey(key: Key): boolean {
-    const { columns, rows } = this.#size();
-    const page = Math.max(1, rows - 4 - inputRowsMax(rows));
+    const { columns } = this.#size();
+    const conversation = this.#screen.conversation;
+    const { page, height } = conversation;
     switch (key.name) {
       case "pageup":
-        this.#screen.conversation.scroll(-page, columns, page);
+        conversation.scroll(-page, columns, height);
         return true;
       case "pagedown":
-        this.#screen.conversation.scroll(page, columns, page);
+        conversation.scroll(page, columns, height);
         return true;
       case "shift-up":
-        this.#screen.conversation.scroll(-1, columns, page);
+        conversation.scroll(-1, columns, height);
         return true;
       case "shift-down":
-        this.#screen.conversation.scroll(1, columns, page);
+        conversation.scroll(1, columns, height);
         return true;
       case "home":
         if (!this.#screen.input.empty || this.#screen.asking) return false;
@@ -355,10 +353,10 @@ class Window {
 
   /** The wheel scrolls; a click on a call folds it; the first drag says how to select. */
   #mouse(key: MouseKey): void {
-    const { columns, rows } = this.#size();
-    const page = Math.max(1, rows - 4 - inputRowsMax(rows));
-    if (key.button === "wheel-up") return this.#screen.conversation.scroll(-3, columns, page);
-    if (key.button === "wheel-down") return this.#screen.conversation.scroll(3, columns, page);
+    const { columns } = this.#size();
+    const conversation = this.#screen.conversation;
+    if (key.button === "wheel-up") return conversation.scroll(-3, columns, conversation.height);
+    if (key.button === "wheel-down") return conversation.scroll(3, columns, conversation.height);
     if (key.button !== "left") return;
     if (key.down) {
       this.#press = key;
@@ -385,6 +383,24 @@ class Window {
     this.#quit?.();
   }
 
+  /**
+   * Cancels the running turn at the user's word (Esc, Ctrl-C, `/abort`, SIGINT): the prompts queued
+   * behind it do not run; they come back to the input, one per line before what was being typed, to
+   * be sent again or edited.
+   */
+  #cancel(): void {
+    if (!this.#turn) return;
+    this.#turn.abort();
+    if (this.#queue.length === 0) return;
+    const input = this.#screen.input;
+    const draft = input.value();
+    input.clear();
+    input.set([...this.#queue, ...(draft ? [draft] : [])].join("\n"));
+    this.#queue = [];
+    this.#screen.queued = 0;
+    this.#screen.hint = QUEUE_BACK_HINT;
+  }
+
   // --- turns and commands ---
 
   #submit(typed: string): void {
@@ -392,7 +408,7 @@ class Window {
     if (!text || !this.#agent) return;
     const command = text.startsWith("/") ? parseCommand(text) : undefined;
     if (this.#turn) {
-      if (command?.name === "/abort") this.#turn.abort();
+      if (command?.name === "/abort") this.#cancel();
       else if (command?.name === "/quit" || command?.name === "/exit") {
         this.#quitAfterTurn = true;
         this.#turn.abort();

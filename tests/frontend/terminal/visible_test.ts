@@ -13,4 +13,20 @@ Deno.test("visible", async (t) => {
   await t.step("CRLF is a newline; a lone CR, DEL, NUL and C1 controls are shown", () => {
     assertEquals(visible("a\r\nb\rc\x7f\x00\x9b"), "a\nb^Mc^?^@M-^[");
   });
+  await t.step("bidi overrides, embeddings and isolates are named, not obeyed", () => {
+    // "Trojan Source": RLO draws what follows backwards, so an access check reads as a comment.
+    assertEquals(visible("admin\u202e ;txet\u202c"), "admin<U+202E> ;txet<U+202C>");
+    assertEquals(
+      visible("\u202a\u202b\u202d\u2066\u2067\u2068\u2069"),
+      "<U+202A><U+202B><U+202D><U+2066><U+2067><U+2068><U+2069>",
+    );
+  });
+  await t.step("zero-width spaces, word joiners and the BOM are named", () => {
+    assertEquals(visible("rm -rf /\u200b tmp"), "rm -rf /<U+200B> tmp");
+    assertEquals(visible("\ufeffa\u2060b"), "<U+FEFF>a<U+2060>b");
+  });
+  await t.step("the joiners of emoji and scripts, and the LRM and RLM marks, stay", () => {
+    const text = "👩\u200d👩\u200d👧 می\u200cخواهم \u200eא\u200f";
+    assertEquals(visible(text), text);
+  });
 });

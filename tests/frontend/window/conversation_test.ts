@@ -43,6 +43,13 @@ Deno.test("Conversation", async (t) => {
     c.end();
     assertEquals(c.view(20, 3).rows, ["note 7", "note 8", "note 9"]);
   });
+  await t.step("a page is the view's height but one row", () => {
+    const c = notes(100);
+    c.view(20, 27);
+    assertEquals([c.height, c.page], [27, 26]);
+    c.scroll(-c.page, 20, c.height);
+    assertEquals(c.view(20, 27).rows.at(-1), "note 73", "the old top row is the bottom one");
+  });
   await t.step("a view costs the rows it shows, not the whole history", () => {
     const c = notes(20_000);
     let drawn = 0;

@@ -67,11 +67,33 @@ Deno.test("AskForm", async (t) => {
   );
   await t.step("several questions: one after the other, (i/N) on the question", () => {
     const form = new AskForm([choice, confirm, text]);
-    const question = () => form.rows(40, new Style(false)).question.map(plainText);
+    const question = () => form.questionRows(40, new Style(false), 4).rows.map(plainText);
     assertEquals(question(), ["❓ Colour? (1/3)"]);
     feed(form, "1", "n");
     assertEquals(question(), ["❓ Name? (3/3)", "› "]);
     assertEquals(feed(form, "ok", enter), answered("red", "no", "ok"));
+  });
+  await t.step(
+    "more options than rows: a window that holds the highlight, signs above, below",
+    () => {
+      const options = Array.from({ length: 9 }, (_, i) => `o${i + 1}`);
+      const form = new AskForm([{ question: "Which?", type: "choice", options }]);
+      const rows = () =>
+        form.optionRows(20, new Style(false), 5).map((r) => plainText(r).trimEnd());
+      assertEquals(rows(), ["❯ 1. o1", "  2. o2", "  3. o3", "  4. o4", "  ↓ 5 more"]);
+      feed(form, down, down, down, down);
+      assertEquals(rows(), ["  ↑ 2 more", "  3. o3", "  4. o4", "❯ 5. o5", "  ↓ 4 more"]);
+      feed(form, up, up);
+      assertEquals(rows(), ["  ↑ 2 more", "❯ 3. o3", "  4. o4", "  5. o5", "  ↓ 4 more"]);
+      feed(form, up, up, up);
+      assertEquals(rows(), ["  ↑ 5 more", "  6. o6", "  7. o7", "  8. o8", "❯ 9. o9"], "wrapped");
+    },
+  );
+  await t.step("a long question wraps within its rows, cut before its count", () => {
+    const form = new AskForm([{ ...choice, question: "word ".repeat(30) }, confirm]);
+    const rows = form.questionRows(30, new Style(false), 2).rows.map(plainText);
+    assertEquals(rows.length, 2);
+    assertEquals(rows[1].endsWith("… (1/2)"), true, rows[1]);
   });
   await t.step("Escape declines the whole form, at any question", () => {
     assertEquals(feed(new AskForm([choice, text]), "1", { name: "escape" }), { kind: "declined" });

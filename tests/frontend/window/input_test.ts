@@ -77,6 +77,22 @@ Deno.test("InputEditor", async (t) => {
       assertEquals(input.rows(8, 2), { rows: ["  ghij", "  k"], row: 1, col: 3 });
     },
   );
+  await t.step("Backspace, Delete, ← → take a grapheme cluster whole: a ZWJ emoji, a flag", () => {
+    const family = "👩\u200d👩\u200d👧";
+    const input = new InputEditor();
+    type(input, `a${family}`, { name: "backspace" });
+    assertEquals(input.text, "a");
+    type(input, `🇫🇷e\u0301b`, { name: "left" }, { name: "left" });
+    assertEquals(input.cursor, "a🇫🇷".length, "← over e and its accent");
+    type(input, { name: "backspace" });
+    assertEquals(input.text, "ae\u0301b");
+    type(input, { name: "delete" });
+    assertEquals(input.text, "ab");
+    type(input, { name: "home" }, { name: "right" }, family, { name: "left" }, { name: "right" });
+    assertEquals(input.cursor, 1 + family.length);
+    type(input, { name: "alt-enter" }, { name: "backspace" }, { name: "backspace" });
+    assertEquals(input.text, "ab", "a newline, then the emoji");
+  });
   await t.step("a control character typed shows as ^X; wide characters take two columns", () => {
     const input = new InputEditor();
     type(input, "a\x1bb中");

@@ -2,6 +2,7 @@
 
 import { PermissionBox } from "../../../lib/frontend/window/permission.ts";
 import type { Key } from "../../../lib/frontend/terminal/keys.ts";
+import { plainText, Style } from "../../../lib/frontend/window/style.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 
 const key = (k: Key | string): Key => typeof k === "string" ? { name: "text", text: k } : k;
@@ -40,6 +41,38 @@ Deno.test("PermissionBox", async (t) => {
     assertEquals(
       own().choices(),
       "a allow once · s allow bash for this session · r refuse, saying why · n refuse",
+    );
+  });
+  await t.step("a call longer than the box scrolls: ↑↓ a row, PgUp PgDn a page, Home End", () => {
+    const command = Array.from({ length: 30 }, (_, i) => `echo ${i};`).join(" ") + " touch END";
+    const box = new PermissionBox("bash", command, false);
+    const style = new Style(false);
+    const shown = () => box.rows(40, style, 10).rows.map(plainText).join("\n");
+    assertEquals(shown().includes("touch END"), false);
+    assertEquals(box.cut, true);
+    assertEquals(box.handle({ name: "pagedown" }), undefined);
+    assertEquals(shown().includes("│ bash: echo 0;"), false, "a page down");
+    assertEquals(box.scroll({ name: "end" }), true);
+    assertEquals(shown().includes("touch END"), true);
+    assertEquals(box.scroll({ name: "down" }), true, "at the end: taken, nothing moves");
+    assertEquals(shown().includes("touch END"), true);
+    box.scroll({ name: "home" });
+    assertEquals(shown().includes("│ bash: echo 0;"), true);
+    // While a reason is typed, Home and End are the reason's; ↑↓ still scroll.
+    box.handle({ name: "text", text: "r" });
+    assertEquals(box.scroll({ name: "end" }), false);
+    assertEquals(box.scroll({ name: "down" }), true);
+    // The box fits in its room: the borders, the call, the hint.
+    assertEquals(box.rows(40, style, 10).rows.length, 10);
+    assertEquals(box.handle({ name: "text", text: "a" }), undefined, "a is typed in the reason");
+  });
+  await t.step("Backspace in the reason takes a ZWJ emoji whole", () => {
+    assertEquals(
+      feed(own(), "r", "no 👩\u200d👩\u200d👧", { name: "backspace" }, { name: "enter" }),
+      {
+        kind: "answer",
+        answer: { kind: "reject", reason: "no" },
+      },
     );
   });
   await t.step("Ctrl-C cancels the turn", () => {

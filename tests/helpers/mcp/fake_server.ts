@@ -14,9 +14,13 @@ export interface FakeCall {
   args: Record<string, unknown>;
 }
 
-/** A server that answers `answer(tool, args)` (a text result by default) and records each call. */
+/**
+ * A server that answers `answer(tool, args)` (a text result by default) and records each call;
+ * `down` set, it is not running, for that reason.
+ */
 export class FakeMcpServer implements McpServerPort {
   readonly calls: FakeCall[] = [];
+  down?: string;
   constructor(
     readonly name: string,
     readonly ask = true,
@@ -26,10 +30,16 @@ export class FakeMcpServer implements McpServerPort {
     }),
   ) {}
 
-  /** Records the call, then answers it. */
+  /** Records the call, then answers it (that it is down, when it is). */
   call(tool: string, args: Record<string, unknown>): Promise<McpCallOutcome> {
     this.calls.push({ tool, args });
+    if (this.down !== undefined) return Promise.resolve({ kind: "down", reason: this.down });
     return Promise.resolve(this.answer(tool, args));
+  }
+
+  /** `down`. */
+  notRunning(): string | undefined {
+    return this.down;
   }
 }
 

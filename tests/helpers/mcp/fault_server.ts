@@ -13,6 +13,11 @@
  *   FAULT_LOG              append one line per request and cancellation there
  *   FAULT_MANY             declare that many more tools (`extra_1` …)
  *   FAULT_CHANGE_AFTER_MS  add a tool `late` and send `tools/list_changed` after that long
+ *   FAULT_EXIT_AFTER_MS    exit with status 5 that long after answering `tools/list` (a server
+ *                          that dies on its own)
+ *   FAULT_CLASH            also declare `add.one` and `add_one`, whose tools' names are the same
+ *   FAULT_SCHEMAS          also declare `ghostly` (`required` names a property it does not have)
+ *                          and `either` (a top-level `oneOf` of two objects); both echo their arguments
  *
  * Run: `deno run -A tests/helpers/mcp/fault_server.ts`.
  */
@@ -115,6 +120,33 @@ for (let i = 1; i <= Number(env("FAULT_MANY") ?? 0); i++) {
   });
 }
 
+if (env("FAULT_CLASH")) {
+  for (const name of ["add.one", "add_one"]) {
+    tools.push({ name, description: "Adds one.", inputSchema: { type: "object" } });
+  }
+}
+if (env("FAULT_SCHEMAS")) {
+  tools.push({
+    name: "ghostly",
+    description: "Requires a property it does not have.",
+    inputSchema: {
+      type: "object",
+      properties: { x: { type: "number" } },
+      required: ["x", "nope"],
+    },
+  }, {
+    name: "either",
+    description: "Takes an id or a url.",
+    inputSchema: {
+      type: "object",
+      oneOf: [
+        { properties: { id: { type: "integer" } }, required: ["id"] },
+        { properties: { url: { type: "string" }, depth: { type: "integer" } }, required: ["url"] },
+      ],
+    },
+  });
+}
+
 if (env("FAULT_EXIT_AT_START")) {
   console.error("starting…");
   console.error(env("FAULT_EXIT_AT_START"));
@@ -162,8 +194,16 @@ async function handle(m: Record<string, unknown>): Promise<void> {
       }
       return;
     }
-    case "tools/list":
+    case "tools/list": {
+      const exit = env("FAULT_EXIT_AFTER_MS");
+      if (exit) {
+        setTimeout(() => {
+          console.error("fault server: leaving on my own");
+          Deno.exit(5);
+        }, Number(exit));
+      }
       return answer(m.id, { tools });
+    }
     case "notifications/cancelled": {
       log(`cancelled ${params.requestId}`);
       clearTimeout(slow.get(params.requestId));
@@ -184,6 +224,8 @@ function call(id: unknown, name: string, args: Record<string, unknown>): void {
       return answer(id, text(`${Number(args.a) + Number(args.b)}`));
     case "untyped":
     case "nested":
+    case "ghostly":
+    case "either":
       return answer(id, text(JSON.stringify(args)));
     case "env":
       return answer(

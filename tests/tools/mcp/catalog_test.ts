@@ -151,6 +151,50 @@ Deno.test("mcp_call: asking and the editor's kind follow the tool called", () =>
   );
 });
 
+Deno.test("catalog mode: a server that is not running answers why", async (t) => {
+  const ghost = new FakeMcpServer("ghost");
+  ghost.down = "exited with status 3: no token";
+  const dead = new FakeMcpServer("dead");
+  const [list2, call2] = catalogTools([entry(fs, [READ]), entry(dead, [ISSUE])], [fs, ghost, dead]);
+  const down = (name: string, reason: string) =>
+    `[${name} is not running: ${reason} — its tools cannot be used in this conversation]`;
+  await t.step("one that never started, named as the server or in the tool's name", async () => {
+    for (const args of [{ server: "ghost", tool: "x" }, { tool: "ghost_x" }, { tool: "Ghost.x" }]) {
+      assertEquals(await run(call2, args), {
+        output: down("ghost", "exited with status 3: no token"),
+        failed: true,
+      });
+    }
+    assertEquals(await run(list2, { server: "ghost" }), {
+      output: down("ghost", "exited with status 3: no token"),
+      failed: true,
+    });
+  });
+  await t.step(
+    "one that died after its tools were declared: no question, nothing sent",
+    async () => {
+      dead.down = "exited with status 7";
+      const input = readCallInput({ server: "dead", tool: "create_issue", title: "t" });
+      assertEquals((call2.asks as (i: unknown) => boolean)(input), false);
+      assertEquals(await call2.run(input, fakeContext()), {
+        output: down("dead", "exited with status 7"),
+        failed: true,
+      });
+      assertEquals(await run(list2, { server: "dead" }), {
+        output: down("dead", "exited with status 7"),
+        failed: true,
+      });
+      assertEquals(dead.calls, []);
+    },
+  );
+  await t.step("an unknown server is still one", async () => {
+    assertEquals(
+      (await run(call2, { server: "web", tool: "x" })).output,
+      '[mcp_call: no MCP server "web" — the servers are: fs, dead]',
+    );
+  });
+});
+
 Deno.test("mcp_tools: lists a server's tools, shows one tool's parameters", async (t) => {
   await t.step("one server's tools, a line each", async () => {
     assertEquals(

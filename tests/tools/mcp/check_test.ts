@@ -98,7 +98,68 @@ Deno.test("checkArguments: faults in words the model can act on", async (t) => {
       faults: ['"b" is not a parameter of this tool'],
     });
   });
+  await t.step(
+    "a required name without its property is not asked for (the model never saw it)",
+    () => {
+      const schema = {
+        type: "object",
+        properties: { x: { type: "number" } },
+        required: ["x", "nope"],
+      };
+      assertEquals(checkArguments(schema, { x: "1" }), { ok: true, value: { x: 1 } });
+      assertEquals(checkArguments(schema, {}), { ok: false, faults: ["x is missing"] });
+    },
+  );
   await t.step("a schema without properties takes anything", () => {
     assertEquals(checkArguments({ type: "object" }, { x: [1] }), { ok: true, value: { x: [1] } });
+  });
+});
+
+Deno.test("checkArguments: a top level of oneOf/anyOf objects, against the branch that fits", async (t) => {
+  const schema = {
+    type: "object",
+    properties: { verbose: { type: "boolean" } },
+    oneOf: [
+      { properties: { id: { type: "integer" } }, required: ["id"] },
+      {
+        type: "object",
+        properties: { url: { type: "string" }, depth: { type: "integer" } },
+        required: ["url"],
+      },
+    ],
+  };
+  await t.step("the first branch, coerced, the fields around it too", () => {
+    assertEquals(checkArguments(schema, { id: "7", verbose: "true" }), {
+      ok: true,
+      value: { id: 7, verbose: true },
+    });
+  });
+  await t.step("the other branch, coerced", () => {
+    assertEquals(checkArguments(schema, { url: "u", depth: "2" }), {
+      ok: true,
+      value: { url: "u", depth: 2 },
+    });
+  });
+  await t.step("none fits: the closest ones, as alternatives", () => {
+    assertEquals(checkArguments(schema, { verbose: true }), {
+      ok: false,
+      faults: ["id is missing, or url is missing"],
+    });
+    assertEquals(checkArguments(schema, { id: "x" }), {
+      ok: false,
+      faults: ['id: "x" is not an integer'],
+    });
+  });
+  await t.step("branches of required names only, over the properties around them", () => {
+    const either = {
+      type: "object",
+      properties: { path: { type: "string" }, line: { type: "integer" } },
+      anyOf: [{ required: ["path"] }, { required: ["line"] }],
+    };
+    assertEquals(checkArguments(either, { line: "3" }), { ok: true, value: { line: 3 } });
+    assertEquals(checkArguments(either, {}), {
+      ok: false,
+      faults: ["path is missing, or line is missing"],
+    });
   });
 });

@@ -3,6 +3,7 @@
 import {
   base64Bytes,
   callOutput,
+  failedText,
   notRunningText,
   resultText,
   serverErrorText,
@@ -79,7 +80,7 @@ Deno.test("resultText", async (t) => {
 Deno.test("callOutput: every way a call ends", async (t) => {
   await t.step("a result, cut to maxOutput like bash's", () => {
     const text = "a".repeat(100) + "b".repeat(100);
-    const out = callOutput("fs", {
+    const out = callOutput("fs", "fs_read_file", {
       kind: "result",
       result: { content: [{ type: "text", text }], isError: false },
     }, 120);
@@ -87,39 +88,56 @@ Deno.test("callOutput: every way a call ends", async (t) => {
     assertEquals(out.output.length <= 120, true);
     assertEquals(out.output.includes("characters cut: output truncated to maxOutput"), true);
   });
-  await t.step("isError: a failed call with the server's text", () => {
-    assertEquals(
-      callOutput("fs", {
+  await t.step("isError: a failed call, the server's text after the tool's name", () => {
+    const failed = (text: string, max = 1000) =>
+      callOutput("fs", "fs_read_file", {
         kind: "result",
-        result: { content: [{ type: "text", text: "no such file" }], isError: true },
-      }, 1000),
-      { output: "no such file", failed: true },
-    );
-  });
-  await t.step("a server that is not running", () => {
-    assertEquals(callOutput("fs", { kind: "down", reason: "exited with status 1: boom" }, 1000), {
-      output:
-        "[fs is not running: exited with status 1: boom — its tools cannot be used in this conversation]",
+        result: { content: [{ type: "text", text }], isError: true },
+      }, max);
+    assertEquals(failed("no such file"), {
+      output: "[fs_read_file failed: no such file]",
       failed: true,
     });
+    assertEquals(failed("  "), { output: "[fs_read_file failed, with no message]", failed: true });
+    const long = failed("x".repeat(500), 200).output;
+    assertEquals([long.startsWith("[fs_read_file failed: xxx"), long.length <= 200], [true, true]);
+    assertEquals(failedText("fs read_file", "denied"), "[fs read_file failed: denied]");
+  });
+  await t.step("a server that is not running", () => {
+    assertEquals(
+      callOutput(
+        "fs",
+        "fs_read_file",
+        { kind: "down", reason: "exited with status 1: boom" },
+        1000,
+      ),
+      {
+        output:
+          "[fs is not running: exited with status 1: boom — its tools cannot be used in this conversation]",
+        failed: true,
+      },
+    );
     assertEquals(
       notRunningText("gh", "HTTP 401 Unauthorized"),
       "[gh is not running: HTTP 401 Unauthorized — its tools cannot be used in this conversation]",
     );
   });
   await t.step("a timeout, a cancellation, an error of the protocol", () => {
-    assertEquals(callOutput("fs", { kind: "timeout", ms: 60_000 }, 1000), {
+    assertEquals(callOutput("fs", "fs_read_file", { kind: "timeout", ms: 60_000 }, 1000), {
       output: "[error: 1m timeout exceeded]",
       failed: true,
     });
-    assertEquals(callOutput("fs", { kind: "cancelled" }, 1000), {
+    assertEquals(callOutput("fs", "fs_read_file", { kind: "cancelled" }, 1000), {
       output: "[error: cancelled]",
       failed: true,
     });
-    assertEquals(callOutput("fs", { kind: "error", message: "Tool nope not found" }, 1000), {
-      output: "[error: fs refused the call: Tool nope not found]",
-      failed: true,
-    });
+    assertEquals(
+      callOutput("fs", "fs_read_file", { kind: "error", message: "Tool nope not found" }, 1000),
+      {
+        output: "[error: fs refused the call: Tool nope not found]",
+        failed: true,
+      },
+    );
     assertEquals(
       serverErrorText("gh", "Invalid params"),
       "[error: gh refused the call: Invalid params]",

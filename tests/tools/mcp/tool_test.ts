@@ -1,5 +1,6 @@
 /** One MCP tool as a tool of its own (tools/mcp/tool.ts). */
 
+import type { AnyTool } from "../../../lib/tool.ts";
 import { mcpTool, schemaParameters } from "../../../tools/mcp/tool.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 import { fakeContext } from "../../helpers/fake_context.ts";
@@ -18,7 +19,7 @@ Deno.test("an MCP tool", async (t) => {
   const fs = new FakeMcpServer("fs");
   const tool = mcpTool(fs, READ);
   await t.step("its declaration: <server>_<tool>, the description, the sanitised schema", () => {
-    assertEquals([tool.name, tool.description, tool.emoji, tool.kind, tool.asks], [
+    assertEquals([tool.name, tool.description, tool.emoji, tool.kind, asks(tool)], [
       "fs_read_file",
       "Read a file.",
       "🔌",
@@ -62,6 +63,22 @@ Deno.test("an MCP tool", async (t) => {
       new FakeMcpServer("gh", false),
       toolInfo("create_issue", "Create an issue."),
     );
-    assertEquals([t2.asks, t2.kind], [false, "other"]);
+    assertEquals([asks(t2), t2.kind], [false, "other"]);
+  });
+  await t.step("a server that is not running: no question, its reason", async () => {
+    const dead = new FakeMcpServer("fs");
+    dead.down = "exited with status 7";
+    const t3 = mcpTool(dead, READ);
+    assertEquals(asks(t3), false);
+    assertEquals(await t3.run({ path: "a" }, fakeContext()), {
+      output:
+        "[fs is not running: exited with status 7 — its tools cannot be used in this conversation]",
+      failed: true,
+    });
   });
 });
+
+/** Whether a call of `tool` asks (an MCP tool's `asks` depends on its server). */
+function asks(tool: AnyTool): boolean {
+  return typeof tool.asks === "function" ? tool.asks({}) : tool.asks;
+}

@@ -1,0 +1,64 @@
+/**
+ * The answer to a call of a name no declared tool has but that is an MCP server's (docs/mcp.md,
+ * "Never silent"): `<server>_…` is that server's, forgiven its case and separator, the longest
+ * server name first. A server that is not running (it failed to start or died, whether it listed
+ * its tools or not) answers why; a running one lists the tools it declares (outside catalog mode,
+ * where mcp_call's own answers list them).
+ */
+
+import { mcpName } from "../../lib/config/mcp.ts";
+import type { McpServerPort, UnknownToolAnswer } from "../../lib/tool.ts";
+import { notRunningText } from "./result.ts";
+
+/** The text when a known server has no such tool: its tools. */
+export function unknownMcpToolText(server: string, name: string, tools: string[]): string {
+  return `[${server} has no tool "${name}" — its tools are: ${tools.join(", ") || "none"}]`;
+}
+
+/** A name as compared: lowercase, every separator a model writes (`-`, `.`, `/`) made `_`. */
+function plainName(name: string): string {
+  return name.toLowerCase().replace(/[-./]/g, "_");
+}
+
+/**
+ * The server whose tool `name` is by its prefix (`<server>_…`, or the server's name alone), case
+ * and separators forgiven; of two that fit (`a` and `a_b` for `a_b_c`), the longer.
+ */
+export function serverOfName<T extends McpServerPort>(
+  servers: readonly T[],
+  name: string,
+): T | undefined {
+  const plain = plainName(name);
+  let best: T | undefined;
+  let longest = 0;
+  for (const server of servers) {
+    const prefix = plainName(mcpName(server.name));
+    if (!plain.startsWith(prefix) || prefix.length <= longest) continue;
+    if (plain.length === prefix.length || plain[prefix.length] === "_") {
+      best = server;
+      longest = prefix.length;
+    }
+  }
+  return best;
+}
+
+/**
+ * The answer to the names of `servers` (every server of the conversation, running or not) that
+ * are not declared; `owners` maps each declared tool's name to its server's (empty in catalog
+ * mode, where a running server's names are left to the core's text, which lists mcp_call).
+ */
+export function unknownMcpAnswer(
+  servers: readonly McpServerPort[],
+  owners: ReadonlyMap<string, string>,
+  catalog: boolean,
+): UnknownToolAnswer {
+  return (name, declared) => {
+    const server = serverOfName(servers, name);
+    if (!server) return undefined;
+    const reason = server.notRunning();
+    if (reason !== undefined) return notRunningText(server.name, reason);
+    if (catalog) return undefined;
+    const tools = declared.filter((n) => owners.get(n) === server.name);
+    return unknownMcpToolText(server.name, name, tools);
+  };
+}
