@@ -206,20 +206,25 @@ function groupLives(pgid: number): boolean {
   }
 }
 
-/** Seconds between two looks of {@linkcode JOB_KEEPER} while the job writes. */
+/** Seconds between two looks of {@linkcode JOB_KEEPER} while the job writes now and then. */
 export const JOB_WATCH_EVERY = 0.02;
+
+/** Seconds between two looks of {@linkcode JOB_KEEPER} right after it had to empty the file. */
+export const JOB_WATCH_BUSY = 0.005;
 
 /**
  * What keeps the output file of a command that left a job running bounded: while anything of the
- * group lives, the file is emptied every {@linkcode JOB_WATCH_EVERY} of a second while something
- * writes into it (every second once it stays empty), then removed. The job's writes append (`>>`),
+ * group lives, the file is emptied every {@linkcode JOB_WATCH_BUSY} s while something writes
+ * into it without pause, every {@linkcode JOB_WATCH_EVERY} s while it writes now and then, every
+ * second once it stays empty; then removed. The job's writes append (`>>`),
  * so they start again at the beginning of the emptied file. Positional parameters: the group, the
  * file.
  */
 export const JOB_KEEPER = [
   'pg=$1 f=$2 idle=0; while kill -0 -- "-$pg" 2>/dev/null; do',
   'if [ -s "$f" ] && [ ! -L "$f" ]; then : >"$f"; idle=0; else idle=$((idle + 1)); fi;',
-  `if [ "$idle" -gt 50 ]; then sleep 1; else sleep ${JOB_WATCH_EVERY}; fi; done; rm -f -- "$f"`,
+  `if [ "$idle" -gt 50 ]; then sleep 1; elif [ "$idle" -gt 0 ]; then sleep ${JOB_WATCH_EVERY};`,
+  `else sleep ${JOB_WATCH_BUSY}; fi; done; rm -f -- "$f"`,
 ].join(" ");
 
 /**

@@ -239,7 +239,10 @@ Deno.test("a turn cancelled during its preToolCall hook kills the hook and never
         await term.waitFor("⏹ turn cancelled");
         for (const pid of pids) assertEquals(await gone(pid), true, pid);
         assertEquals(await exists(`${dir}/written.txt`), false, "the tool ran after its hook");
-        const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+        // mm still runs: its session's lock file is beside the session file.
+        const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)].filter((e) =>
+          e.name.endsWith(".json")
+        );
         const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
         assertEquals(session.messages.at(-1).content, "[error: not run: the turn was stopped]");
       } finally {
