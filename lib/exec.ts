@@ -178,7 +178,7 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
     }
     const back = await readBack(file, keeper.dropped, keeper.tail);
     // A job left running still writes into the file: it is kept bounded from now on.
-    if (!reason && groupLives(pid)) handedOver = await keepEmptied(pid, file, how);
+    if (!reason && groupLives(pid)) handedOver = keepEmptied(pid, file, how);
     return {
       output: back.text,
       ...(back.dropped ? { dropped: back.dropped } : {}),
@@ -230,10 +230,10 @@ export const JOB_KEEPER = [
 /**
  * Hands the output file of process group `pgid`, whose main process has exited and left a job
  * running (`yes &`), to a small bash of its own session ({@linkcode JOB_KEEPER}), which outlives
- * mm as the job does. Resolves whether it was started (else the file is removed as usual, and the
+ * mm as the job does. Says whether it was started (else the file is removed as usual, and the
  * job writes into the deleted file).
  */
-async function keepEmptied(pgid: number, file: string, how: Grouping): Promise<boolean> {
+function keepEmptied(pgid: number, file: string, how: Grouping): boolean {
   const spawn = groupedSpawn(["bash", "-c", JOB_KEEPER, "mm-keep", String(pgid), file], how);
   try {
     const child = new Deno.Command(spawn.argv[0], {

@@ -2,7 +2,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { runMM, workdir } from "../helpers/mm.ts";
+import { exists, gone, runMM, until, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
@@ -135,27 +135,6 @@ Deno.test("hooks", async (t) => {
       },
   });
 });
-
-/** Whether something is at `path`. */
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
-}
-
-/** Waits until `path` exists. */
-async function until(path: string): Promise<void> {
-  while (!(await exists(path))) await new Promise((r) => setTimeout(r, 20));
-}
-
-/** Whether process `pid` is gone (or a zombie), waiting up to 2 s for a kill to land. */
-async function gone(pid: string): Promise<boolean> {
-  const deadline = Date.now() + 2000;
-  while (Date.now() < deadline) {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => undefined);
-    if (stat === undefined || /\) Z /.test(stat)) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return false;
-}
 
 /**
  * A directory whose preToolCall hook writes its pid and its `sleep`'s, then sleeps for 71 s,

@@ -7,36 +7,12 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { mmCommand, runMM, tempDir, workdir } from "../helpers/mm.ts";
+import { gone, mmCommand, runMM, tempDir, until, workdir } from "../helpers/mm.ts";
 import { Editor } from "../helpers/acp.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
 const server = ScriptedServer.start();
-
-/** Whether something is at `path`. */
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
-}
-
-/** Waits until `path` exists. */
-async function until(path: string): Promise<void> {
-  while (!(await exists(path))) await new Promise((r) => setTimeout(r, 20));
-}
-
-/**
- * Whether process `pid` is gone (or a zombie, dead but not reaped yet), waiting up to 2 s for the
- * SIGKILL that was sent to its group to land.
- */
-async function gone(pid: string): Promise<boolean> {
-  const deadline = Date.now() + 2000;
-  while (Date.now() < deadline) {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => undefined);
-    if (stat === undefined || /\) Z /.test(stat)) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return false;
-}
 
 /** A bash call that writes its pid and its `sleep`'s pid, then waits for a minute. */
 const SLEEPER = {

@@ -1,23 +1,9 @@
 import { HOOK_CONTEXT_MARKER, matches, runHooks, withHookContext } from "../../lib/hooks/run.ts";
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { exists, gone } from "../helpers/mm.ts";
 
 const cwd = Deno.cwd();
 
-/** Whether something is at `path`. */
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
-}
-
-/** Whether process `pid` is gone (or a zombie), waiting up to 2 s for a kill to land. */
-async function gone(pid: string): Promise<boolean> {
-  const deadline = Date.now() + 2000;
-  while (Date.now() < deadline) {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => undefined);
-    if (stat === undefined || /\) Z /.test(stat)) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return false;
-}
 const sh = (script: string, timeout?: number) => ({ command: ["bash", "-c", script], timeout });
 
 Deno.test("runHooks", async (t) => {
