@@ -14,8 +14,8 @@ export async function main(args: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message, 2);
     if (e instanceof Error && CONFIG_ERRORS.includes(e.name)) return fail(e.message, 2);
-    // Another mm uses the session: not a configuration error, the run could not be done (1).
-    if (e instanceof Error && e.name === "SessionBusyError") return fail(e.message, 1);
+    // Another mm uses the session, or its lock cannot be made: the run could not be done (1).
+    if (e instanceof Error && RUN_ERRORS.includes(e.name)) return fail(e.message, 1);
     // `mm doctor | head -2`: the reader has what it wanted; end quietly, as SIGPIPE would.
     if (e instanceof Deno.errors.BrokenPipe) return CLOSED_EXIT;
     throw e;
@@ -24,6 +24,9 @@ export async function main(args: string[]): Promise<number> {
 
 /** Errors that mean the configuration or the request cannot be used: exit code 2. */
 const CONFIG_ERRORS = ["ConfigError", "SessionRequestError", "SessionFileError"];
+
+/** Errors that mean the run cannot be done now, though its request is sound: exit code 1. */
+const RUN_ERRORS = ["SessionBusyError", "SessionLockError"];
 
 function fail(message: string, code: number): number {
   writeAll(Deno.stderr, `mm: ${message}\n`);

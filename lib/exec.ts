@@ -36,7 +36,9 @@
  *
  * A timeout or a cancellation sends SIGTERM to the group, then SIGKILL to the group once the main
  * process exits or after {@linkcode KILL_GRACE} ms, whichever comes first. A normal exit kills
- * nothing: background jobs keep running, writing into the deleted file.
+ * nothing: background jobs keep running (tools.md, "Background jobs"). What they go on writing
+ * into the output file is emptied as it comes by {@linkcode JOB_KEEPER}, a small bash of its own
+ * session that outlives mm as the jobs do and removes the file once the group is gone.
  */
 
 import { delimiter, isAbsolute, join, resolve } from "node:path";
@@ -109,6 +111,7 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
   // Absolute: the command runs in another directory than mm (a relative TMPDIR).
   const file = resolve(await Deno.makeTempFile({ prefix: "mm-exec-" }));
   let script: string | undefined;
+  let handedOver = false;
   try {
     let argv = ["bash", "-c", WRAPPER, "mm-exec", file, ...request.argv];
     let env: Record<string, string> = {};
@@ -119,7 +122,8 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
       argv = request.argv;
       env = { BASH_ENV: script };
     }
-    if (how === "setsid") argv = ["setsid", ...argv];
+    const spawn = groupedSpawn(argv, how);
+    argv = spawn.argv;
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(argv[0], {
@@ -130,7 +134,7 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
         stdin: "null",
         stdout: "null",
         stderr: "null",
-        detached: how === "detached",
+        detached: spawn.detached,
       }).spawn();
     } catch (err) {
       return {
@@ -142,6 +146,7 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
       };
     }
     const pid = child.pid;
+    const forget = killAtExit(pid);
     const keeper = new OutputKeeper(file);
     let reason: "timeout" | "cancel" | undefined;
     let grace: ReturnType<typeof setTimeout> | undefined;
@@ -162,6 +167,7 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
     try {
       status = await child.status;
     } finally {
+      forget();
       await keeper.stop();
       clearTimeout(timeout);
       request.signal.removeEventListener("abort", onAbort);
@@ -171,6 +177,8 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
       }
     }
     const back = await readBack(file, keeper.dropped, keeper.tail);
+    // A job left running still writes into the file: it is kept bounded from now on.
+    if (!reason && groupLives(pid)) handedOver = keepEmptied(pid, file, how);
     return {
       output: back.text,
       ...(back.dropped ? { dropped: back.dropped } : {}),
@@ -180,8 +188,67 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
       cancelled: reason === "cancel",
     };
   } finally {
-    await Deno.remove(file).catch(() => {});
+    if (!handedOver) await Deno.remove(file).catch(() => {});
     if (script) await Deno.remove(script).catch(() => {});
+  }
+}
+
+/**
+ * Whether anything is left of process group `pgid` (its leader reaped). SIGCONT is the probe:
+ * Deno sends no signal 0, and it leaves a running process as it is.
+ */
+function groupLives(pgid: number): boolean {
+  try {
+    Deno.kill(-pgid, "SIGCONT");
+    return true;
+  } catch {
+    return false; // ESRCH: nothing left
+  }
+}
+
+/** Seconds between two looks of {@linkcode JOB_KEEPER} while the job writes now and then. */
+export const JOB_WATCH_EVERY = 0.02;
+
+/** Seconds between two looks of {@linkcode JOB_KEEPER} right after it had to empty the file. */
+export const JOB_WATCH_BUSY = 0.005;
+
+/**
+ * What keeps the output file of a command that left a job running bounded: while anything of the
+ * group lives, the file is emptied every {@linkcode JOB_WATCH_BUSY} s while something writes
+ * into it without pause, every {@linkcode JOB_WATCH_EVERY} s while it writes now and then, every
+ * second once it stays empty; then removed. The job's writes append (`>>`),
+ * so they start again at the beginning of the emptied file. Positional parameters: the group, the
+ * file.
+ */
+export const JOB_KEEPER = [
+  'pg=$1 f=$2 idle=0; while kill -0 -- "-$pg" 2>/dev/null; do',
+  'if [ -s "$f" ] && [ ! -L "$f" ]; then : >"$f"; idle=0; else idle=$((idle + 1)); fi;',
+  `if [ "$idle" -gt 50 ]; then sleep 1; elif [ "$idle" -gt 0 ]; then sleep ${JOB_WATCH_EVERY};`,
+  `else sleep ${JOB_WATCH_BUSY}; fi; done; rm -f -- "$f"`,
+].join(" ");
+
+/**
+ * Hands the output file of process group `pgid`, whose main process has exited and left a job
+ * running (`yes &`), to a small bash of its own session ({@linkcode JOB_KEEPER}), which outlives
+ * mm as the job does. Says whether it was started (else the file is removed as usual, and the
+ * job writes into the deleted file).
+ */
+function keepEmptied(pgid: number, file: string, how: Grouping): boolean {
+  const spawn = groupedSpawn(["bash", "-c", JOB_KEEPER, "mm-keep", String(pgid), file], how);
+  try {
+    const child = new Deno.Command(spawn.argv[0], {
+      args: spawn.argv.slice(1),
+      ...childEnv(),
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      detached: spawn.detached,
+    }).spawn();
+    child.unref(); // mm does not wait for it
+    child.status.catch(() => {});
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -204,10 +271,39 @@ function shellQuote(text: string): string {
 }
 
 /**
+ * `argv` as it is spawned to lead a process group of its own (`setsid` before it, or Deno's
+ * `detached`), by `how`: see the module comment.
+ */
+export function groupedSpawn(argv: string[], how: Grouping): { argv: string[]; detached: boolean } {
+  return how === "setsid"
+    ? { argv: ["setsid", ...argv], detached: false }
+    : { argv, detached: true };
+}
+
+/** The process groups to kill if mm exits while they run (a second signal exits at once). */
+const running = new Set<number>();
+let unloadListener = false;
+
+/**
+ * Kills process group `pgid` (SIGKILL) if mm exits before the returned function is called: a
+ * command or a hook still running when mm exits at once (a second SIGINT) is not left behind.
+ */
+export function killAtExit(pgid: number): () => void {
+  if (!unloadListener) {
+    unloadListener = true;
+    globalThis.addEventListener("unload", () => {
+      for (const group of running) killTree(group, "SIGKILL");
+    });
+  }
+  running.add(pgid);
+  return () => running.delete(pgid);
+}
+
+/**
  * Sends `sig` to the process group `pid` leads, or to the process alone while it has not made its
  * group yet (it has started nothing by then); a process already gone is not an error.
  */
-function killTree(pid: number, sig: Deno.Signal): void {
+export function killTree(pid: number, sig: Deno.Signal): void {
   try {
     Deno.kill(-pid, sig);
   } catch {
@@ -220,7 +316,7 @@ function killTree(pid: number, sig: Deno.Signal): void {
 }
 
 /** Sends `sig` to the process group `pgid`; a group already gone is not an error. */
-function killGroup(pgid: number, sig: Deno.Signal): void {
+export function killGroup(pgid: number, sig: Deno.Signal): void {
   try {
     Deno.kill(-pgid, sig);
   } catch {

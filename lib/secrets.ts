@@ -71,8 +71,11 @@ export function addUrlSecrets(url: string | undefined): void {
   if (!url) return;
   const m = /^[a-z][a-z0-9+.-]*:\/\/([\w\-.~%!$&'()*+,;=:]+)@/i.exec(url);
   if (m) {
-    const [user, password] = m[1].split(":");
-    for (const part of [m[1], decoded(password ?? ""), decoded(user)]) addSecret(part);
+    // The password is all after the first colon; each part as written (`p%40ss…`) and decoded.
+    const colon = m[1].indexOf(":");
+    const user = colon < 0 ? m[1] : m[1].slice(0, colon);
+    const password = colon < 0 ? "" : m[1].slice(colon + 1);
+    for (const part of [m[1], password, decoded(password), user, decoded(user)]) addSecret(part);
   }
   for (const [, , name, value] of url.matchAll(QUERY_PARAMETER)) {
     if (isSecretParameter(decoded(name))) { for (const v of [value, decoded(value)]) addSecret(v); }

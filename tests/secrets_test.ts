@@ -62,4 +62,13 @@ Deno.test("secrets", async (t) => {
     assertEquals(isSecretValue("pass-word-1234"), true);
     assertEquals(redact("the password is pass-word-1234"), "the password is ***");
   });
+
+  await t.step("a percent-encoded password is redacted as written and decoded", () => {
+    addUrlSecrets("http://u:p%40ssWORD12345@host/v1");
+    assertEquals(redact("p%40ssWORD12345 and p@ssWORD12345"), "*** and ***");
+    assertEquals([isSecretValue("p%40ssWORD12345"), isSecretValue("p@ssWORD12345")], [true, true]);
+    // All after the first colon is the password, colons included.
+    addUrlSecrets("http://u:colon:in-the-pass@host/v1");
+    assertEquals(redact("colon:in-the-pass"), "***");
+  });
 });

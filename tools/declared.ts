@@ -46,22 +46,59 @@ export function dashFault(name: string, value: string, type: DeclaredParameter["
   } starts with "-", which the program would take as an option — give a value that does not start with "-"${hint}`;
 }
 
+/** The fault of a placeholder left empty that makes its argument start with the entry's `-`. */
+export function emptyDashFault(name: string, argument: string): string {
+  return `${name}: left empty, it makes the argument ${
+    JSON.stringify(argument)
+  } start with "-", which the program would take as an option — give a value to ${name}`;
+}
+
+const PLACEHOLDER = /\{\{([A-Za-z0-9_-]+)\}\}/g;
+
 /**
- * The parameters whose placeholder stands alone as an argument (or begins one: `{{file}}.txt`)
- * with no `--` before it: a value of theirs that starts with `-` would be an option, and is
- * refused unless they set `allowDash`.
+ * The faults of a call whose values would make an argument an option: an argument before any `--`
+ * whose entry does not itself start with `-` but comes out starting with `-` once the values are
+ * in (`{{file}}` given `-o/elsewhere`; `{{a}}{{b}}` with `a` empty and `b` `-o/elsewhere`). The
+ * value that begins the argument is at fault, unless it is the agent file's own (a `default`, a
+ * value of an `enum`) or its parameter says `allowDash`; a placeholder left empty is at fault when
+ * the entry's own text after it starts with `-`.
  */
-export function optionSlots(
+export function optionFaults(
   command: string[],
   params: Record<string, DeclaredParameter>,
-): Set<string> {
-  const slots = new Set<string>();
+  input: Record<string, unknown>,
+): string[] {
+  const faults = new Set<string>();
   const end = command.indexOf("--");
+  const value = (name: string) => {
+    const v = input[name] ?? params[name]?.default;
+    return v === undefined ? "" : renderValue(v as string | number | boolean);
+  };
+  const own = (name: string) =>
+    input[name] === undefined || !!params[name]?.enum?.length || !!params[name]?.allowDash;
   command.forEach((part, i) => {
-    const first = part.match(/^\{\{([A-Za-z0-9_-]+)\}\}/);
-    if (first && (end < 0 || i < end) && !params[first[1]]?.allowDash) slots.add(first[1]);
+    if ((end >= 0 && i > end) || part.startsWith("-")) return;
+    const argument = part.replace(PLACEHOLDER, (_, name) => value(name));
+    if (!argument.startsWith("-")) return;
+    // The first piece that is not empty gives the argument its `-`.
+    let at = 0;
+    let emptied: string | undefined;
+    for (const m of part.matchAll(PLACEHOLDER)) {
+      if (m.index > at) break; // literal text first: it starts with "-"
+      at = m.index + m[0].length;
+      const name = m[1];
+      if (value(name) === "") {
+        emptied ??= name;
+        continue;
+      }
+      if (!own(name)) faults.add(dashFault(name, value(name), params[name]?.type ?? "string"));
+      return;
+    }
+    if (emptied !== undefined && !params[emptied]?.allowDash) {
+      faults.add(emptyDashFault(emptied, argument));
+    }
   });
-  return slots;
+  return [...faults];
 }
 
 /** The output when the command's program cannot be started. */
@@ -107,7 +144,6 @@ export function declaredTool(entry: DeclaredToolConfig): AnyTool {
     .join(" ");
   const argvOf = (input: Record<string, unknown>) =>
     buildArgv(entry.command, entry.parameters, input);
-  const slots = optionSlots(entry.command, entry.parameters);
   const tool: Tool<Record<string, unknown>> = {
     name: entry.name,
     kind: "execute",
@@ -130,12 +166,9 @@ export function declaredTool(entry: DeclaredToolConfig): AnyTool {
                 p.enum.map(renderValue).join(", ")
               }`,
             );
-          } else if (v !== undefined && slots.has(name) && !p.enum?.length) {
-            // A value of the agent file's own enum is the user's choice, dash or not.
-            const shown = renderValue(v as string | number | boolean);
-            if (shown.startsWith("-")) faults.push(dashFault(name, shown, p.type));
           }
         }
+        faults.push(...optionFaults(entry.command, entry.parameters, input));
       }
       return faults.length ? { ok: false, faults } : { ok: true, input };
     },

@@ -20,10 +20,10 @@ import {
   blockedText,
   type FailReason,
   maxTurnsText,
-  NOT_RUN,
   type TurnOutcome,
   TurnStop,
 } from "./texts.ts";
+import { NOT_RUN } from "../history.ts";
 import { Toolset } from "./toolset.ts";
 
 /** What the core needs from the outside world. */
@@ -143,7 +143,7 @@ export class Agent {
       event: "preGeneration",
       prompt,
       cwd,
-    });
+    }, signal);
     if (pre.denied !== undefined) {
       const error = blockedText(pre.denied);
       emit({ type: "error", message: error, where: "hook" });

@@ -7,7 +7,7 @@
  */
 
 import type { Config, HookEvent } from "../config/config.ts";
-import type { Message, ToolCall } from "../history.ts";
+import { type Message, NOT_RUN, type ToolCall } from "../history.ts";
 import { type HookPayload, type HookVerdict, runHooks, withHookContext } from "../hooks/run.ts";
 import { type AskPermission, refusalWithReason, rejectedText } from "../permissions/prompt.ts";
 import type {
@@ -252,8 +252,11 @@ export class Dispatcher {
     };
   }
 
-  /** Runs the hooks of an event; their failures are recorded and shown, never fatal. */
-  async hooks(event: HookEvent, payload: HookPayload): Promise<HookVerdict> {
+  /**
+   * Runs the hooks of an event; their failures are recorded and shown, never fatal. The turn's
+   * `signal` kills a running hook (the verdict is then `cancelled`).
+   */
+  async hooks(event: HookEvent, payload: HookPayload, signal: AbortSignal): Promise<HookVerdict> {
     const hooks = this.#opts.config.hooks[event];
     if (!hooks?.length) return { context: [], failures: [] };
     const session = this.#opts.sessionId?.();
@@ -261,6 +264,7 @@ export class Dispatcher {
       hooks,
       session ? { ...payload, session } : payload,
       this.#opts.config.bashTimeout,
+      signal,
     );
     for (const f of verdict.failures) this.#hookFailure(f);
     return verdict;
@@ -289,7 +293,9 @@ export class Dispatcher {
       hookFailure: (message) => this.#hookFailure(message),
     };
     const base = { tool: tool.name, cwd: ctx.cwd };
-    const pre = await this.hooks("preToolCall", { event: "preToolCall", input, ...base });
+    const pre = await this.hooks("preToolCall", { event: "preToolCall", input, ...base }, signal);
+    // A turn cancelled while its hook ran never runs the tool the hook guards.
+    if (pre.cancelled || signal.aborted) return { output: NOT_RUN, failed: true };
     if (pre.denied !== undefined) {
       return { output: hookDeniedText(tool.name, pre.denied), failed: true };
     }
@@ -304,7 +310,7 @@ export class Dispatcher {
       input,
       output: result.output,
       ...base,
-    });
+    }, signal);
     const output = withHookContext(post.replace ?? result.output, post.context);
     return output === result.output ? result : { ...result, output };
   }

@@ -70,7 +70,6 @@ export function unknownToolText(name: string, tools: string[]): string {
 }
 
 /** The answer to every call of a step after the one that stopped the turn (lib/history.ts). */
-export { NOT_RUN } from "../history.ts";
 
 /** How long a tool may take to stop once its turn is cancelled before the turn goes on without it. */
 export const CANCEL_GRACE = 1000;

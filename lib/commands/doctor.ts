@@ -17,7 +17,7 @@ import { pullHint } from "../provider/endpoints.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { listModels } from "../provider/models.ts";
 import { sameOllamaModel } from "../provider/unload.ts";
-import { writeAll } from "../frontend/terminal/output.ts";
+import { writeReport } from "../frontend/terminal/output.ts";
 import { mcpChecks } from "./doctor_mcp.ts";
 import { redactUrl } from "../secrets.ts";
 
@@ -71,7 +71,7 @@ export interface DoctorOptions {
 
 /** Runs every check, printing each line as soon as it is known. */
 export async function runDoctor(opts: DoctorOptions): Promise<number> {
-  const out = opts.out ?? ((line: string) => writeAll(Deno.stdout, line + "\n"));
+  const out = opts.out ?? ((line: string) => writeReport(line + "\n"));
   let failed = 0;
   const report = (c: Check) => {
     if (!c.ok) failed++;

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { DEFAULT_URLS, type ProviderName, PROVIDERS } from "../config/config.ts";
 import { modelsURL, pullHint } from "../provider/endpoints.ts";
 import { requestServer } from "../provider/http.ts";
-import { writeAll } from "../frontend/terminal/output.ts";
+import { writeAll, writeReport } from "../frontend/terminal/output.ts";
+import { redactUrl } from "../secrets.ts";
 
 /** One place to look for a running server. */
 export interface Probe {
@@ -95,10 +96,12 @@ export function starterFile(found: Found | undefined, asked?: Probe, chosen?: st
   const provider = found?.provider ?? asked?.provider ?? "ollama";
   const url = found?.url ?? asked?.url ?? DEFAULT_URLS.ollama;
   const models = found?.models ?? [];
+  // The credentials of the URL go in `url:` alone, never in a comment.
+  const shown = redactUrl(url);
   const head = found
-    ? `# Written by mm init for the ${provider} server found at ${url}.`
+    ? `# Written by mm init for the ${provider} server found at ${shown}.`
     : asked
-    ? `# Written by mm init for the ${provider} server at ${url}, which did not answer.`
+    ? `# Written by mm init for the ${provider} server at ${shown}, which did not answer.`
     : `# Written by mm init: no model server answered, so this file is for Ollama.`;
   let model: string;
   if (chosen !== undefined) model = `model: ${chosen}`;
@@ -188,7 +191,7 @@ export interface InitOptions {
  * (nothing written); 2 a `$MM_INIT_PROBE` that cannot be read.
  */
 export async function runInit(opts: InitOptions): Promise<number> {
-  const out = opts.out ?? ((t: string) => writeAll(Deno.stdout, t));
+  const out = opts.out ?? writeReport; // a server's model id among mm's words
   const err = opts.err ?? ((t: string) => writeAll(Deno.stderr, t));
   const target = join(opts.cwd, "mm.yaml");
   for (const existing of [target, join(opts.cwd, ".mm", "mm.yaml")]) {

@@ -2,7 +2,7 @@
 
 import type { Config } from "../config/config.ts";
 import { firstQuestion, listSessions, sessionsDir, turnCount } from "../session/store.ts";
-import { writeAll } from "../frontend/terminal/output.ts";
+import { writeReport } from "../frontend/terminal/output.ts";
 
 /** One line per session: id, date, turns, first question; unreadable files reported after. */
 export async function listSessionsCommand(config: Config, cwd: string): Promise<number> {
@@ -21,6 +21,6 @@ export async function listSessionsCommand(config: Config, cwd: string): Promise<
     lines.push(`${s.id}  ${date}  ${turnCount(s)} turn(s)  ${question}`);
   }
   if (lines.length === 0) lines.push(`no session in ${dir}`);
-  writeAll(Deno.stdout, lines.join("\n") + "\n");
+  writeReport(lines.join("\n") + "\n");
   return 0;
 }

@@ -32,10 +32,17 @@ export function loadConfig(opts: FindOptions): Config {
   return config;
 }
 
+/** The most bytes of `systemFile`, and of `AGENTS.md`, that go into the system prompt: 1 MiB. */
+export const PROMPT_FILE_LIMIT = 1024 * 1024;
+
+/** Why a prompt file larger than {@linkcode PROMPT_FILE_LIMIT} is not read. */
+export const TOO_LARGE_REASON = "it is larger than the 1 MiB limit";
+
 /**
  * Checks, with the rest of the agent file and before any request, that `systemFile` (relative to
- * the agent file) names a regular file mm may open: a fault at its key's position otherwise. The
- * file is opened and closed, not read (the start-up reads it).
+ * the agent file) names a regular file mm may open, of at most {@linkcode PROMPT_FILE_LIMIT}
+ * bytes: a fault at its key's position otherwise. The file is opened and closed, not read (the
+ * start-up reads it, within the same limit).
  */
 function checkSystemFile(reader: Reader, config: Config): void {
   if (config.systemFile === undefined || config.file === undefined) return;
@@ -45,6 +52,7 @@ function checkSystemFile(reader: Reader, config: Config): void {
     const info = Deno.statSync(path);
     if (info.isDirectory) reason = "it is a directory";
     else if (!info.isFile) reason = "it is not a regular file";
+    else if (info.size > PROMPT_FILE_LIMIT) reason = TOO_LARGE_REASON;
     else Deno.openSync(path, { read: true }).close();
   } catch (err) {
     reason = err instanceof Deno.errors.NotFound ? "no such file" : errorMessage(err);

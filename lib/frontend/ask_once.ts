@@ -64,7 +64,7 @@ export async function runAskOnce(opts: AskOnceOptions): Promise<number> {
     if (result.failed || answer === undefined) return fail(result.output);
     // A hook's context is for a model: stdout is the answer alone (docs/tools.md).
     out.answer(answer.endsWith("\n") ? answer : `${answer}\n`);
-    return 0;
+    return out.closed ? CLOSED_EXIT : 0; // the answer lost in a closed pipe
   } finally {
     stop.dispose();
     await agents.close();

@@ -43,6 +43,8 @@ export class RunStop {
   reason?: StopReason;
   #controller = new AbortController();
   #listeners: [StopSignal, () => void][] = [];
+  #starting = 0;
+  #lastWords?: (reason: StopReason) => void;
 
   /** Listens for `signals` (those the platform has: only SIGINT on Windows). */
   constructor(signals: readonly StopSignal[] = ["SIGINT", ...QUIT_SIGNALS]) {
@@ -68,7 +70,10 @@ export class RunStop {
     return this.reason === undefined ? undefined : stopExitCode(this.reason);
   }
 
-  /** Stops the run for `reason`; a second signal exits at once, with its own code. */
+  /**
+   * Stops the run for `reason`; a second signal exits at once, with its own code, and so does a
+   * stop during the start-up (see {@linkcode startingUp}).
+   */
   stop(reason: StopReason): void {
     if (this.reason !== undefined) {
       if (reason !== "stdout closed") Deno.exit(stopExitCode(reason));
@@ -76,6 +81,29 @@ export class RunStop {
     }
     this.reason = reason;
     this.#controller.abort();
+    if (this.#starting > 0) this.#exitNow(reason);
+  }
+
+  /**
+   * Waits for a front end's start-up (`start`: the session's lock, the model's listing, the
+   * prompt files). No turn runs yet to cancel and nothing is to be saved, so a stop meanwhile
+   * (or before) ends mm at once with its exit code, after `lastWords` (the final `error` event);
+   * what had started (MCP servers) is killed on the way out.
+   */
+  async startingUp<T>(work: Promise<T>, lastWords?: (reason: StopReason) => void): Promise<T> {
+    this.#lastWords = lastWords;
+    if (this.reason !== undefined) this.#exitNow(this.reason);
+    this.#starting++;
+    try {
+      return await work;
+    } finally {
+      this.#starting--;
+    }
+  }
+
+  #exitNow(reason: StopReason): never {
+    this.#lastWords?.(reason);
+    Deno.exit(stopExitCode(reason));
   }
 
   /** Stops listening. */

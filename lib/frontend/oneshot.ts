@@ -53,16 +53,22 @@ async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
       out.stdout(JSON.stringify(e.type === "turn_start" ? { ...e, ...started } : e) + "\n");
     }
     : plain(out, opts.config);
-  const begun = await start({
-    ...opts,
-    runWarning: (message) => out.stderr(`${message}\n`),
-    sessionWarning: (message) => emit({ type: "warning", message }),
-    mcpEvent: (event) => {
-      for (const l of eventLines(event)) {
-        emit({ type: l.warning ? "warning" : "notice", message: l.text });
-      }
+  const begun = await stop.startingUp(
+    start({
+      ...opts,
+      runWarning: (message) => out.stderr(`${message}\n`),
+      sessionWarning: (message) => emit({ type: "warning", message }),
+      mcpEvent: (event) => {
+        for (const l of eventLines(event)) {
+          emit({ type: l.warning ? "warning" : "notice", message: l.text });
+        }
+      },
+    }),
+    (reason) => {
+      if (reason === "stdout closed") return;
+      emit({ type: "error", message: interruptedText(reason), where: "generation" });
     },
-  });
+  );
   if (!begun.ok) {
     emit({ type: "error", message: begun.error, where: "generation" });
     return 1;
@@ -101,6 +107,8 @@ async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
       emit({ type: "error", message: interruptedText(reason), where: "generation" });
       return stopExitCode(reason);
     }
+    // The answer written into a pipe its reader had closed (`mm -p hi | true`) is lost: say so.
+    if (out.closed) return CLOSED_EXIT;
     return outcome.status === "answered" ? 0 : 1;
   } finally {
     clearTimeout(bound);

@@ -5,12 +5,14 @@
  * working directory, and the agent made of them. A front end is then a renderer and an input loop.
  */
 
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { Agent } from "../agent/agent.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import { systemPrompt } from "../agent/prompt.ts";
 import type { Config, McpServerConfig } from "../config/config.ts";
 import { ConfigError } from "../config/errors.ts";
+import { PROMPT_FILE_LIMIT, TOO_LARGE_REASON } from "../config/load.ts";
+import { errorReason, realFiles } from "../files.ts";
 import { realContext } from "../context.ts";
 import type { Message } from "../history.ts";
 import { LspPool } from "../lsp/pool.ts";
@@ -171,37 +173,71 @@ export async function openSession(
   });
 }
 
+/**
+ * The text of the prompt file at `path` as the file tools read one: a regular file only (a named
+ * pipe is never opened), at most {@linkcode PROMPT_FILE_LIMIT} bytes whatever size it claims;
+ * undefined when there is none, else the text or why it cannot be read.
+ */
+async function readPromptFile(
+  path: string,
+): Promise<{ text: string } | { reason: string } | undefined> {
+  try {
+    const bytes = await realFiles(dirname(path)).read(path, PROMPT_FILE_LIMIT + 1);
+    if (bytes === undefined) return undefined;
+    if (bytes.length > PROMPT_FILE_LIMIT) return { reason: TOO_LARGE_REASON };
+    return { text: new TextDecoder().decode(bytes) };
+  } catch (e) {
+    return { reason: errorReason(e) };
+  }
+}
+
 /** The text of `config.systemFile` (relative to the agent file), or a ConfigError saying why not. */
 async function readSystemFile(config: Config, cwd: string): Promise<string | undefined> {
   if (config.system !== undefined || config.systemFile === undefined) return config.system;
   const base = config.file ? resolve(config.file, "..") : cwd;
   const path = resolve(base, config.systemFile);
-  try {
-    return await Deno.readTextFile(path);
-  } catch (e) {
-    const reason = e instanceof Deno.errors.NotFound ? "no such file" : (e as Error).message;
-    throw new ConfigError(
-      config.file ?? path,
-      0,
-      0,
-      "systemFile",
-      `systemFile: ${path} cannot be read (${reason})`,
-    );
-  }
+  const read = await readPromptFile(path);
+  if (read !== undefined && "text" in read) return read.text;
+  throw new ConfigError(
+    config.file ?? path,
+    0,
+    0,
+    "systemFile",
+    `systemFile: ${path} cannot be read (${read?.reason ?? "no such file"})`,
+  );
 }
 
-/** The AGENTS.md of `cwd`, when there is one. */
-async function readAgentsMd(cwd: string): Promise<string | undefined> {
-  try {
-    return await Deno.readTextFile(join(cwd, "AGENTS.md"));
-  } catch {
-    return undefined; // No AGENTS.md: nothing to append.
-  }
+/** The warning when `AGENTS.md` at `path` is there but cannot be read. */
+export function agentsMdText(path: string, reason: string): string {
+  return `[warning: ${path} cannot be read (${reason}) — it is not added to the system prompt]`;
 }
 
-/** The system prompt of `cwd`: its files read here, the prompt built by the core's pure function. */
-export async function readSystemPrompt(config: Config, cwd: string): Promise<string> {
-  const [system, agentsMd] = await Promise.all([readSystemFile(config, cwd), readAgentsMd(cwd)]);
+/** The AGENTS.md of `cwd`, when there is one; one that cannot be read is a warning. */
+async function readAgentsMd(
+  cwd: string,
+  warn: (message: string) => void,
+): Promise<string | undefined> {
+  const path = join(cwd, "AGENTS.md");
+  const read = await readPromptFile(path);
+  if (read === undefined) return undefined; // No AGENTS.md: nothing to append.
+  if ("text" in read) return read.text;
+  warn(agentsMdText(path, read.reason));
+  return undefined;
+}
+
+/**
+ * The system prompt of `cwd`: its files read here, the prompt built by the core's pure function;
+ * an AGENTS.md that cannot be read is told to `warn`.
+ */
+export async function readSystemPrompt(
+  config: Config,
+  cwd: string,
+  warn: (message: string) => void,
+): Promise<string> {
+  const [system, agentsMd] = await Promise.all([
+    readSystemFile(config, cwd),
+    readAgentsMd(cwd, warn),
+  ]);
   return systemPrompt({ system, cwd, os: Deno.build.os, agentsMd });
 }
 
@@ -213,6 +249,8 @@ export interface StartedPieces {
   tools: AnyTool[];
   /** The system prompt of `cwd` (with its AGENTS.md). */
   systemPrompt: string;
+  /** What could not be read into it (an AGENTS.md that is a named pipe), one warning each. */
+  warnings: string[];
 }
 
 /**
@@ -225,14 +263,15 @@ export function startPieces(
   client: Promise<Client>,
 ): Promise<StartedPieces> {
   client.catch(() => {}); // awaited below
-  const prompt = readSystemPrompt(run.config, cwd);
+  const warnings: string[] = [];
+  const prompt = readSystemPrompt(run.config, cwd, (w) => warnings.push(w));
   prompt.catch(() => {}); // awaited below
   const pieces = (async () => {
     const tools = await startupTools(run.config, cwd, {
       lspServers: run.lspServers,
       agents: run.agentInfos,
     });
-    return { tools, systemPrompt: await prompt, chat: await client };
+    return { tools, systemPrompt: await prompt, chat: await client, warnings };
   })();
   pieces.catch(() => {}); // awaited by the caller
   return pieces;
@@ -397,6 +436,7 @@ export class Started {
   /** `/new`: a fresh session file (when sessions are on); the next agent starts empty. */
   async newSession(): Promise<void> {
     await this.recorder?.close();
+    this.recorder = undefined; // until the new one is open: its lock may fail
     this.recorder = await openSession({ config: this.run.config, cwd: this.cwd }, this.model);
   }
 
@@ -430,6 +470,7 @@ export async function start(opts: StartOptions): Promise<Started | StartFailure>
       return { ok: false, error: e.message };
     }
     const pieces = await startPieces(run, cwd, createClient(config, model));
+    for (const warning of pieces.warnings) opts.runWarning(warning);
     return new Started(run, cwd, model, pieces, recorder);
   } catch (e) {
     // No front end to close them: the servers stop here.

@@ -3,6 +3,15 @@
 import type { HookConfig, HookEvent } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { childEnv } from "../child_env.ts";
+import {
+  groupedSpawn,
+  grouping,
+  KILL_GRACE,
+  killAtExit,
+  killGroup,
+  killTree,
+  startProblem,
+} from "../exec.ts";
 
 /** What a hook is told, as JSON on its stdin. */
 export interface HookPayload {
@@ -38,6 +47,11 @@ export interface HookVerdict {
   replace?: string;
   /** Hooks that failed: each one line for `errors` (`where: hook`) and a warning. */
   failures: string[];
+  /**
+   * The turn was cancelled before or while the hooks ran: the running hook's process group was
+   * killed and the hooks after it did not run. What the hooks guard must not run either.
+   */
+  cancelled?: boolean;
 }
 
 /** The line before hook context in a prompt or an output; search_memory stops at it. */
@@ -61,16 +75,27 @@ export function matches(matcher: string | undefined, tool: string | undefined): 
   }
 }
 
-/** Runs the hooks of one event in order; a deny stops the ones after it. Never throws. */
+/**
+ * Runs the hooks of one event in order; a deny stops the ones after it. `signal` is the turn's
+ * cancellation: it kills the running hook's process group (SIGTERM, then SIGKILL after
+ * {@linkcode KILL_GRACE} ms) and ends the verdict `cancelled`. Never throws.
+ */
 export async function runHooks(
   hooks: HookConfig[] | undefined,
   payload: HookPayload,
   defaultTimeout: number,
+  signal?: AbortSignal,
 ): Promise<HookVerdict> {
   const verdict: HookVerdict = { context: [], failures: [] };
   for (const hook of hooks ?? []) {
     if (!matches(hook.matcher, payload.tool)) continue;
-    const result = await runHook(hook, payload, hook.timeout ?? defaultTimeout);
+    const result = signal?.aborted
+      ? { cancelled: true as const }
+      : await runHook(hook, payload, hook.timeout ?? defaultTimeout, signal);
+    if ("cancelled" in result) {
+      verdict.cancelled = true;
+      break;
+    }
     if ("failure" in result) {
       verdict.failures.push(result.failure);
       continue;
@@ -90,60 +115,98 @@ export async function runHooks(
   return verdict;
 }
 
-type HookResult = { answer: HookAnswer } | { failure: string };
+type HookResult = { answer: HookAnswer } | { failure: string } | { cancelled: true };
 
-/** Runs one hook: argv without a shell, the payload on stdin, a timeout. */
+/**
+ * Runs one hook: argv without a shell, the payload on stdin, a timeout, in a process group of its
+ * own (as a command: lib/exec.ts), which a timeout or `signal` kills whole.
+ */
 async function runHook(
   hook: HookConfig,
   payload: HookPayload,
   timeout: number,
+  signal?: AbortSignal,
 ): Promise<HookResult> {
   const name = `${payload.event} hook ${JSON.stringify(hook.command.join(" "))}`;
+  const problem = await startProblem(hook.command, payload.cwd);
+  if (problem !== undefined) return { failure: `${name} cannot be started: ${problem}` };
+  const spawn = groupedSpawn(hook.command, await grouping());
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(hook.command[0], {
-      args: hook.command.slice(1),
+    child = new Deno.Command(spawn.argv[0], {
+      args: spawn.argv.slice(1),
       cwd: payload.cwd,
       ...childEnv(),
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
+      detached: spawn.detached,
     }).spawn();
   } catch (e) {
     return { failure: `${name} cannot be started: ${(e as Error).message}` };
   }
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
+  const pid = child.pid;
+  const forget = killAtExit(pid);
+  let ended: "timeout" | "cancelled" | undefined;
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  let halt = () => {};
+  const halted = new Promise<undefined>((resolve) => halt = () => resolve(undefined));
+  const stop = (why: "timeout" | "cancelled") => {
+    if (ended) return;
+    ended = why;
+    killTree(pid, "SIGTERM");
+    grace = setTimeout(() => killTree(pid, "SIGKILL"), KILL_GRACE);
+    halt();
+  };
+  const timer = setTimeout(() => stop("timeout"), timeout);
+  const onAbort = () => stop("cancelled");
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const pipes = Promise.all([
+    new Response(child.stdout).arrayBuffer(),
+    new Response(child.stderr).arrayBuffer(),
+  ]);
+  pipes.catch(() => {}); // not awaited when the hook is stopped
+  (async () => {
     try {
-      child.kill("SIGKILL");
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(JSON.stringify(payload)));
+      await writer.close().catch(() => {});
     } catch {
-      // Already gone.
+      // The hook did not read its stdin: that is its right.
     }
-  }, timeout);
+  })();
+  let status: Deno.CommandStatus;
+  let read: [ArrayBuffer, ArrayBuffer] | undefined;
   try {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(JSON.stringify(payload)));
-    await writer.close().catch(() => {});
-  } catch {
-    // The hook did not read its stdin: that is its right.
+    status = await child.status;
+    // A job the hook left holds its pipes: a stop ends the wait for them too.
+    if (!ended) read = await Promise.race([pipes, halted]);
+  } finally {
+    forget();
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
   }
-  const out = await child.output();
-  clearTimeout(timer);
-  if (timedOut) return { failure: `${name} timed out after ${formatDuration(timeout)}` };
-  const stdout = new TextDecoder().decode(out.stdout).trim();
-  const stderr = new TextDecoder().decode(out.stderr).trim();
-  if (out.code === 2) {
-    return { answer: { deny: true, reason: stderr || "denied (exit code 2)" } };
+  if (ended || read === undefined) {
+    clearTimeout(grace);
+    killGroup(pid, "SIGKILL"); // what the group left behind
+    if (ended === "cancelled") return { cancelled: true };
+    return { failure: `${name} timed out after ${formatDuration(timeout)}` };
   }
-  if (!out.success) {
+  const text = new TextDecoder().decode(read[0]).trim();
+  const errText = new TextDecoder().decode(read[1]).trim();
+  if (status.code === 2) {
+    return { answer: { deny: true, reason: errText || "denied (exit code 2)" } };
+  }
+  if (!status.success) {
     return {
-      failure: `${name} failed with exit code ${out.code}${stderr ? `: ${firstLine(stderr)}` : ""}`,
+      failure: `${name} failed with exit code ${status.code}${
+        errText ? `: ${firstLine(errText)}` : ""
+      }`,
     };
   }
-  if (stdout === "") return { answer: {} };
+  if (text === "") return { answer: {} };
   try {
-    const answer = JSON.parse(stdout);
+    const answer = JSON.parse(text);
     if (!answer || typeof answer !== "object" || Array.isArray(answer)) {
       throw new Error("not an object");
     }
@@ -154,7 +217,7 @@ async function runHook(
   } catch (e) {
     return {
       failure: `${name} printed something that is not a JSON object (${(e as Error).message}): ${
-        firstLine(stdout).slice(0, 120)
+        firstLine(text).slice(0, 120)
       }`,
     };
   }

@@ -167,14 +167,23 @@ export class Subagents implements Agents {
     const { hooks, bashTimeout, watchdogTimeout } = ctx.config;
     const session = ctx.sessionId ? { session: ctx.sessionId } : {};
     const { agent, prompt } = q;
-    const pre = await runHooks(hooks.preAsk, {
-      event: "preAsk",
-      agent,
-      prompt,
-      cwd: ctx.cwd,
-      ...session,
-    }, bashTimeout);
+    const pre = await runHooks(
+      hooks.preAsk,
+      {
+        event: "preAsk",
+        agent,
+        prompt,
+        cwd: ctx.cwd,
+        ...session,
+      },
+      bashTimeout,
+      ctx.signal,
+    );
     for (const f of pre.failures) ctx.hookFailure?.(f);
+    // A turn cancelled while its hook ran never asks.
+    if (pre.cancelled || ctx.signal.aborted) {
+      return { result: { output: stoppedText(q.agent, "cancelled"), failed: true } };
+    }
     if (pre.denied !== undefined) {
       return { result: { output: askDeniedText(pre.denied), failed: true } };
     }
@@ -192,14 +201,19 @@ export class Subagents implements Agents {
     });
     const out = resultText(q.agent, result, q.maxOutput);
     if (out.failed) return { result: out };
-    const post = await runHooks(hooks.postAsk, {
-      event: "postAsk",
-      agent,
-      prompt,
-      answer: out.output,
-      cwd: ctx.cwd,
-      ...session,
-    }, bashTimeout);
+    const post = await runHooks(
+      hooks.postAsk,
+      {
+        event: "postAsk",
+        agent,
+        prompt,
+        answer: out.output,
+        cwd: ctx.cwd,
+        ...session,
+      },
+      bashTimeout,
+      ctx.signal,
+    );
     for (const f of post.failures) ctx.hookFailure?.(f);
     if (post.replace === undefined) {
       return {

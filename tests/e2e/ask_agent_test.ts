@@ -326,6 +326,36 @@ Deno.test("ask_agent", async (t) => {
           session: session.id,
         });
       },
+    "SIGTERM during a preAsk hook: the hook's group killed, the agent never asked": async () => {
+      server.script("main-pc", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "x" } }] },
+        { text: "ok" },
+      ]);
+      const dir = await dirFor("main-pc", "child-pc", {
+        extra: "hooks:\n  preAsk:\n" +
+          `    - command: ["bash", "-c", "sleep 71 & echo $! > sleep.pid; wait"]\n`,
+      });
+      const pidFile = `${dir}/sleep.pid`;
+      const run = await runMM(["-p", "go", "--json"], {
+        cwd: dir,
+        started: (child) => {
+          (async () => {
+            while (!(await Deno.stat(pidFile).catch(() => undefined))) {
+              await new Promise((r) => setTimeout(r, 20));
+            }
+            child.kill("SIGTERM");
+          })();
+        },
+      });
+      assertEquals(run.code, 143, run.stderr);
+      const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const result = events.find((e: Any) => e.type === "tool_result");
+      assertEquals(result.output, "[ask_agent: helper stopped before finishing: cancelled]");
+      assertEquals(server.chats("child-pc").length, 0, "the agent was asked after its hook");
+      const pid = (await Deno.readTextFile(pidFile)).trim();
+      const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => undefined);
+      assertEquals(stat === undefined || /\) Z /.test(stat), true, `${pid} still runs`);
+    },
     "postAsk replaces the answer and adds context; bad JSON is a warning": async () => {
       server.script("main-r", [
         { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "x" } }] },

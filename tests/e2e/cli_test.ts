@@ -126,6 +126,24 @@ Deno.test("the command line", async (t) => {
       await accepting.catch(() => {});
       assertEquals(requests, 0, "no request reached the server");
     },
+    "a systemFile over 1 MiB is a configuration error; mm doctor says ✘": async () => {
+      const big = await workdir("model: m\nurl: http://127.0.0.1:9\nsystemFile: huge.md\n");
+      // 3 GB that take no disk (a sparse file): it is refused by its size, never read.
+      await Deno.writeTextFile(`${big}/huge.md`, "");
+      await Deno.truncate(`${big}/huge.md`, 3 * 1024 ** 3);
+      const run = await runMM(["-p", "hi"], { cwd: big });
+      assertUsage(
+        run,
+        `${big}/mm.yaml:3:13: systemFile: ${big}/huge.md cannot be read (it is larger than the 1 MiB limit)`,
+      );
+      const doctor = await runMM(["doctor"], { cwd: big });
+      assertEquals(doctor.code, 1, doctor.stderr);
+      assertEquals(doctor.stdout.includes("✔"), false, doctor.stdout);
+      assertStringIncludes(
+        doctor.stdout,
+        `✘ agent file: ${big}/mm.yaml:3:13: systemFile: ${big}/huge.md cannot be read (it is larger than the 1 MiB limit)`,
+      );
+    },
     "-c names the agent file; a missing one is an error": async () => {
       const run = await runMM(["-p", "hi", "-c", "nowhere.yaml"], { cwd: dir });
       assertEquals(run.code, 2);

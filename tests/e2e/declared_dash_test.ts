@@ -39,6 +39,35 @@ Deno.test("declared tools: a value is never an option", async (t) => {
       assertEquals(sorted, "a\nb\n");
       assertEquals([...Deno.readDirSync(outside)], []);
     },
+    "[sort, {{a}}{{b}}] with a empty and b -o/elsewhere: refused, nothing written": async () => {
+      const outside = await tempDir("mm-outside-");
+      const dir = await workdir(
+        `url: ${server.url}\nmodel: dash-joined\nbashTool: false\ntools:\n  - name: sort_file\n` +
+          `    command: ["sort", "{{a}}{{b}}"]\n    parameters:\n` +
+          `      a: {type: string, optional: true}\n      b: {type: string}\n`,
+      );
+      await Deno.writeTextFile(`${dir}/list.txt`, "b\na\n");
+      server.script("dash-joined", [
+        { toolCalls: [{ name: "sort_file", arguments: { b: `-o${outside}/x` } }] },
+        { toolCalls: [{ name: "sort_file", arguments: { a: "", b: `-o${outside}/y` } }] },
+        { toolCalls: [{ name: "sort_file", arguments: { a: "list", b: ".txt" } }] },
+        { text: "done" },
+      ]);
+      const run = await runMM(["-p", "sort"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      const [first, second, sorted] = server.toolOutputs("dash-joined");
+      for (const [refused, name] of [[first, "x"], [second, "y"]]) {
+        assertEquals(
+          refused.startsWith(
+            `[sort_file: invalid call, nothing was run — b: "-o${outside}/${name}" starts with "-", which the program would take as an option`,
+          ),
+          true,
+          refused,
+        );
+      }
+      assertEquals(sorted, "a\nb\n");
+      assertEquals([...Deno.readDirSync(outside)], []);
+    },
     "with -- before the placeholder, the value is a file name": async () => {
       const dir = await workdir(agentFile("dash-end", '["sort", "--", "{{file}}"]'));
       await Deno.writeTextFile(`${dir}/-r`, "a\nb\n");

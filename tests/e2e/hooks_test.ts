@@ -2,8 +2,9 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { runMM, workdir } from "../helpers/mm.ts";
+import { exists, gone, runMM, until, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
+import { Terminal } from "../helpers/tmux.ts";
 
 const server = ScriptedServer.start();
 
@@ -132,6 +133,101 @@ Deno.test("hooks", async (t) => {
         const payload = JSON.parse(await Deno.readTextFile(`${dir}/payload.json`));
         assertEquals([payload.event, payload.session], ["preToolCall", session.id]);
       },
+  });
+});
+
+/**
+ * A directory whose preToolCall hook writes its pid and its `sleep`'s, then sleeps for 71 s,
+ * and whose model's first call writes `written.txt`.
+ */
+async function slowHook(model: string): Promise<string> {
+  server.script(model, [
+    { toolCalls: [{ name: "write_file", arguments: { path: "written.txt", content: "late\n" } }] },
+    { text: "went on" },
+  ]);
+  return await dirWithHooks(
+    model,
+    `  preToolCall:
+    - command: ["bash", "-c", "echo $$ > hook.pid; sleep 71 & echo $! > sleep.pid; wait"]
+`,
+    "sessions:\n  enabled: true\n",
+  );
+}
+
+/** The hook's and its sleep's pids, once both are written. */
+async function hookPids(dir: string): Promise<string[]> {
+  await until(`${dir}/sleep.pid`);
+  return [
+    (await Deno.readTextFile(`${dir}/hook.pid`)).trim(),
+    (await Deno.readTextFile(`${dir}/sleep.pid`)).trim(),
+  ];
+}
+
+Deno.test("a turn cancelled during its preToolCall hook kills the hook and never runs the tool", async (t) => {
+  await runCases(t, {
+    "SIGTERM: the hook's group killed, the tool not run, exit 143": async () => {
+      const dir = await slowHook("hook-sigterm");
+      const run = await runMM(["-p", "write it", "--json"], {
+        cwd: dir,
+        started: (child) => {
+          (async () => {
+            await until(`${dir}/sleep.pid`);
+            child.kill("SIGTERM");
+          })();
+        },
+      });
+      assertEquals(run.code, 143, run.stderr);
+      for (const pid of await hookPids(dir)) assertEquals(await gone(pid), true, pid);
+      assertEquals(await exists(`${dir}/written.txt`), false, "the tool ran after its hook");
+      const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const result = events.find((e) => e.type === "tool_result");
+      assertEquals([result.output, result.failed], [
+        "[error: not run: the turn was stopped]",
+        true,
+      ]);
+      assertEquals(events.at(-1).message, "[error: interrupted by SIGTERM]");
+      assertEquals(run.stderr, "", "a killed hook is no hook failure");
+    },
+    "a double SIGINT exits at once and leaves no hook behind": async () => {
+      const dir = await slowHook("hook-sigint-twice");
+      const run = await runMM(["-p", "write it"], {
+        cwd: dir,
+        started: (child) => {
+          (async () => {
+            await until(`${dir}/sleep.pid`);
+            // The hook ignores SIGTERM's first blow no longer than the grace; the second SIGINT
+            // comes before the group is gone.
+            child.kill("SIGINT");
+            child.kill("SIGINT");
+          })();
+        },
+      });
+      assertEquals(run.code, 130, run.stderr);
+      for (const pid of await hookPids(dir)) assertEquals(await gone(pid), true, pid);
+      assertEquals(await exists(`${dir}/written.txt`), false);
+    },
+    "Esc in line mode: the hook killed, the tool not run, the conversation goes on": async () => {
+      const dir = await slowHook("hook-esc");
+      const term = await Terminal.mm(dir);
+      try {
+        await term.waitFor("Ctrl-D quits.");
+        await term.type("write it");
+        await term.keys("Enter");
+        const pids = await hookPids(dir);
+        await term.keys("Escape");
+        await term.waitFor("⏹ turn cancelled");
+        for (const pid of pids) assertEquals(await gone(pid), true, pid);
+        assertEquals(await exists(`${dir}/written.txt`), false, "the tool ran after its hook");
+        // mm still runs: its session's lock file is beside the session file.
+        const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)].filter((e) =>
+          e.name.endsWith(".json")
+        );
+        const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
+        assertEquals(session.messages.at(-1).content, "[error: not run: the turn was stopped]");
+      } finally {
+        await term.kill();
+      }
+    },
   });
   await server.close();
 });

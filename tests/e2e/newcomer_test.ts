@@ -47,6 +47,22 @@ Deno.test("newcomer friction", async (t) => {
       assertStringIncludes(file, "\nurl: http://127.0.0.1:1\n");
       assertStringIncludes(file, "\nmodel: qwen3\n");
     },
+    "mm init --url with credentials: in url: alone, never in a comment or on stdout": async () => {
+      const dir = await tempDir();
+      const url = `http://bob:p%40ssWORD12345@127.0.0.1:${new URL(server.url).port}`;
+      for (const found of [true, false]) {
+        const at = found ? url : "http://bob:p%40ssWORD12345@127.0.0.1:1";
+        await Deno.remove(`${dir}/mm.yaml`).catch(() => {});
+        const run = await runMM(["init", "--provider", "llamacpp", "--url", at], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(run.stdout.includes("p%40ssWORD12345"), false, run.stdout);
+        const file = await Deno.readTextFile(`${dir}/mm.yaml`);
+        assertStringIncludes(file, `\nurl: ${at}\n`);
+        const others = file.split("\n").filter((l) => !l.startsWith("url: "));
+        assertEquals(others.filter((l) => l.includes("p%40ssWORD12345")), []);
+        assertStringIncludes(file, "http://***@127.0.0.1:");
+      }
+    },
     "mm init refuses the flags it would ignore, and a provider it does not know": async () => {
       const dir = await tempDir();
       for (

@@ -205,6 +205,34 @@ Deno.test("no output or record of mm holds a secret", async (t) => {
   });
 });
 
+Deno.test("a percent-encoded URL password is redacted as written and decoded", async () => {
+  const port = new URL(server.url).port;
+  const encoded = "p%40ssWORD12345";
+  const plain = "p@ssWORD12345";
+  const dir = await workdir(
+    `provider: openai\nurl: http://user:${encoded}@127.0.0.1:${port}/v1\nmodel: leaky-encoded\n` +
+      `sessions:\n  enabled: true\n`,
+  );
+  server.script("leaky-encoded", [
+    { toolCalls: [{ name: "bash", arguments: { command: `echo ${encoded} ${plain}` } }] },
+    { text: `The password is ${encoded}, that is ${plain}.` },
+  ]);
+  const run = await runMM(["-p", "go"], { cwd: dir });
+  assertEquals(run.code, 0, run.stderr);
+  assertEquals(run.stdout, "The password is ***, that is ***.\n");
+  assertStringIncludes(run.stderr, "   *** ***\n");
+  const outputs = { stdout: run.stdout, stderr: run.stderr, ...await filesUnder(dir) };
+  for (const [where, text] of Object.entries(outputs)) {
+    for (const secret of [encoded, plain]) {
+      assertEquals(
+        text.includes(secret),
+        false,
+        `${where} holds ${secret}:\n${text.slice(0, 2000)}`,
+      );
+    }
+  }
+});
+
 Deno.test("mm -acp: what the editor is sent holds no secret", async () => {
   const dir = await workdir(`url: ${server.url}\nmodel: leaky-acp\n`);
   server.script("leaky-acp", [

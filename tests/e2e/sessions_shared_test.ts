@@ -106,6 +106,61 @@ Deno.test("sessions shared by runs and crashes", async (t) => {
       // No request was made by a refused run.
       assertEquals(server.chats("crowd").length, 2);
     },
+    "a symbolic link planted where the lock was, or where it is, empties no file": async () => {
+      const dir = await workdir(`url: ${server.url}\nmodel: planted\n${SESSIONS}`);
+      server.script("planted", [{ text: "A0" }, { text: "A1" }]);
+      assertEquals((await runMM(["-p", "Q0"], { cwd: dir })).code, 0);
+      const { id } = await session(dir);
+      const victim = `${dir}/victim.txt`;
+      await Deno.writeTextFile(victim, "precious\n");
+      // Where the lock used to be: $TMPDIR/mm-session-locks/<hash of the session file>.lock.
+      const tmp = `${dir}/tmp`;
+      await Deno.mkdir(`${tmp}/mm-session-locks`, { recursive: true });
+      const file = new TextEncoder().encode(`${dir}/.mm/sessions/${id}.json`);
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", file));
+      const hex = Array.from(digest.slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
+      await Deno.symlink(victim, `${tmp}/mm-session-locks/${hex}.lock`);
+      const resumed = await runMM(["-p", "Q1", "--continue"], { cwd: dir, env: { TMPDIR: tmp } });
+      assertEquals(resumed.code, 0, resumed.stderr);
+      assertEquals(await Deno.readTextFile(victim), "precious\n");
+      // Where it is now: beside the session file, never followed.
+      const lock = lockPath(`${dir}/.mm/sessions`, id);
+      await Deno.symlink(victim, lock);
+      const refused = await runMM(["-p", "Q2", "--continue"], { cwd: dir });
+      assertEquals(refused.code, 1);
+      assertEquals(
+        refused.stderr,
+        `mm: session ${id} cannot be locked: ${lock} cannot be used (it is a symbolic link) — check sessions.dir in the agent file\n`,
+      );
+      assertEquals(await Deno.readTextFile(victim), "precious\n");
+      assertEquals(server.chats("planted").length, 2, "no request after the refusal");
+    },
+    "a sessions directory that cannot be used: one sentence, exit 1": async () => {
+      const file = await workdir(
+        `url: ${server.url}\nmodel: lockdir\nsessions:\n  enabled: true\n  dir: in-the-way\n`,
+      );
+      await Deno.writeTextFile(`${file}/in-the-way`, "a file\n");
+      const denied = await workdir(
+        `url: ${server.url}\nmodel: lockdir\nsessions:\n  enabled: true\n  dir: /sys/mm-sessions\n`,
+      );
+      for (
+        const [dir, reason] of [
+          [file, "a file is where its directory should be"],
+          // Under mm's dropped permissions Deno refuses /sys itself; as root the kernel would.
+          [denied, "(operation not permitted|not allowed by mm's permissions)"],
+        ]
+      ) {
+        const run = await runMM(["-p", "hi"], { cwd: dir });
+        assertEquals(run.code, 1, run.stderr);
+        assertMatch(
+          run.stderr,
+          new RegExp(
+            `^mm: session [0-9a-f-]+ cannot be locked: \\S+\\.lock cannot be used \\(${reason}\\) — check sessions\\.dir in the agent file\\n$`,
+          ),
+        );
+      }
+      assertEquals(server.chats("lockdir").length, 0);
+    },
     "a second --continue waits for the first and keeps both exchanges": async () => {
       const dir = await workdir(`url: ${server.url}\nmodel: queue\n${SESSIONS}`);
       server.script("queue", [{ text: "A0" }]);
@@ -114,7 +169,7 @@ Deno.test("sessions shared by runs and crashes", async (t) => {
       const { id } = await session(dir);
       const first = runMM(["-p", "Q1", "--continue"], { cwd: dir });
       // The first holds the lock once its pid is in the lock file.
-      const lock = await lockPath(`${dir}/.mm/sessions`, id);
+      const lock = lockPath(`${dir}/.mm/sessions`, id);
       await poll(async () => (await Deno.readTextFile(lock).catch(() => "")).trim() !== "", lock);
       const second = runMM(["-p", "Q2", "--continue"], { cwd: dir });
       const [a, b] = await Promise.all([first, second]);

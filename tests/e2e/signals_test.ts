@@ -7,36 +7,12 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { mmCommand, runMM, tempDir, workdir } from "../helpers/mm.ts";
+import { gone, mmCommand, runMM, tempDir, until, workdir } from "../helpers/mm.ts";
 import { Editor } from "../helpers/acp.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
 const server = ScriptedServer.start();
-
-/** Whether something is at `path`. */
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
-}
-
-/** Waits until `path` exists. */
-async function until(path: string): Promise<void> {
-  while (!(await exists(path))) await new Promise((r) => setTimeout(r, 20));
-}
-
-/**
- * Whether process `pid` is gone (or a zombie, dead but not reaped yet), waiting up to 2 s for the
- * SIGKILL that was sent to its group to land.
- */
-async function gone(pid: string): Promise<boolean> {
-  const deadline = Date.now() + 2000;
-  while (Date.now() < deadline) {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => undefined);
-    if (stat === undefined || /\) Z /.test(stat)) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return false;
-}
 
 /** A bash call that writes its pid and its `sleep`'s pid, then waits for a minute. */
 const SLEEPER = {
@@ -86,10 +62,11 @@ Deno.test("a signal stops -p cleanly", async (t) => {
       assertEquals(events.at(-1), { type: "error", message, where: "generation" });
       assertEquals(run.stderr, "");
       for (const pid of await pids(dir)) assertEquals(await gone(pid), true, pid);
-      // The command's output files are gone (the session locks' directory stays).
-      const left = [...Deno.readDirSync(tmp)].map((e) => e.name);
-      assertEquals(left.filter((n) => n !== "mm-session-locks"), []);
-      const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+      // The command's output files are gone; nothing else of mm's is there (no session lock).
+      assertEquals([...Deno.readDirSync(tmp)].map((e) => e.name), []);
+      // The session file alone: its lock went with the run.
+      const [file, ...more] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+      assertEquals(more, []);
       const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
       assertEquals(session.messages.map((m: { role: string }) => m.role), [
         "user",
@@ -138,6 +115,13 @@ Deno.test("a closed stdout ends the run quietly", async (t) => {
       assertEquals(run.code, 141);
       assertEquals(server.chats("closed-stream").length, 1, "the turn stopped");
     },
+    "mm -p hi | true: the answer lost in the closed pipe is exit 141, never 0": async () => {
+      server.script("closed-answer", [{ text: "the answer" }]);
+      const dir = await workdir(`url: ${server.url}\nmodel: closed-answer\n`);
+      const run = await readThenClose(["-p", "hi"], dir, 0);
+      assertEquals(run.stderr, "");
+      assertEquals(run.code, 141);
+    },
     "mm doctor | head -1: no trace, exit 141": async () => {
       const dir = await workdir(`url: ${server.url}\nmodel: scripted\n`);
       const run = await readThenClose(["doctor"], dir, 1);
@@ -145,6 +129,43 @@ Deno.test("a closed stdout ends the run quietly", async (t) => {
       assertEquals(run.stderr, "");
       assertEquals(run.code, 141);
     },
+  });
+});
+
+Deno.test("SIGTERM during the start-up (a server that never answers) ends mm at once", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  let connected: () => void = () => {};
+  const reached = new Promise<void>((r) => connected = r);
+  const accepting = (async () => {
+    for await (const conn of listener) {
+      held.push(conn); // never answered: the model's listing waits for ever
+      connected();
+    }
+  })();
+  // No model: the start-up lists the server's models, and waits.
+  const dir = await workdir(`url: http://127.0.0.1:${listener.addr.port}\n`);
+  let guard: ReturnType<typeof setTimeout> | undefined;
+  const run = await runMM(["-p", "hi", "--json"], {
+    cwd: dir,
+    started: (child) => {
+      (async () => {
+        await reached;
+        child.kill("SIGTERM");
+        // A guard, not a measure: a SIGTERM that is ignored fails the test instead of stalling it.
+        guard = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      })();
+    },
+  });
+  clearTimeout(guard);
+  for (const conn of held) conn.close();
+  listener.close();
+  await accepting.catch(() => {});
+  assertEquals(run.code, 143, run.stderr);
+  assertEquals(JSON.parse(run.stdout.trim().split("\n").at(-1)!), {
+    type: "error",
+    message: "[error: interrupted by SIGTERM]",
+    where: "generation",
   });
 });
 

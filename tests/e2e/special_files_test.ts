@@ -111,6 +111,37 @@ Deno.test("files that are not files", async (t) => {
       assertEquals(run.code, 0, run.stderr);
       assertEquals(server.toolOutputs("fifo-link"), ["link is a named pipe, not a file"]);
     },
+    "an AGENTS.md that is a named pipe or too large: a warning, and the turn runs without it":
+      async () => {
+        const fifo = await dirFor("agents-md");
+        await mkfifo(`${fifo}/AGENTS.md`);
+        const large = await dirFor("agents-md");
+        await Deno.writeTextFile(`${large}/AGENTS.md`, "x".repeat(1024 * 1024) + "tail");
+        const fits = await dirFor("agents-md");
+        await Deno.writeTextFile(`${fits}/AGENTS.md`, "Use tabs.\n");
+        for (
+          const [dir, reason] of [
+            [fifo, "it is a named pipe, not a file"],
+            [large, "it is larger than the 1 MiB limit"],
+            [fits, undefined],
+          ]
+        ) {
+          server.script("agents-md", [{ text: "done" }]);
+          const run = await bounded(["-p", "go"], dir!);
+          assertEquals(run.code, 0, run.stderr);
+          const system = server.chats("agents-md").at(-1)!.body.messages[0].content;
+          if (reason === undefined) {
+            assertEquals(run.stderr, "");
+            assertStringIncludes(system, "Use tabs.");
+            continue;
+          }
+          assertEquals(
+            run.stderr,
+            `[warning: ${dir}/AGENTS.md cannot be read (${reason}) — it is not added to the system prompt]\n`,
+          );
+          assertEquals(system.includes("xxxx"), false);
+        }
+      },
     "search_memory with a word of 30,000 characters searches, never crashes": async () => {
       const dir = await dirFor(
         "long-word",

@@ -99,3 +99,57 @@ Deno.test("line mode: a command that clears the screen and retitles the window d
   }
   await server.close();
 });
+
+Deno.test("mm doctor and mm sessions on a terminal: what they print from outside goes through the filter", async (t) => {
+  const hostile = ScriptedServer.start();
+  hostile.models = ["evil\x1b[2J\x1b]2;pwned\x07model"];
+  await runCases(t, {
+    "mm doctor: a server's model id that clears the screen and retitles the pane": async () => {
+      const dir = await workdir(`url: ${hostile.url}\n`);
+      const term = await Terminal.mm(dir, ["doctor"]);
+      try {
+        const title = await term.title();
+        const screen = await term.waitFor(/\[exited \d+\]/);
+        assertStringIncludes(screen, "evil^[[2J^[]2;pwned^Gmodel");
+        assertEquals(await term.title(), title);
+      } finally {
+        await term.kill();
+      }
+    },
+    "mm sessions: a session's first question that does the same": async () => {
+      const dir = await workdir(`url: ${hostile.url}\nsessions:\n  enabled: true\n`);
+      const id = "20261201-120000-abcdef";
+      const now = "2026-12-01T12:00:00.000Z";
+      await Deno.mkdir(`${dir}/.mm/sessions`, { recursive: true });
+      await Deno.writeTextFile(
+        `${dir}/.mm/sessions/${id}.json`,
+        JSON.stringify({
+          id,
+          created: now,
+          updated: now,
+          cwd: dir,
+          provider: "ollama",
+          model: "m",
+          messages: [{ role: "user", content: "hi\x1b[2J\x1b]2;pwned\x07there", turn: 1 }],
+          errors: [],
+        }),
+      );
+      const term = await Terminal.mm(dir, ["sessions"]);
+      try {
+        const title = await term.title();
+        const screen = await term.waitFor("[exited 0]");
+        assertStringIncludes(
+          screen,
+          `${id}  2026-12-01 12:00  1 turn(s)  hi^[[2J^[]2;pwned^Gthere`,
+        );
+        assertEquals(await term.title(), title);
+      } finally {
+        await term.kill();
+      }
+      // Into a pipe it is data, as written.
+      const piped = await runMM(["sessions"], { cwd: dir });
+      assertStringIncludes(piped.stdout, "hi\x1b[2J\x1b]2;pwned\x07there");
+    },
+  });
+  await hostile.close();
+});

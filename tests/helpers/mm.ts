@@ -101,3 +101,22 @@ export async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+/** Waits until something is at `path` (a pid file a command or a hook writes). */
+export async function until(path: string): Promise<void> {
+  while (!(await exists(path))) await new Promise((r) => setTimeout(r, 20));
+}
+
+/**
+ * Whether process `pid` is gone (or a zombie, dead but not reaped yet), waiting up to 2 s for the
+ * SIGKILL that was sent to its group to land.
+ */
+export async function gone(pid: string): Promise<boolean> {
+  const deadline = Date.now() + 2000;
+  while (Date.now() < deadline) {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => undefined);
+    if (stat === undefined || /\) Z /.test(stat)) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}

@@ -1,7 +1,9 @@
 import { HOOK_CONTEXT_MARKER, matches, runHooks, withHookContext } from "../../lib/hooks/run.ts";
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { exists, gone } from "../helpers/mm.ts";
 
 const cwd = Deno.cwd();
+
 const sh = (script: string, timeout?: number) => ({ command: ["bash", "-c", script], timeout });
 
 Deno.test("runHooks", async (t) => {
@@ -79,6 +81,61 @@ Deno.test("runHooks", async (t) => {
       assertMatch(v.failures[3], /no-such-program-mm-test" cannot be started: /);
     },
   );
+  await t.step("a cancellation kills the hook's whole process group at once", async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const controller = new AbortController();
+      const verdict = runHooks(
+        [
+          sh(`echo $$ > ${dir}/hook.pid; sleep 71 & echo $! > ${dir}/sleep.pid; wait`),
+          sh(`touch ${dir}/second`),
+        ],
+        { event: "preToolCall", tool: "write_file", cwd },
+        100_000,
+        controller.signal,
+      );
+      while (!(await exists(`${dir}/sleep.pid`))) await new Promise((r) => setTimeout(r, 20));
+      const pids = [`${dir}/hook.pid`, `${dir}/sleep.pid`].map((f) => Deno.readTextFileSync(f));
+      const before = Date.now();
+      controller.abort();
+      assertEquals(await verdict, { context: [], failures: [], cancelled: true });
+      assertEquals(Date.now() - before < 1000, true, "ended within a second");
+      for (const pid of pids) assertEquals(await gone(pid.trim()), true, `${pid} still runs`);
+      assertEquals(await exists(`${dir}/second`), false, "the hooks after it do not run");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+  await t.step("an aborted signal runs no hook", async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const v = await runHooks(
+        [sh(`touch ${dir}/ran`)],
+        { event: "postToolCall", tool: "bash", cwd },
+        5000,
+        AbortSignal.abort(),
+      );
+      assertEquals(v, { context: [], failures: [], cancelled: true });
+      assertEquals(await exists(`${dir}/ran`), false);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+  await t.step("a timeout kills the group too: a job it left does not hold the call", async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const v = await runHooks(
+        [sh(`sleep 71 & echo $! > ${dir}/sleep.pid; echo '{}'`, 300)],
+        { event: "preToolCall", tool: "bash", cwd },
+        5000,
+      );
+      assertStringIncludes(v.failures[0], "timed out after 300ms");
+      const pid = (await Deno.readTextFile(`${dir}/sleep.pid`)).trim();
+      assertEquals(await gone(pid), true, `${pid} still runs`);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
   await t.step("the matcher selects tools by name or regular expression", async () => {
     const v = await runHooks(
       [{ ...sh(`echo '{"context": "edit"}'`), matcher: "write_file|edit_file" }, {

@@ -1,17 +1,47 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { fault, parse } from "../helpers/config.ts";
-import { dashFault, declaredTool, optionSlots } from "../../tools/declared.ts";
+import { dashFault, declaredTool, emptyDashFault, optionFaults } from "../../tools/declared.ts";
 
 Deno.test("declared tools: a value that starts with - is not an option", async (t) => {
   const params = { file: { type: "string" as const }, n: { type: "integer" as const } };
 
-  await t.step("a placeholder alone, or at the start of an argument, before any --", () => {
-    assertEquals([...optionSlots(["sort", "{{file}}"], params)], ["file"]);
-    assertEquals([...optionSlots(["cat", "{{file}}.txt"], params)], ["file"]);
-    assertEquals([...optionSlots(["grep", "--", "{{file}}"], params)], []);
-    assertEquals([...optionSlots(["x", "--n={{n}}", "a{{file}}"], params)], []);
+  await t.step("an argument that a value makes start with -, before any --", () => {
+    const faults = (command: string[], input: Record<string, unknown>, p = params) =>
+      optionFaults(command, p, input);
+    const file = dashFault("file", "-o/x", "string");
+    assertEquals(faults(["sort", "{{file}}"], { file: "-o/x" }), [file]);
+    assertEquals(faults(["cat", "{{file}}.txt"], { file: "-o/x" }), [file]);
+    assertEquals(faults(["grep", "--", "{{file}}"], { file: "-o/x" }), []);
+    assertEquals(faults(["x", "--n={{n}}", "a{{file}}"], { n: -5, file: "-o/x" }), []);
+    assertEquals(faults(["sort", "{{file}}"], { file: "o/x" }), []);
     const allowed = { ...params, file: { type: "string" as const, allowDash: true } };
-    assertEquals([...optionSlots(["sort", "{{file}}", "{{n}}"], allowed)], ["n"]);
+    assertEquals(faults(["sort", "{{file}}", "{{n}}"], { file: "-r", n: -5 }, allowed), [
+      dashFault("n", "-5", "integer"),
+    ]);
+  });
+
+  await t.step("a value that begins the argument after an empty one is at fault", () => {
+    const two = {
+      a: { type: "string" as const, optional: true },
+      b: { type: "string" as const },
+    };
+    assertEquals(optionFaults(["sort", "{{a}}{{b}}"], two, { b: "-o/elsewhere" }), [
+      dashFault("b", "-o/elsewhere", "string"),
+    ]);
+    assertEquals(optionFaults(["sort", "{{a}}{{b}}"], two, { a: "", b: "-o/x" }), [
+      dashFault("b", "-o/x", "string"),
+    ]);
+    assertEquals(optionFaults(["sort", "{{a}}{{b}}"], two, { a: "in", b: "-o/x" }), []);
+    // A placeholder left empty before the entry's own `-`.
+    assertEquals(optionFaults(["x", "{{a}}-o/x"], two, {}), [emptyDashFault("a", "-o/x")]);
+    assertEquals(
+      emptyDashFault("a", "-o/x"),
+      'a: left empty, it makes the argument "-o/x" start with "-", which the program would take as an option — give a value to a',
+    );
+    // The agent file's own: a default, the entry's own leading `-`.
+    const byDefault = { a: { type: "string" as const, optional: true, default: "-v" } };
+    assertEquals(optionFaults(["x", "{{a}}"], byDefault, {}), []);
+    assertEquals(optionFaults(["x", "-{{a}}"], two, { a: "o/x" }), []);
   });
 
   await t.step("the fault, for a string and for a number", () => {

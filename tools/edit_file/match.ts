@@ -42,8 +42,6 @@ import { place } from "./placement.ts";
 import { isBlank, modelWidth } from "./reindent.ts";
 import { hasTypography, toFileTypography } from "./typography.ts";
 
-export { boundedDistance, type Closest, closestRegion } from "./closest.ts";
-export { stripCopiedPrefix, withoutCopiedPrefix } from "./decoration.ts";
 export {
   type Ambiguous,
   FileText,

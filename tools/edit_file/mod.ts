@@ -9,8 +9,8 @@ import { coerceValue } from "../../lib/tool_input.ts";
 import { errorReason } from "../../lib/files.ts";
 import { truncateMiddle } from "../../lib/text.ts";
 import type { Tool, ToolResult } from "../../lib/tool.ts";
+import type { Closest } from "./closest.ts";
 import {
-  type Closest,
   FileText,
   type Located,
   type Piece,

@@ -64,6 +64,7 @@ function userError(e: unknown): RequestError {
     "SessionRequestError",
     "SessionFileError",
     "SessionBusyError",
+    "SessionLockError",
   ];
   if (e instanceof Error && names.includes(e.name)) {
     return new RequestError(-32603, e.message, { reason: e.name });
@@ -212,6 +213,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
       throw e;
     }
     const { chat, tools, systemPrompt } = pieces;
+    for (const warning of pieces.warnings) log(warning);
     return new AcpSession({
       id,
       cwd,

@@ -13,6 +13,7 @@ import { lspBannerLine } from "../../../tools/lsp/texts.ts";
 import { eventLines } from "../../mcp/status.ts";
 import { writeAll } from "../terminal/output.ts";
 import { visible } from "../terminal/visible.ts";
+import { SessionBusyError, SessionLockError } from "../../session/lock.ts";
 import { start } from "../start.ts";
 import { QUIT_SIGNALS, RunStop } from "../exit.ts";
 import { banner } from "../terminal/banner.ts";
@@ -88,14 +89,15 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
   // prompt as they come (a server starts while the user types).
   const warnings: string[] = [];
   let showMcp = (line: string): void => void warnings.push(line);
-  const begun = await start({
+  // SIGTERM or SIGHUP while it starts ends mm at once: nothing is drawn or held yet.
+  const begun = await stop.startingUp(start({
     ...opts,
     runWarning: (w: string) => warnings.push(w),
     sessionWarning: (w: string) => warnings.push(w),
     mcpEvent: (event) => {
       for (const l of eventLines(event)) showMcp(l.text);
     },
-  });
+  }));
   if (!begun.ok) {
     render.line(`mm: ${visible(begun.error)}`);
     return 1;
@@ -197,7 +199,13 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
         if (name === "/quit" || name === "/exit") break;
         if (name === "/help") render.write(["Commands:", ...helpLines()].join("\n") + "\n");
         else if (name === "/new") {
-          await begun.newSession();
+          try {
+            await begun.newSession();
+          } catch (e) {
+            // Its lock cannot be made or is held: the conversation goes on without a file.
+            if (!(e instanceof SessionLockError || e instanceof SessionBusyError)) throw e;
+            render.line(`[error: ${visible(e.message)}]`);
+          }
           agent = newAgent([]);
           const { recorder } = begun;
           render.line(`new conversation${recorder ? ` (session ${recorder.session.id})` : ""}`);

@@ -18,6 +18,15 @@ export function writeAll(stream: { writeSync(p: Uint8Array): number }, text: str
 }
 
 /**
+ * Writes a command's report (`mm doctor`, `mm sessions`) to stdout. What it holds from the outside
+ * (a server's model id or error body, a session file's question) is drawn through
+ * {@linkcode visible} when stdout is a terminal; into a pipe or a file it is data, as written.
+ */
+export function writeReport(text: string): void {
+  writeAll(Deno.stdout, Deno.stdout.isTerminal() ? visible(text) : text);
+}
+
+/**
  * The process's two output streams. A stream its reader closed (`mm -p | head -1`) is not an
  * error: its writes are dropped from then on, and a closed stdout is told once to `onClosed`.
  */

@@ -1,14 +1,7 @@
 import { assertEquals } from "../../helpers/assert.ts";
-import {
-  boundedDistance,
-  closestRegion,
-  FileText,
-  findAll,
-  resolveEdit,
-  stripCopiedPrefix,
-  stripPadding,
-  withoutCopiedPrefix,
-} from "../../../tools/edit_file/match.ts";
+import { FileText, findAll, resolveEdit, stripPadding } from "../../../tools/edit_file/match.ts";
+import { boundedDistance, closestRegion } from "../../../tools/edit_file/closest.ts";
+import { stripCopiedPrefix, withoutCopiedPrefix } from "../../../tools/edit_file/decoration.ts";
 import { numberLine } from "../../../tools/_lines.ts";
 
 Deno.test("edit_match: the passes", async (t) => {
