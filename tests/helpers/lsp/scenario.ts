@@ -8,7 +8,14 @@ import type { LspServerConfig } from "../../../lib/config/config.ts";
 import type { ToolResult } from "../../../lib/tool.ts";
 import type { LspInput } from "../../../tools/lsp/call.ts";
 import { assertEquals, assertStringIncludes } from "../assert.ts";
-import { groupGone, lspContext, project, removeProjects } from "./fixtures.ts";
+import {
+  groupGone,
+  lspContext,
+  project,
+  removeProjects,
+  TS_EMOJI_LINE,
+  TS_FILES,
+} from "./fixtures.ts";
 
 /** What a language's project and its server answer. */
 export interface Scenario {
@@ -45,6 +52,41 @@ export interface Scenario {
   /** `definition` of yell from main after the rename. */
   yellDefinition: string;
 }
+
+/** What any TypeScript server answers on {@linkcode TS_FILES} (deno lsp, typescript-language-server). */
+export const TS_SCENARIO = {
+  files: TS_FILES,
+  main: "main.ts",
+  util: "util.ts",
+  broken: "broken.ts",
+  fixed: "const count: number = 3;\nexport { count };\n",
+  greetDefinition: "main.ts:4:17  export function greet(name: string): string {",
+  emojiLine: 8,
+  greetColumn: 40,
+  greetReferences: [
+    "3 reference(s):",
+    "main.ts:4:17  export function greet(name: string): string {",
+    `main.ts:8:40  ${TS_EMOJI_LINE}`,
+    'main.ts:9:13  console.log(greet("x"), shout(message));',
+  ].join("\n"),
+  greetHover: "function greet(name: string): string",
+  greetSymbol: "function greet  line 4",
+  shoutCallLine: 9,
+  renamedMessage: {
+    output: "renamed to msg: 2 edit(s) in 1 file(s)\nmain.ts: 2 edit(s)",
+    lines: {
+      8: 'const emoji = "😀😀 漢字"; const msg = greet(emoji);',
+      9: 'console.log(greet("x"), shout(msg));',
+    },
+  },
+  renamedShout: {
+    symbolLine: 2,
+    output: "renamed to yell: 3 edit(s) in 2 file(s)\nmain.ts: 2 edit(s)\nutil.ts: 1 edit(s)",
+    util: TS_FILES["util.ts"].replace("shout(", "yell("),
+    mainIncludes: 'import { yell } from "./util.ts";',
+  },
+  yellDefinition: "util.ts:2:17  export function yell(text: string): string {",
+} satisfies Partial<Scenario>;
 
 /** Calls until a diagnostics answer is not "no diagnostics received" (a slow machine). */
 async function diagnostics(
