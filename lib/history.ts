@@ -69,3 +69,22 @@ export function answerUnanswered<T extends { message: Message }>(
   close();
   return out;
 }
+
+/**
+ * `messages` as strict chat templates accept them: a question left without an answer (its turn
+ * failed or was cancelled before the model wrote anything) and the question after it go out as one
+ * user message, joined by a blank line, so that roles alternate. The history keeps both.
+ */
+export function alternating(messages: Message[]): Message[] {
+  if (!messages.some((m, i) => m.role === "user" && messages[i - 1]?.role === "user")) {
+    return messages;
+  }
+  const out: Message[] = [];
+  for (const m of messages) {
+    const last = out.at(-1);
+    if (m.role === "user" && last?.role === "user") {
+      out[out.length - 1] = { role: "user", content: `${last.content}\n\n${m.content}` };
+    } else out.push(m);
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 import { assertEquals } from "./helpers/assert.ts";
-import { answerUnanswered, type Message, NOT_RUN } from "../lib/history.ts";
+import { alternating, answerUnanswered, type Message, NOT_RUN } from "../lib/history.ts";
 
 const call = (...ids: string[]): Message => ({
   role: "assistant",
@@ -38,4 +38,28 @@ Deno.test("answerUnanswered: every call gets its answer, right after its step's"
   const whole = [call("x"), tool("x")].map(wrap);
   assertEquals(answerUnanswered(whole, answer), whole);
   assertEquals(NOT_RUN, "[error: not run: the turn was stopped]");
+});
+
+Deno.test("alternating: an unanswered question and the next go out as one user message", () => {
+  const asked: Message[] = [
+    { role: "system", content: "s" },
+    { role: "user", content: "a" },
+    { role: "assistant", content: "b" },
+  ];
+  assertEquals(alternating(asked), asked);
+  const failedTwice: Message[] = [
+    ...asked,
+    { role: "user", content: "c" },
+    { role: "user", content: "d" },
+    { role: "user", content: "e" },
+  ];
+  assertEquals(alternating(failedTwice), [...asked, { role: "user", content: "c\n\nd\n\ne" }]);
+  assertEquals(failedTwice.length, 6, "the history itself is left as it is");
+  const afterTools: Message[] = [
+    { role: "user", content: "a" },
+    { role: "assistant", content: null, tool_calls: [] },
+    { role: "tool", tool_call_id: "1", content: "out" },
+    { role: "user", content: "b" },
+  ];
+  assertEquals(alternating(afterTools), afterTools);
 });

@@ -5,7 +5,7 @@
  */
 
 import type { Config } from "../config/config.ts";
-import type { Message, ToolCall } from "../history.ts";
+import { alternating, type Message, type ToolCall } from "../history.ts";
 import type { ChatClient, ChatResult, ToolSchema } from "../provider/chat.ts";
 import type { AnyTool } from "../tool.ts";
 import { historyArguments } from "../tool_input.ts";
@@ -114,7 +114,7 @@ export class ModelCaller {
     const raw = rawPromptTokens(messages, schemas);
     try {
       const result = await chat.stream({
-        messages,
+        messages: alternating(messages),
         tools: schemas,
         promptTokens: calibrated(raw, this.#calibration),
         ...(summary?.tools ? { toolChoice: "none" as const } : {}),

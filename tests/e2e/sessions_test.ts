@@ -186,6 +186,26 @@ Deno.test("sessions", async (t) => {
       assertStringIncludes(s.errors[0].message, "answered HTTP 500");
       assertMatch(s.errors[0].time, /^\d{4}-\d\d-\d\dT/);
     },
+    "after a failed turn, --continue sends both questions as one: roles still alternate":
+      async () => {
+        server.script("retry", [
+          { status: 500, body: { error: { message: "boom" } } },
+          { text: "Both answered." },
+        ]);
+        const dir = await dirFor("retry");
+        assertEquals((await runMM(["-p", "first question"], { cwd: dir })).code, 1);
+        const again = await runMM(["-p", "second question", "--continue"], { cwd: dir });
+        assertEquals(again.code, 0, again.stderr);
+        const sent = server.chats("retry")[1].body.messages;
+        assertEquals(sent.map((m: { role: string }) => m.role), ["system", "user"]);
+        assertEquals(sent[1].content, "first question\n\nsecond question");
+        const [s] = await sessions(dir);
+        assertEquals(s.messages.map((m: { role: string; turn: number }) => [m.role, m.turn]), [
+          ["user", 1],
+          ["user", 2],
+          ["assistant", 2],
+        ]);
+      },
     "the loop detector's stop is recorded too": async () => {
       const call = { toolCalls: [{ name: "bash", arguments: { command: "false" } }] };
       server.script("loop-recorded", Array.from({ length: 6 }, () => call));
