@@ -72,6 +72,9 @@ export const START_TIMEOUT = 60_000;
 export const REQUEST_TIMEOUT = 30_000;
 /** Quiet time after a publication before a diagnostics wait ends (see waitForPublication). */
 export const SETTLE = 500;
+/** vscode-jsonrpc's code for a request it could not write (EPIPE): not an answer of the server. */
+const MESSAGE_WRITE_ERROR = -32099;
+
 /** Time `shutdown` gets at close, then the process after `exit`, before it is killed. */
 export const CLOSE_GRACE = 2_000;
 
@@ -352,7 +355,7 @@ export class LspClient {
       if (err instanceof LspError) throw err;
       if (this.#closedConnection || this.#exitStatus !== undefined) throw await this.#gone();
       const code = (err as { code?: unknown }).code;
-      if (!(err instanceof this.#rpc!.ResponseError)) {
+      if (!(err instanceof this.#rpc!.ResponseError) || code === MESSAGE_WRITE_ERROR) {
         // Not an answer of the server: the pipe failed (EPIPE) or the connection is going away.
         if (await within(this.#exit, 1000) || this.#closedConnection) throw await this.#gone();
       }

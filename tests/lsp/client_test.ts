@@ -102,6 +102,21 @@ Deno.test("lsp client: a server that exits at once cannot start", async () => {
   await removeProjects();
 });
 
+Deno.test("lsp client: a server that closed its input and then exits says how it stopped", async () => {
+  // The write of `initialize` fails (EPIPE) before the exit is seen: the exit still names the cause.
+  const dir = await project({});
+  const server = {
+    name: "f",
+    command: "sh",
+    args: ["-c", "exec 0<&-; sleep 0.3; exit 3"],
+    extensions: [".x"],
+  };
+  const err = await rejection(LspClient.start(server, { root: dir }));
+  assertEquals(err.kind, "start");
+  assertMatch(err.message, /^the server stopped \(exit code 3\)/);
+  await removeProjects();
+});
+
 Deno.test("lsp pool: servers by extension, commands on the PATH", async (t) => {
   await t.step("workspace/configuration sections", () => {
     const deno = { name: "deno", command: "/usr/bin/deno", args: [], extensions: [] };
