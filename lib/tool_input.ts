@@ -115,10 +115,11 @@ function singleToDoubleQuotes(text: string): string {
   return out;
 }
 
-/** The input coerced to the parameters' types, or every fault found. */
+/** The input coerced to the parameters' types, or every fault found and the fields that did coerce. */
 export type CoercedInput = { ok: true; input: Record<string, unknown> } | {
   ok: false;
   faults: string[];
+  partial: Record<string, unknown>;
 };
 
 /**
@@ -157,7 +158,7 @@ export function coerceInput(
       faults.push(`${name}: ${JSON.stringify(value)} is not ${article(p.type)}`);
     } else input[name] = coerced;
   }
-  return faults.length ? { ok: false, faults } : { ok: true, input };
+  return faults.length ? { ok: false, faults, partial: input } : { ok: true, input };
 }
 
 function article(type: Parameter["type"]): string {

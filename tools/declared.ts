@@ -156,20 +156,19 @@ export function declaredTool(entry: DeclaredToolConfig): AnyTool {
     parse(args) {
       const coerced = coerceInput(parameters, args, true);
       const faults = coerced.ok ? [] : [...coerced.faults];
-      const input = coerced.ok ? coerced.input : {};
-      if (coerced.ok) {
-        for (const [name, p] of Object.entries(entry.parameters)) {
-          const v = input[name];
-          if (v !== undefined && p.enum?.length && !p.enum.includes(v as string)) {
-            faults.push(
-              `${name}: ${renderValue(v as string)} is not one of ${
-                p.enum.map(renderValue).join(", ")
-              }`,
-            );
-          }
+      // The values that coerced are checked against their enum even when others are at fault.
+      const input = coerced.ok ? coerced.input : coerced.partial;
+      for (const [name, p] of Object.entries(entry.parameters)) {
+        const v = input[name];
+        if (v !== undefined && p.enum?.length && !p.enum.includes(v as string)) {
+          faults.push(
+            `${name}: ${renderValue(v as string)} is not one of ${
+              p.enum.map(renderValue).join(", ")
+            }`,
+          );
         }
-        faults.push(...optionFaults(entry.command, entry.parameters, input));
       }
+      if (!faults.length) faults.push(...optionFaults(entry.command, entry.parameters, input));
       return faults.length ? { ok: false, faults } : { ok: true, input };
     },
     summary: (input) => showArgv(argvOf(input)),

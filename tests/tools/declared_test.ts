@@ -71,6 +71,18 @@ Deno.test("declared tools: a value that starts with - is not an option", async (
     });
   });
 
+  await t.step("an enum fault is named beside the other faults of the call", () => {
+    const tool = declaredTool({
+      name: "t",
+      command: ["prog", "{{times}}", "{{mode}}"],
+      parameters: { times: { type: "integer" }, mode: { type: "string", enum: ["loud", "soft"] } },
+    });
+    const parsed = tool.parse!({ times: "x", mode: "shout" });
+    assertEquals(parsed.ok, false);
+    assertEquals(!parsed.ok && parsed.faults.length, 2);
+    assertEquals(!parsed.ok && parsed.faults[1], "mode: shout is not one of loud, soft");
+  });
+
   await t.step("allowDash is a boolean key of a parameter in the agent file", () => {
     const config = parse(
       "tools:\n  - name: t\n    command: [x, '{{a}}']\n    parameters:\n      a: {type: string, allowDash: true}\n",
