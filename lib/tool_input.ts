@@ -214,6 +214,47 @@ export function invalidCallText(
       description ? `: ${description}` : ""
     }`;
   }).join("; ");
-  return `[${name}: invalid call, nothing was run — ${faults.join("; ")}. You sent: ${sent}. ` +
+  return `[${name}: invalid call, nothing was run — ${faults.join("; ")}. You sent: ${
+    echoSent(sent)
+  }. ` +
     `Expected: ${expected}. Call ${name} again with each parameter as its own field.]`;
+}
+
+/** How much of one string value of a call an invalid-call text repeats. */
+export const ECHO_VALUE_LIMIT = 200;
+
+/** How much of a call's input as a whole an invalid-call text repeats. */
+export const ECHO_LIMIT = 2000;
+
+/**
+ * A call's input as an invalid-call text repeats it: each string value of a JSON object over
+ * {@linkcode ECHO_VALUE_LIMIT} characters and the whole over {@linkcode ECHO_LIMIT} end in
+ * `… [N more characters]`, so a 30 KB `content` sent without its `path` costs the window little.
+ * Input that needs no cut is repeated as it was sent.
+ */
+export function echoSent(sent: string): string {
+  let text = sent;
+  try {
+    const value: unknown = JSON.parse(sent);
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      let cut = false;
+      const short = Object.fromEntries(
+        Object.entries(value).map(([k, v]) => {
+          if (typeof v !== "string" || v.length <= ECHO_VALUE_LIMIT) return [k, v];
+          cut = true;
+          return [k, shortened(v, ECHO_VALUE_LIMIT)];
+        }),
+      );
+      if (cut) text = JSON.stringify(short);
+    }
+  } catch {
+    // Not JSON: repeated as text, cut as a whole.
+  }
+  return text.length > ECHO_LIMIT ? shortened(text, ECHO_LIMIT) : text;
+}
+
+/** `text`'s first `max` characters (never half a surrogate pair) and how many more there were. */
+function shortened(text: string, max: number): string {
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]) ? max - 1 : max;
+  return `${text.slice(0, end)}… [${text.length - end} more characters]`;
 }

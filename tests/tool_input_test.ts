@@ -1,4 +1,10 @@
-import { coerceInput, invalidCallText, parseToolArguments } from "../lib/tool_input.ts";
+import {
+  coerceInput,
+  ECHO_LIMIT,
+  echoSent,
+  invalidCallText,
+  parseToolArguments,
+} from "../lib/tool_input.ts";
 import type { Parameter } from "../lib/tool.ts";
 import { assertEquals } from "./helpers/assert.ts";
 
@@ -64,12 +70,14 @@ Deno.test("coerceInput", async (t) => {
         'start: "two" is not an integer',
         'numbered: "yes" is not a boolean',
       ],
+      partial: { ratio: 1.5 },
     });
   });
   await t.step("a fraction is not an integer", () => {
     assertEquals(coerceInput(params, { path: "a", start: 1.5 }), {
       ok: false,
       faults: ["start: 1.5 is not an integer"],
+      partial: { path: "a" },
     });
   });
   await t.step("unknown fields are ignored, or faults when strict", () => {
@@ -77,6 +85,7 @@ Deno.test("coerceInput", async (t) => {
     assertEquals(coerceInput(params, { path: "a", colour: 1 }, true), {
       ok: false,
       faults: ['"colour" is not a parameter of this tool'],
+      partial: { path: "a" },
     });
   });
 });
@@ -89,4 +98,30 @@ Deno.test("invalidCallText has the declared-tools form", () => {
     }),
     '[read_file: invalid call, nothing was run — path is missing. You sent: {"pth": "a"}. Expected: path (string): File path; start (integer, optional): First line. Call read_file again with each parameter as its own field.]',
   );
+});
+
+Deno.test("echoSent: an invalid call's input is repeated, its long values and its whole cut", () => {
+  assertEquals(echoSent('{"pth": "a"}'), '{"pth": "a"}');
+  const long = "y".repeat(250);
+  assertEquals(
+    echoSent(JSON.stringify({ content: long, n: 2 })),
+    `{"content":"${"y".repeat(200)}… [50 more characters]","n":2}`,
+  );
+  // A cut never leaves half of a surrogate pair.
+  const emoji = "a".repeat(199) + "😀" + "b".repeat(10);
+  assertEquals(
+    echoSent(JSON.stringify({ c: emoji })),
+    `{"c":"${"a".repeat(199)}… [12 more characters]"}`,
+  );
+  // Text that is not JSON, or JSON with many short values, is cut as a whole.
+  const broken = '{"command": "' + "z".repeat(3000);
+  assertEquals(
+    echoSent(broken),
+    `${broken.slice(0, ECHO_LIMIT)}… [${broken.length - ECHO_LIMIT} more characters]`,
+  );
+  const many = JSON.stringify(
+    Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i])),
+  );
+  assertEquals(echoSent(many).endsWith(` more characters]`), true);
+  assertEquals(echoSent(many).length < ECHO_LIMIT + 30, true);
 });

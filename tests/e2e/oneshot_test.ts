@@ -245,13 +245,14 @@ Deno.test("one-shot turns", async (t) => {
               { name: "bash", arguments: '{"command": "echo broken"' },
               { name: "read_file", arguments: { start: 1 } },
               { name: "bash", arguments: { command: ["ls"] } },
+              { name: "write_file", arguments: { content: "x".repeat(33_000) } },
             ],
           },
           { text: "ok" },
         ]);
         const run = await runMM(["-p", "x"], { cwd: await dirFor("repair") });
         assertEquals(run.code, 0, run.stderr);
-        const [a, b, c, d, e] = toolMessages("repair", 1).map((m) => m.content);
+        const [a, b, c, d, e, f] = toolMessages("repair", 1).map((m) => m.content);
         assertEquals(a, "repaired\n");
         assertEquals(b, "fenced\n");
         assertMatch(
@@ -266,6 +267,12 @@ Deno.test("one-shot turns", async (t) => {
           e,
           '[bash: invalid call, nothing was run — command: ["ls"] is not a string.',
         );
+        // A large value sent without its path is not repeated whole: the text stays small.
+        assertStringIncludes(
+          f,
+          `You sent: {"content":"${"x".repeat(200)}… [32800 more characters]"}.`,
+        );
+        assertEquals(f.length < 1000, true, f);
       },
     "an unknown tool is answered with the list of tools; a near miss of case is forgiven":
       async () => {

@@ -7,6 +7,7 @@
  */
 
 import { mcpToolName } from "../../lib/config/mcp.ts";
+import { echoSent } from "../../lib/tool_input.ts";
 import type {
   AnyTool,
   McpServerPort,
@@ -199,9 +200,9 @@ export function invalidMcpCallText(
 ): string {
   return `[${server} ${tool.name}: invalid call, nothing was run — ${
     faults.join("; ")
-  }. You sent: ${sent}. Expected arguments: ${parameterList(tool)}. Call mcp_call again with ${
-    callExample(server, tool)
-  }.]`;
+  }. You sent: ${echoSent(sent)}. Expected arguments: ${
+    parameterList(tool)
+  }. Call mcp_call again with ${callExample(server, tool)}.]`;
 }
 
 /** A tool's parameters on one line: `path (string): …; head (number, optional): …`. */
