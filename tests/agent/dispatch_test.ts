@@ -124,6 +124,7 @@ Deno.test("a tool's own schema and parse", async (t) => {
     assertEquals(coerceInput(params, { items: "a" }), {
       ok: false,
       faults: ['items: "a" is not an array'],
+      partial: {},
     });
   });
 

@@ -164,7 +164,7 @@ Deno.test("extending mm", async (t) => {
       const run = await runMM(["-p", "x"], { cwd: dir });
       assertEquals(
         toolOutputs("invalid", 1)[0],
-        '[run_tests: invalid call, nothing was run — "colour" is not a parameter of this tool; pattern is missing; count: "many" is not an integer; verbose: "yes" is not a boolean. You sent: {"count":"many","verbose":"yes","level":"medium","colour":"red"}. Expected: pattern (string): Which tests; count (integer, optional): How many times. Optional, default 2; verbose (boolean, optional): Say more. Optional; level (string, optional): The level. One of: low, high. Optional. Call run_tests again with each parameter as its own field.]',
+        '[run_tests: invalid call, nothing was run — "colour" is not a parameter of this tool; pattern is missing; count: "many" is not an integer; verbose: "yes" is not a boolean; level: medium is not one of low, high. You sent: {"count":"many","verbose":"yes","level":"medium","colour":"red"}. Expected: pattern (string): Which tests; count (integer, optional): How many times. Optional, default 2; verbose (boolean, optional): Say more. Optional; level (string, optional): The level. One of: low, high. Optional. Call run_tests again with each parameter as its own field.]',
       );
       assertStringIncludes(run.stderr, '🧰 run_tests: {"count":"many"');
       server.script("enum", [
