@@ -1,7 +1,7 @@
 /** How a command's output ends and reads for the model (tools/_command.ts). */
 
 import { binaryOutputText, commandOutput, NUL_MARK, readableOutput } from "../../tools/_command.ts";
-import { assertEquals } from "../helpers/assert.ts";
+import { assertEquals, assertMatch } from "../helpers/assert.ts";
 
 Deno.test("readableOutput", async (t) => {
   await t.step("text is left as it is", () => {
@@ -34,6 +34,24 @@ Deno.test("readableOutput", async (t) => {
       "first note\nsecond note\n[binary output: 17 bytes, not shown]\nafter\n",
     );
   });
+  await t.step("NULs beside raw control bytes are an executable's tables, not text", () => {
+    const table = "\0\0\0\u0005\0\0\0\u0007sort_files\0posix-\0main\0" + "x".repeat(200);
+    assertEquals(readableOutput(`ok\n${table}\n`), `ok\n${binaryOutputText(table.length + 1)}\n`);
+  });
+  await t.step("the scraps between binary lines belong to them: one line, not dozens", () => {
+    const bin = "\0\ufffd\0\0\ufffd\0\0\0";
+    const output = `notes\n${bin}\nab\n\n${bin}\n\u0003 some words here\n${bin}\nlater text\n`;
+    assertEquals(readableOutput(output), `notes\n${binaryOutputText(49)}\nlater text\n`);
+  });
+  await t.step(
+    "an executable (cat /bin/sh; echo done): one line, then what came after",
+    async () => {
+      const sh = await Deno.readFile(await Deno.realPath("/bin/sh"));
+      const output = new TextDecoder().decode(sh) + "\ndone\n";
+      // The count is of what was decoded: a run of bytes that are not UTF-8 may be one U+FFFD.
+      assertMatch(readableOutput(output), /^\[binary output: \d+ bytes, not shown\]\ndone\n$/);
+    },
+  );
   await t.step("through commandOutput, which bash and the declared tools use", () => {
     const result = { output: "\0".repeat(100), code: 0, timedOut: false, cancelled: false };
     assertEquals(commandOutput(result, 30_000, 16_000), {
