@@ -123,8 +123,16 @@ export function readableOutput(output: string): string {
   return out.join("\n");
 }
 
-/** Control bytes that text does not carry (tab, newlines, bell, backspace, form feed, ESC do). */
-const RAW_CONTROL = /[\x01-\x06\x0e-\x1a\x1c-\x1f\x7f]/;
+/** Whether code unit `c` is a control byte text does not carry (tab, newlines, bell, BS, FF, ESC do). */
+function isRawControl(c: number): boolean {
+  return (c >= 0x01 && c <= 0x06) || (c >= 0x0e && c <= 0x1f && c !== 0x1b) || c === 0x7f;
+}
+
+/** Whether `line` holds a raw control byte. */
+function hasRawControl(line: string): boolean {
+  for (let i = 0; i < line.length; i++) if (isRawControl(line.charCodeAt(i))) return true;
+  return false;
+}
 
 /**
  * Which lines are binary: those {@linkcode isBinaryLine} says, and the scraps between them — the
@@ -160,7 +168,7 @@ function oddCount(line: string): number {
   let odd = 0;
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
-    if (c === 0 || c === 0xfffd || RAW_CONTROL.test(line[i])) odd++;
+    if (c === 0 || c === 0xfffd || isRawControl(c)) odd++;
   }
   return odd;
 }
@@ -172,7 +180,7 @@ function oddCount(line: string): number {
 function isBinaryLine(line: string): boolean {
   const odd = oddCount(line);
   if (odd === 0) return false;
-  return odd > line.length / 10 || (/[\0\ufffd]/.test(line) && RAW_CONTROL.test(line));
+  return odd > line.length / 10 || (/[\0\ufffd]/.test(line) && hasRawControl(line));
 }
 
 /** The bytes `text` stood for: each U+FFFD was one byte that was not UTF-8, not its three. */
