@@ -358,6 +358,11 @@ export interface Tool<I = Record<string, unknown>> {
   counter?: Counter;
   /** False when the front ends must not echo the output (read_skill's content). */
   preview?: boolean;
+  /**
+   * True when the run changes files through `ctx.fs.writeAtomic` alone and returns the change as
+   * `diff`: run with its writes kept back, it shows the permission dialog what it would change.
+   */
+  previewsChange?: boolean;
   /** Whether this configuration declares the tool. */
   declared(config: Config): boolean;
   /** What the model reads; a function when it depends on the configuration (lsp names its servers). */

@@ -52,6 +52,7 @@ export const writeFile: Tool<WriteFileInput> = {
   kind: "edit",
   emoji: "📝",
   asks: true,
+  previewsChange: true,
   counter: "fileOps",
   declared: (config) => config.editTools,
   description: WRITE_FILE_DESCRIPTION,

@@ -21,6 +21,7 @@ import type {
 import { coerceInput, invalidCallText, parseToolArguments } from "../tool_input.ts";
 import type { AgentEvent } from "./events.ts";
 import { LOOP_DETECTED, LoopDetector, loopStoppedText } from "./loop_detector.ts";
+import { previewChange } from "./preview.ts";
 import type { Counters } from "./recap.ts";
 import {
   abandonedText,
@@ -193,7 +194,7 @@ export class Dispatcher {
     let result: ToolResult;
     if (!prepared.ok) result = { output: prepared.refusal, failed: true };
     else {
-      const refusal = await this.#refusal(prepared.tool, prepared.input);
+      const refusal = await this.#refusal(prepared.tool, prepared.input, signal);
       result = refusal !== undefined
         ? { output: refusal, failed: true }
         : await this.#runWithHooks(prepared.tool, prepared.input, signal, call.id);
@@ -244,7 +245,7 @@ export class Dispatcher {
       this.#opts.unknownTool,
     );
     if (!prepared.ok) return { kind: "refused", text: prepared.refusal };
-    const refusal = await this.#refusal(prepared.tool, prepared.input);
+    const refusal = await this.#refusal(prepared.tool, prepared.input, signal);
     if (refusal !== undefined) return { kind: "refused", text: refusal };
     return {
       kind: "ran",
@@ -315,15 +316,28 @@ export class Dispatcher {
     return output === result.output ? result : { ...result, output };
   }
 
-  /** Why the call may not run (the refusal the model reads), or undefined when it may. */
-  async #refusal(tool: AnyTool, input: Record<string, unknown>): Promise<string | undefined> {
+  /**
+   * Why the call may not run (the refusal the model reads), or undefined when it may. A call that
+   * changes a file shows the dialog its diff.
+   */
+  async #refusal(
+    tool: AnyTool,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
     const conversation = this.#opts.conversation();
     const asks = typeof tool.asks === "function" ? tool.asks(input, conversation) : tool.asks;
     if (!asks || this.#opts.config.yolo || this.#allowed.has(tool.name)) return undefined;
+    const change = await previewChange(tool, input, {
+      ...this.#opts.context(signal),
+      conversation,
+    });
     const answer = await this.#opts.askPermission(
       tool.name,
       tool.summary(input, conversation),
       input,
+      undefined,
+      change,
     );
     if (answer.kind === "allowAlways") this.#allowed.add(tool.name);
     if (answer.kind !== "reject") return undefined;

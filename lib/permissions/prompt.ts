@@ -28,7 +28,7 @@ export interface AskedBy {
 }
 
 /**
- * Asks the user whether a call may run; one-shot mode answers `reject` without asking. For an asked
+ * Asks the user whether a call may run (`change`: what a file-changing call would change); one-shot mode answers `reject` without asking. For an asked
  * agent's call (`askedBy`), `summary` is the whole question: `<agent> asks: <title>`.
  */
 export type AskPermission = (
@@ -36,4 +36,5 @@ export type AskPermission = (
   summary: string,
   input: Record<string, unknown>,
   askedBy?: AskedBy,
+  change?: { path: string; oldText?: string; newText: string },
 ) => Promise<PermissionAnswer>;

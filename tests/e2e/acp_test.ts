@@ -302,6 +302,12 @@ Deno.test("editor mode (ACP)", async (t) => {
             { optionId: "reject_once", name: "Reject", kind: "reject_once" },
           ]);
           assertEquals(editor.permissions[2].toolCall.title, "write_file: a.txt");
+          // The change travels as a diff: a new file's has no oldText.
+          const created = await Deno.realPath(dir).then((d) => `${d}/a.txt`);
+          assertEquals(editor.permissions[2].toolCall.content, [
+            { type: "diff", path: created, newText: "x" },
+          ]);
+          assertEquals(editor.permissions[2].toolCall.locations, [{ path: created }]);
           assertEquals(toolOutputs("perm", 4), [
             "one\n",
             "two\n",
@@ -325,6 +331,36 @@ Deno.test("editor mode (ACP)", async (t) => {
           assertEquals(statuses.length, 2);
         });
       },
+
+    "the dialog of an edit shows its diff before anything is written": async () => {
+      server.script("perm-edit", [
+        {
+          toolCalls: [{
+            name: "edit_file",
+            arguments: { path: "b.txt", edits: [{ old_text: "two", new_text: "TWO" }] },
+          }],
+        },
+        { text: "done" },
+      ]);
+      const dir = await dirFor("perm-edit", "yolo: false\n");
+      await Deno.writeTextFile(`${dir}/b.txt`, "one\ntwo\n");
+      let seen: string | undefined;
+      const permission = async () => {
+        seen = await Deno.readTextFile(`${dir}/b.txt`);
+        return select("reject_once");
+      };
+      await withEditor({ cwd: dir, permission }, async (editor) => {
+        const session = await editor.newSession(dir);
+        assertEquals(await editor.prompt(session, "go"), "end_turn");
+        const path = await Deno.realPath(`${dir}/b.txt`);
+        assertEquals(editor.permissions[0].toolCall.content, [
+          { type: "diff", path, oldText: "one\ntwo\n", newText: "one\nTWO\n" },
+        ]);
+        assertEquals(seen, "one\ntwo\n");
+        assertEquals(await Deno.readTextFile(`${dir}/b.txt`), "one\ntwo\n");
+        assertEquals(toolOutputs("perm-edit", 1), ["[edit_file rejected by the user]"]);
+      });
+    },
 
     "session/cancel during sleep 30: the command is killed, the prompt answers cancelled":
       async () => {

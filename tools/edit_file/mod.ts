@@ -605,6 +605,7 @@ export const editFile: Tool<EditFileInput> = {
   kind: "edit",
   emoji: "📝",
   asks: true,
+  previewsChange: true,
   counter: "fileOps",
   declared: (config) => config.editTools,
   description: EDIT_FILE_DESCRIPTION,

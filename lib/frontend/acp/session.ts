@@ -22,13 +22,14 @@ import type { ChatClient } from "../../provider/chat.ts";
 import type { Message } from "../../history.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import type { Subagents } from "../../subagent/ask.ts";
-import type { AnyTool, NestedEvent, ToolKind } from "../../tool.ts";
+import type { AnyTool, FileDiff, NestedEvent, ToolKind } from "../../tool.ts";
 import { frontEndAgent } from "../start.ts";
 import { errorChunkMeta } from "../../acp/mm_ext.ts";
 import { editorAsk } from "./elicitation.ts";
 import { nestedCallStart, nestedCallUpdate, nestedChunk } from "./nested_updates.ts";
 import { permissionAnswer, permissionOptions, untilAborted } from "./permission.ts";
 import {
+  diffContent,
   promptText,
   replayUpdates,
   textChunk,
@@ -134,8 +135,8 @@ export class AcpSession {
       track: (t) => this.#tracked(t),
       sessionId: opts.id,
     }, {
-      askPermission: (tool, summary, _input, askedBy) =>
-        this.#askPermission(tool, askedBy && { ...askedBy, question: summary }),
+      askPermission: (tool, summary, _input, askedBy, change) =>
+        this.#askPermission(tool, askedBy && { ...askedBy, question: summary }, change),
       emit: (e) => this.#onEvent(e),
       warn: (message) => this.#warn(message),
       mcpLine: (message, warning) => this.#mcpLine(message, warning),
@@ -378,11 +379,12 @@ export class AcpSession {
   /**
    * The permission dialog for the current call, or for a call of the agent it asked (`askedBy`: on
    * that call, titled `<agent> asks: <title>`, without "Always allow", which the asked agent would
-   * take as once); anything but an allow is a refusal.
+   * take as once); anything but an allow is a refusal. A file's `change` travels as a diff.
    */
   async #askPermission(
     tool: string,
     askedBy?: AskedBy & { question: string },
+    change?: FileDiff,
   ): Promise<PermissionAnswer> {
     const call = this.#current;
     const signal = this.#turn?.controller.signal;
@@ -394,6 +396,7 @@ export class AcpSession {
       title: askedBy?.question ?? call.title,
       ...(askedBy ? {} : { kind: call.kind }),
       status: "pending" as const,
+      ...(change ? { content: [diffContent(change)], locations: [{ path: change.path }] } : {}),
     };
     const response = await untilAborted(
       this.#opts.peer.requestPermission({
