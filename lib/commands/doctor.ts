@@ -20,6 +20,8 @@ import { sameOllamaModel } from "../provider/unload.ts";
 import { writeReport } from "../frontend/terminal/output.ts";
 import { mcpChecks } from "./doctor_mcp.ts";
 import { redactUrl } from "../secrets.ts";
+import { agentInfos } from "../subagent/ask.ts";
+import { agentFilePath } from "../subagent/child.ts";
 
 /** One check's verdict. */
 export interface Check {
@@ -119,6 +121,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
     }
   }
   for (const c of await lspChecks(config, opts.cwd)) report(c);
+  for (const c of agentChecks(config, opts.cwd)) report(c);
   await mcpChecks(config, opts.cwd, chat, { check: report, line: out });
   return failed ? 1 : 0;
 }
@@ -394,6 +397,26 @@ function contextCheck(
     };
   }
   return undefined;
+}
+
+/** Each agent of `mmConfigs` has a file that can start it. */
+export function agentChecks(config: Config, cwd: string): Check[] {
+  return agentInfos(config, Deno.env.toObject(), cwd).map((a): Check =>
+    a.fault
+      ? {
+        ok: false,
+        text: `agent ${a.name}: ${a.fault}`,
+        fix: `fix its agent file, or mmConfigs.${a.name}.file in ${
+          config.file ?? "the agent file"
+        }`,
+      }
+      : {
+        ok: true,
+        text: `agent ${a.name}: ${agentFilePath(a.ref, config)} (${a.provider}${
+          a.model ? `, ${a.model}` : ""
+        })`,
+      }
+  );
 }
 
 /** Each language server of `lsp.servers` can be started: its command is on the PATH. */

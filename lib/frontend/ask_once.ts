@@ -2,7 +2,8 @@
 
 import type { Config } from "../config/config.ts";
 import { UsageError } from "../cli/flags.ts";
-import { askDepth, Subagents } from "../subagent/ask.ts";
+import { ConfigError } from "../config/errors.ts";
+import { askDepth, readAgentFile, Subagents } from "../subagent/ask.ts";
 import { CLOSED_EXIT, interruptedText, RunStop, stopExitCode } from "./exit.ts";
 import { Output } from "./terminal/output.ts";
 import { visible } from "./terminal/visible.ts";
@@ -29,10 +30,18 @@ export function unknownAskName(name: string, config: Config): UsageError {
 /**
  * Asks the agent once: its answer on stdout, errors on stderr. Nobody can be asked: its permission
  * requests are refused unless its entry's `yolo` (else this agent's) lets its calls run. Exit codes
- * as `-p`: 0 answered, 1 failed, 130 interrupted (128 + the signal's number; 141 when stdout closed).
+ * as `-p`: 0 answered, 1 failed, 130 interrupted (128 + the signal's number; 141 when stdout closed);
+ * an agent whose file cannot start it is a {@linkcode ConfigError} (2).
  */
 export async function runAskOnce(opts: AskOnceOptions): Promise<number> {
-  if (!opts.config.mmConfigs[opts.name]) throw unknownAskName(opts.name, opts.config);
+  const ref = opts.config.mmConfigs[opts.name];
+  if (!ref) throw unknownAskName(opts.name, opts.config);
+  // A file that cannot start the agent is a configuration error (exit 2), said before it starts.
+  const read = readAgentFile(ref, opts.config, Deno.env.toObject(), opts.cwd);
+  if (!read.ok) {
+    const key = `mmConfigs.${opts.name}.file`;
+    throw new ConfigError(opts.config.file ?? "mm", 0, 0, key, `${key}: ${read.fault}`);
+  }
   const stop = new RunStop();
   const out = new Output(() => stop.stop("stdout closed"));
   const fail = (text: string, code = 1) => {

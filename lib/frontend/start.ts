@@ -25,7 +25,13 @@ import { type Client, createClient } from "../provider/client.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
 import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
-import { type AgentInfo, agentInfos, askDepth, Subagents } from "../subagent/ask.ts";
+import {
+  agentFaultWarning,
+  type AgentInfo,
+  agentInfos,
+  askDepth,
+  Subagents,
+} from "../subagent/ask.ts";
 import type { AnyTool, AskUser, MoreTools } from "../tool.ts";
 import { settledBefore } from "../wait.ts";
 import { startupTools } from "../../tools/mod.ts";
@@ -74,6 +80,17 @@ export function startRun(config: Config, cwd: string, onMcp?: (event: McpEvent) 
     agents: names.length ? new Subagents(config, askDepth(env)) : undefined,
     mcp,
   };
+}
+
+/**
+ * The warnings of what the run found: each language server not on the PATH, each agent of
+ * `mmConfigs` whose file cannot start it.
+ */
+export function runWarnings(run: Run): string[] {
+  return [
+    ...run.lspServers.warnings,
+    ...run.agentInfos.flatMap((a) => a.fault ? [agentFaultWarning(a.name, a.fault)] : []),
+  ];
 }
 
 /**
@@ -457,7 +474,7 @@ export async function start(opts: StartOptions): Promise<Started | StartFailure>
   const run = startRun(config, cwd, opts.mcpEvent);
   let recorder: SessionRecorder | undefined;
   try {
-    for (const warning of run.lspServers.warnings) opts.runWarning(warning);
+    for (const warning of runWarnings(run)) opts.runWarning(warning);
     recorder = await openSession(opts, config.model ?? "");
     for (const warning of recorder?.warnings ?? []) opts.sessionWarning(warning);
     let model: string;

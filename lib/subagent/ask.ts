@@ -31,6 +31,8 @@ export interface AgentInfo {
   title?: string;
   provider?: string;
   model?: string;
+  /** Why its file cannot start it (missing, not a file, invalid); absent when it can. */
+  fault?: string;
 }
 
 /** How deep asked agents may nest: the top agent is level 0, its asked agents level 1, theirs 2. */
@@ -119,7 +121,7 @@ export function decider(
   };
 }
 
-/** Reads the agents' files cheaply (parse only) for their purpose, provider and model. */
+/** Reads the agents' files cheaply (parse only) for their purpose, provider, model and fault. */
 export function agentInfos(
   config: Config,
   env: Record<string, string>,
@@ -127,16 +129,50 @@ export function agentInfos(
 ): AgentInfo[] {
   return Object.keys(config.mmConfigs).sort().map((name) => {
     const ref = config.mmConfigs[name];
-    let file: Config | undefined;
-    try {
-      file = loadConfig({ flag: agentFilePath(ref, config), env, cwd });
-    } catch {
-      file = undefined;
-    }
+    const read = readAgentFile(ref, config, env, cwd);
+    const file = read.ok ? read.config : undefined;
     const title = file && file.acp.title !== "mm" ? file.acp.title : undefined;
     const purpose = ref.description?.trim() || title || "(no description)";
-    return { name, ref, purpose, title, provider: file?.provider, model: file?.model };
+    return {
+      name,
+      ref,
+      purpose,
+      title,
+      provider: file?.provider,
+      model: file?.model,
+      ...(read.ok ? {} : { fault: read.fault }),
+    };
   });
+}
+
+/**
+ * An asked agent's file, read the way its `mm -acp` reads it, or why it cannot start it: `<path>
+ * does not exist`, `<path> is not a file`, or the file's own error (`<path>:<line>:<column>: …`).
+ */
+export function readAgentFile(
+  ref: AgentRef,
+  config: Config,
+  env: Record<string, string>,
+  cwd: string,
+): { ok: true; config: Config } | { ok: false; fault: string } {
+  const path = agentFilePath(ref, config);
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch {
+    return { ok: false, fault: `${path} does not exist` };
+  }
+  if (!info.isFile) return { ok: false, fault: `${path} is not a file` };
+  try {
+    return { ok: true, config: loadConfig({ flag: path, env, cwd }) };
+  } catch (e) {
+    return { ok: false, fault: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** The start-up warning of an agent of `mmConfigs` whose file cannot start it. */
+export function agentFaultWarning(name: string, fault: string): string {
+  return `[warning: agent ${name} of mmConfigs cannot be asked: ${fault}]`;
 }
 
 /**
@@ -164,6 +200,11 @@ export class Subagents implements Agents {
     if (!ref) return { result: { output: failedText(q.agent, "no such agent"), failed: true } };
     const depth = depthRefusal(this.#depth);
     if (depth) return { result: { output: failedText(q.agent, depth), failed: true } };
+    // An agent not started yet whose file cannot start it is told so, before any hook runs.
+    if (!this.#children.has(q.agent)) {
+      const read = readAgentFile(ref, this.#config, Deno.env.toObject(), ctx.cwd);
+      if (!read.ok) return { result: { output: failedText(q.agent, read.fault), failed: true } };
+    }
     const { hooks, bashTimeout, watchdogTimeout } = ctx.config;
     const session = ctx.sessionId ? { session: ctx.sessionId } : {};
     const { agent, prompt } = q;

@@ -736,24 +736,52 @@ Deno.test("mm --ask", async (t) => {
         'mm: --ask: unknown agent "nobody" — agents: helper — run mm --help for the flags\n',
       );
     },
-    "an agent that cannot start says why, every time": async () => {
+    "an agent whose file cannot start it: a configuration error, said before it starts":
+      async () => {
+        const dir = await workdir(
+          `url: ${server.url}\nmodel: main-s\nmmConfigs:\n  missing:\n    file: nothere.yaml\n` +
+            "  broken:\n    file: b.yaml\n",
+        );
+        await Deno.writeTextFile(`${dir}/b.yaml`, "model: [x\nurl: y\n");
+        const runs = await Promise.all(
+          ["missing", "broken", "missing", "broken"].map((name) =>
+            runMM(["--ask", name, "x"], { cwd: dir }).then((run) => ({ name, ...run }))
+          ),
+        );
+        for (const run of runs) {
+          assertEquals([run.code, run.stdout], [2, ""], run.stderr);
+          assertStringIncludes(run.stderr, `mm: ${dir}/mm.yaml: mmConfigs.${run.name}.file: `);
+        }
+        assertStringIncludes(runs[0].stderr, `: ${dir}/nothere.yaml does not exist\n`);
+        assertStringIncludes(runs[1].stderr, `: ${dir}/b.yaml:2:`);
+      },
+    "-p and doctor tell of an agent whose file cannot start it; ask_agent says why": async () => {
+      server.script("main-ghost", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "ghost", prompt: "hi" } }] },
+        { text: "done" },
+      ]);
       const dir = await workdir(
-        `url: ${server.url}\nmodel: main-s\nmmConfigs:\n  missing:\n    file: nothere.yaml\n` +
+        `url: ${server.url}\nmodel: main-ghost\nmmConfigs:\n  ghost:\n    file: ghost.yaml\n` +
           "  broken:\n    file: b.yaml\n",
       );
-      await Deno.writeTextFile(`${dir}/b.yaml`, "model: [x\nurl: y\n");
-      const runs = await Promise.all(
-        ["missing", "broken", "missing", "broken", "missing", "broken"].map((name) =>
-          runMM(["--ask", name, "x"], { cwd: dir }).then((run) => ({ name, ...run }))
-        ),
+      await Deno.writeTextFile(`${dir}/b.yaml`, "yolo: maybe\n");
+      const run = await runMM(["-p", "go"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      assertStringIncludes(
+        run.stderr,
+        `[warning: agent broken of mmConfigs cannot be asked: ${dir}/b.yaml:1:7: yolo: expected true or false, found "maybe"]\n` +
+          `[warning: agent ghost of mmConfigs cannot be asked: ${dir}/ghost.yaml does not exist]\n`,
       );
-      for (const run of runs) {
-        assertEquals([run.code, run.stdout], [1, ""], run.stderr);
-        assertStringIncludes(run.stderr, `[ask_agent: ${run.name} failed: its process ended: mm: `);
-      }
-      for (const run of runs.filter((r) => r.name === "broken")) {
-        assertStringIncludes(run.stderr, `${dir}/b.yaml:2:`);
-      }
+      assertEquals(toolOutputs("main-ghost", 1), [
+        failedText("ghost", `${dir}/ghost.yaml does not exist`),
+      ]);
+      const doctor = await runMM(["doctor"], { cwd: dir });
+      assertEquals(doctor.code, 1);
+      assertStringIncludes(
+        doctor.stdout,
+        `✘ agent ghost: ${dir}/ghost.yaml does not exist — fix its agent file, or mmConfigs.ghost.file in ${dir}/mm.yaml\n`,
+      );
+      assertStringIncludes(doctor.stdout, `✘ agent broken: ${dir}/b.yaml:1:7: yolo: expected`);
     },
   });
 });

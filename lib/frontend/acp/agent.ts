@@ -30,7 +30,7 @@ import type { McpEvent, McpServers } from "../../mcp/servers.ts";
 import { eventLines } from "../../mcp/status.ts";
 import { RunStop } from "../exit.ts";
 import { addUrlSecrets, redact } from "../../secrets.ts";
-import { closeMcp, openSession, startMcp, startPieces, startRun } from "../start.ts";
+import { closeMcp, openSession, runWarnings, startMcp, startPieces, startRun } from "../start.ts";
 import { editorServers } from "./mcp_servers.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
 
@@ -129,7 +129,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
   };
   const run = startRun(config, Deno.cwd(), mcpLog);
   const { lspServers } = run;
-  for (const warning of lspServers.warnings) log(warning);
+  for (const warning of runWarnings(run)) log(warning);
   // One client for every session: a num_ctx raised for one is kept for all (Ollama reloads the
   // model when it changes), and the window is learnt once (again while it is unknown).
   let chat: Promise<Client> | undefined;
