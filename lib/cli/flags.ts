@@ -4,7 +4,10 @@ import { nearest } from "../config/suggest.ts";
 
 /** Everything the command line can say. */
 export interface Flags {
-  /** `-p` given: the prompt, `-` for stdin, or "" when no value followed (then stdin). */
+  /**
+   * `-p` given: the prompt, `-` for stdin, or "" when no value followed (then stdin) — unless one
+   * argument follows the flags after it (`-p --continue "again"`), which is the prompt.
+   */
   prompt?: string;
   tui: boolean;
   /** `--no-mouse`: window mode leaves the mouse to the terminal. */
@@ -194,6 +197,10 @@ export function parseFlags(argv: string[]): Flags {
       else throw new UsageError(`${shown} needs a value (${spec.arg})`);
     }
     set[spec.key] = value;
+  }
+  // `mm -p --continue "again"`: flags between -p and its prompt; the one argument is the prompt.
+  if (flags.prompt === "" && !flags.command && flags.args.length === 1) {
+    flags.prompt = flags.args.shift();
   }
   // `mm docter`: a command misspelt, not a prompt (which goes with -p).
   const first = flags.args[0];

@@ -21,6 +21,14 @@ Deno.test("parseFlags", async (t) => {
     assertEquals(parseFlags(["-p", "--json"]).prompt, "");
     assertEquals(parseFlags(["-p", "--json"]).json, true);
   });
+  await t.step("flags between -p and its prompt: the one argument after them is the prompt", () => {
+    const f = parseFlags(["-p", "--continue", "again"]);
+    assertEquals([f.prompt, f.continue, f.args], ["again", true, []]);
+    assertEquals(parseFlags(["-p", "--yolo", "--model", "m", "do it"]).prompt, "do it");
+    assertEquals(parseFlags(["-p", "--json", "--", "-x"]).prompt, "-x");
+    // Two arguments are still a prompt left unquoted.
+    assertEquals(parseFlags(["-p", "--json", "a", "b"]).args, ["a", "b"]);
+  });
   await t.step("values", () => {
     const f = parseFlags([
       "-c",

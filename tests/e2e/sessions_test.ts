@@ -53,7 +53,8 @@ Deno.test("sessions", async (t) => {
         ["assistant", 1],
       ]);
       assertEquals(s1.errors, []);
-      const second = await runMM(["-p", "what did I ask?", "--continue"], { cwd: dir });
+      // The flag may come between -p and the prompt, as users type it.
+      const second = await runMM(["-p", "--continue", "what did I ask?"], { cwd: dir });
       assertEquals(second.code, 0, second.stderr);
       const sent = server.chats("remember")[2].body.messages;
       assertEquals(sent.map((m: { role: string }) => m.role), [
