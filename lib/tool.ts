@@ -382,11 +382,26 @@ export interface Tool<I = Record<string, unknown>> {
 export type AnyTool = Tool<any>;
 
 /**
- * The answer to a call of `name`, which no declared tool has, from the tools that claim such names
- * (an MCP server's `<server>_…`); `declared` holds the names declared now. Undefined when the name
- * is not theirs: the core's unknown-tool text answers.
+ * The declared call that a call of an undeclared name stands for: catalog mode's `fs_read_file`
+ * is mcp_call's `{"server": "fs", "tool": "read_file", "arguments": …}`.
  */
-export type UnknownToolAnswer = (name: string, declared: readonly string[]) => string | undefined;
+export interface ToolRedirect {
+  /** The declared tool that runs the call. */
+  tool: string;
+  /** Its arguments, from the ones the model gave the undeclared name. */
+  arguments(args: Record<string, unknown>): Record<string, unknown>;
+}
+
+/**
+ * The answer to a call of `name`, which no declared tool has, from the tools that claim such names
+ * (an MCP server's `<server>_…`); `declared` holds the names declared now: the text the model
+ * reads, or the declared call the name stands for. Undefined when the name is not theirs: the
+ * core's unknown-tool text answers.
+ */
+export type UnknownToolAnswer = (
+  name: string,
+  declared: readonly string[],
+) => string | ToolRedirect | undefined;
 
 /** Tools a conversation adds once they are known (MCP), and the answer to names of theirs not declared. */
 export interface MoreTools {

@@ -15,6 +15,7 @@ import type {
   Conversation,
   ToolContext,
   ToolKind,
+  ToolRedirect,
   ToolResult,
   UnknownToolAnswer,
 } from "../tool.ts";
@@ -70,22 +71,31 @@ function coerce(tool: AnyTool, args: Record<string, unknown>) {
 
 /**
  * Finds the tool, repairs the arguments and coerces them to the tool's parameters. A name no
- * declared tool has is answered by `unknown` when it claims the name (an MCP server's), else by
- * the core's unknown-tool text.
+ * declared tool has is answered by `unknown` when it claims the name (an MCP server's) — with a
+ * text, or with the declared call it stands for, which then runs — else by the core's text.
  */
 export function prepareCall(
   tools: readonly AnyTool[],
   call: Pick<ToolCall, "name" | "arguments">,
   unknown?: UnknownToolAnswer,
 ): PreparedCall {
-  const tool = findTool(tools, call.name);
+  let tool = findTool(tools, call.name);
+  let redirect: ToolRedirect | undefined;
   if (!tool) {
     const names = tools.map((t) => t.name);
-    const refusal = unknown?.(call.name.trim(), names) ?? unknownToolText(call.name, names);
-    return { ok: false, refusal };
+    const answer = unknown?.(call.name.trim(), names);
+    if (typeof answer === "object") {
+      tool = findTool(tools, answer.tool);
+      redirect = answer;
+    }
+    if (!tool) {
+      const refusal = typeof answer === "string" ? answer : unknownToolText(call.name, names);
+      return { ok: false, refusal };
+    }
   }
   const parsed = parseToolArguments(call.arguments);
-  const coerced = parsed.ok ? coerce(tool, parsed.value) : undefined;
+  const args = parsed.ok ? (redirect?.arguments(parsed.value) ?? parsed.value) : undefined;
+  const coerced = args ? coerce(tool, args) : undefined;
   if (coerced?.ok) return { ok: true, tool, input: coerced.input };
   const faults = parsed.ok ? (coerced as { faults: string[] }).faults : [parsed.reason];
   const sent = call.arguments.trim() || "{}";

@@ -193,6 +193,9 @@ Deno.test("MCP servers in mm -p", async (t) => {
               call("mcp_call", { server: "fault", tool: "add", a: 1, b: "2" }),
               call("mcp_call", { server: "fault", tool: "sub" }),
               call("mcp_call", { server: "fault", tool: "fail" }),
+              // A small model calls a tool by its per-tool name: forgiven, it runs as mcp_call.
+              call("fault_add", { a: 4, b: 5 }),
+              call("fault_sub", { a: 4, b: 5 }),
             ],
           },
           { text: "ok" },
@@ -217,6 +220,8 @@ Deno.test("MCP servers in mm -p", async (t) => {
           "3",
           '[fault has no tool "sub" — its tools are: add, untyped, nested, env, image, structured, fail, slow, hang, crash, extra_1, extra_2, extra_3, extra_4, extra_5, extra_6, extra_7, extra_8, extra_9, extra_10, extra_11, extra_12, extra_13, extra_14, extra_15, extra_16, extra_17, extra_18, extra_19, extra_20]',
           "[fault fail failed: the disk is full]",
+          "9",
+          '[fault has no tool "fault_sub" — its tools are: add, untyped, nested, env, image, structured, fail, slow, hang, crash, extra_1, extra_2, extra_3, extra_4, extra_5, extra_6, extra_7, extra_8, extra_9, extra_10, extra_11, extra_12, extra_13, extra_14, extra_15, extra_16, extra_17, extra_18, extra_19, extra_20 — call them with mcp_call]',
         ]);
         assertStringIncludes(
           run.stderr,

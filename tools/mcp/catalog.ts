@@ -18,14 +18,11 @@ import type {
 } from "../../lib/tool.ts";
 import { checkArguments } from "./check.ts";
 import { callOutput, notRunningText } from "./result.ts";
-import { argumentsSummary, MCP_EMOJI, mcpKind, schemaParameters } from "./tool.ts";
+import { argumentsSummary, MCP_CALL, MCP_EMOJI, mcpKind, schemaParameters } from "./tool.ts";
 import { serverOfName, unknownMcpToolText } from "./unknown.ts";
 
 /** The name of the tool that lists a server's tools. */
 export const MCP_TOOLS = "mcp_tools";
-
-/** The name of the tool that calls one. */
-export const MCP_CALL = "mcp_call";
 
 /** mcp_tools' description. */
 export const MCP_TOOLS_DESCRIPTION =

@@ -69,7 +69,8 @@ export function mcpTools(
   const catalog = tools.length > 0 &&
     (options.catalog === true || (options.catalog === "auto" && over));
   const count = tools.length;
-  const unknown = unknownMcpAnswer(servers, owners, catalog);
+  const listed = new Map(entries.map((e) => [e.server.name, e.tools.map((t) => t.name)]));
+  const unknown = unknownMcpAnswer(servers, owners, catalog, listed);
   if (!catalog) return { tools, catalog, count, size, dropped, unknown };
   return { tools: catalogTools(entries, servers), catalog, count, size, dropped, unknown };
 }

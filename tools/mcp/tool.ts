@@ -17,6 +17,9 @@ import type {
 import { checkArguments } from "./check.ts";
 import { callOutput } from "./result.ts";
 
+/** The name of catalog mode's tool that calls a server's tool. */
+export const MCP_CALL = "mcp_call";
+
 /** The emoji of every MCP call in the terminal. */
 export const MCP_EMOJI = "🔌";
 

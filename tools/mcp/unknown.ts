@@ -6,9 +6,10 @@
  * where mcp_call's own answers list them).
  */
 
-import { mcpName } from "../../lib/config/mcp.ts";
+import { mcpName, mcpToolName } from "../../lib/config/mcp.ts";
 import type { McpServerPort, UnknownToolAnswer } from "../../lib/tool.ts";
 import { notRunningText } from "./result.ts";
+import { MCP_CALL } from "./tool.ts";
 
 /** The text when a known server has no such tool: its tools. */
 export function unknownMcpToolText(server: string, name: string, tools: string[]): string {
@@ -42,22 +43,39 @@ export function serverOfName<T extends McpServerPort>(
   return best;
 }
 
+/** The text in catalog mode when a running server has no such tool: its tools, for mcp_call. */
+export function unknownCatalogToolText(server: string, name: string, tools: string[]): string {
+  return `[${server} has no tool "${name}" — its tools are: ${
+    tools.join(", ") || "none"
+  } — call them with ${MCP_CALL}]`;
+}
+
 /**
  * The answer to the names of `servers` (every server of the conversation, running or not) that
- * are not declared; `owners` maps each declared tool's name to its server's (empty in catalog
- * mode, where a running server's names are left to the core's text, which lists mcp_call).
+ * are not declared; `owners` maps each declared tool's name to its server's. In catalog mode,
+ * where `listed` holds each running server's own tool names, a tool's per-tool name (`fs_read_file`)
+ * is forgiven: it runs as the mcp_call it stands for.
  */
 export function unknownMcpAnswer(
   servers: readonly McpServerPort[],
   owners: ReadonlyMap<string, string>,
   catalog: boolean,
+  listed: ReadonlyMap<string, readonly string[]> = new Map(),
 ): UnknownToolAnswer {
   return (name, declared) => {
     const server = serverOfName(servers, name);
     if (!server) return undefined;
     const reason = server.notRunning();
     if (reason !== undefined) return notRunningText(server.name, reason);
-    if (catalog) return undefined;
+    if (catalog) {
+      const own = listed.get(server.name) ?? [];
+      const tool = own.find((t) => plainName(mcpToolName(server.name, t)) === plainName(name));
+      if (tool === undefined) return unknownCatalogToolText(server.name, name, [...own]);
+      return {
+        tool: MCP_CALL,
+        arguments: (args) => ({ server: server.name, tool, arguments: args }),
+      };
+    }
     const tools = declared.filter((n) => owners.get(n) === server.name);
     return unknownMcpToolText(server.name, name, tools);
   };

@@ -1,6 +1,10 @@
 /** The answer to a name of an MCP server's that no declared tool has (tools/mcp/unknown.ts). */
 
-import { serverOfName, unknownMcpAnswer } from "../../../tools/mcp/unknown.ts";
+import {
+  serverOfName,
+  unknownCatalogToolText,
+  unknownMcpAnswer,
+} from "../../../tools/mcp/unknown.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 import { FakeMcpServer } from "../../helpers/mcp/fake_server.ts";
 
@@ -47,12 +51,27 @@ Deno.test("unknownMcpAnswer", async (t) => {
       "a tool the core left out is not listed",
     );
   });
-  await t.step("catalog mode: a running server's names are the core's to answer", () => {
-    assertEquals(unknownMcpAnswer([fs, ghost], owners, true)("fs_write", declared), undefined);
+  await t.step("catalog mode: a tool's own name runs as mcp_call; another lists the tools", () => {
+    const listed = new Map([["fs", ["read", "list"]]]);
+    const answer = unknownMcpAnswer([fs, ghost], owners, true, listed);
+    const redirect = answer("FS-read", declared);
+    if (typeof redirect !== "object") throw new Error(`not a redirect: ${redirect}`);
+    assertEquals(redirect.tool, "mcp_call");
+    assertEquals(redirect.arguments({ path: "a" }), {
+      server: "fs",
+      tool: "read",
+      arguments: { path: "a" },
+    });
     assertEquals(
-      unknownMcpAnswer([fs, ghost], owners, true)("ghost_x", declared)?.startsWith("[ghost is not"),
-      true,
+      answer("fs_write", declared),
+      unknownCatalogToolText("fs", "fs_write", ["read", "list"]),
     );
+    assertEquals(
+      unknownCatalogToolText("fs", "fs_write", ["read", "list"]),
+      '[fs has no tool "fs_write" — its tools are: read, list — call them with mcp_call]',
+    );
+    const down = answer("ghost_x", declared);
+    assertEquals(typeof down === "string" && down.startsWith("[ghost is not"), true);
   });
   await t.step("a name of no server", () => {
     assertEquals(unknownMcpAnswer([fs, ghost], owners, false)("web_fetch", declared), undefined);
