@@ -396,24 +396,31 @@ Deno.test("window mode", async (t) => {
           await term.kill();
         }
       },
-    "PgUp and PgDn scroll a page but one row, which stays in view": async () => {
-      const lines = Array.from({ length: 150 }, (_, i) => `line ${i}`).join("\n");
-      server.script("w-page", [{ text: lines + "\nEND" }]);
-      const { term } = await mm("w-page");
-      try {
-        await send(term, "many lines");
-        const before = (await waitFor(term, /END\n[\s\S]*Enter send/)).split("\n");
-        // 30 rows: the header, 27 of the conversation, the status line, the input.
-        assertEquals(before[27], "END");
-        await term.keys("PPage");
-        const up = await until(term, (screen) => screen.split("\n")[27] !== "END");
-        assertEquals(up.split("\n")[27], before[1], "the old top row is now the bottom one");
-        await term.keys("NPage");
-        await waitFor(term, /\nEND\n/);
-      } finally {
-        await term.kill();
-      }
-    },
+    "PgUp and PgDn scroll a page but one row, which stays in view; a prompt sent goes to the end":
+      async () => {
+        const lines = Array.from({ length: 150 }, (_, i) => `line ${i}`).join("\n");
+        server.script("w-page", [{ text: lines + "\nEND" }, { text: "SECOND ANSWER" }]);
+        const { term } = await mm("w-page");
+        try {
+          await send(term, "many lines");
+          const before = (await waitFor(term, /END\n[\s\S]*Enter send/)).split("\n");
+          // 30 rows: the header, 27 of the conversation, the status line, the input.
+          assertEquals(before[27], "END");
+          await term.keys("PPage");
+          const up = await until(term, (screen) => screen.split("\n")[27] !== "END");
+          assertEquals(up.split("\n")[27], before[1], "the old top row is now the bottom one");
+          await term.keys("NPage");
+          await waitFor(term, /\nEND\n/);
+          // Scrolled up, a prompt sent brings the view back to the end, where it and its answer are.
+          await term.keys("PPage");
+          await until(term, (screen) => screen.split("\n")[27] !== "END");
+          await send(term, "again");
+          const sent = await waitFor(term, /SECOND ANSWER\n[\s\S]*Enter send/);
+          assertEquals(/↓ \d+ new/.test(sent), false);
+        } finally {
+          await term.kill();
+        }
+      },
     "a click folds and unfolds a call; the first drag says how to select; F2 gives the mouse back":
       async () => {
         server.script("w-click", [bash("printf 'a\\nb\\nc\\n'"), { text: "done" }]);

@@ -309,6 +309,8 @@ class Window {
       const text = this.#screen.input.value();
       this.#history.add(text);
       this.#screen.input.clear();
+      // What the user sends is seen where it goes: the view follows the end again.
+      if (text.trim()) this.#screen.conversation.end();
       this.#submit(text);
     }
   }
