@@ -64,7 +64,7 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   model: (r, e) => r.string(e, true),
   apiKey: (r, e) => r.string(e, true),
   system: (r, e, _c, earlier) => systemPrompt(r, e, earlier),
-  systemFile: (r, e, _c, earlier) => systemPrompt(r, e, earlier),
+  systemFile: (r, e, _c, earlier, env) => homePath(systemPrompt(r, e, earlier), env),
   temperature: (r, e) => r.number(e, 0, 2),
   topP: (r, e) => r.number(e, 0, 1),
   maxTokens: (r, e) => r.integer(e, 1),
@@ -78,15 +78,15 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   maxTurns: (r, e) => r.integer(e, 1),
   watchdogTimeout: (r, e) => r.duration(e),
   turnTimeout: (r, e) => r.duration(e),
-  skillsDir: (r, e) => r.string(e, true),
+  skillsDir: (r, e, _c, _earlier, env) => homePath(r.string(e, true), env),
   fetchContentTool: (r, e) => r.boolean(e),
   askUserTool: (r, e) => r.boolean(e),
   saveAnswerTool: (r, e) => r.boolean(e),
   unloadModels: (r, e) => r.boolean(e),
   structuredOutput: (r, e) => structuredOutput(r, e),
   lsp: (r, e, c) => lsp(r, e, c.lsp),
-  mmConfigs: (r, e, c) => agents(r, e, c.mmConfigs),
-  sessions: (r, e, c) => sessions(r, e, c.sessions),
+  mmConfigs: (r, e, c, _earlier, env) => agents(r, e, c.mmConfigs, env),
+  sessions: (r, e, c, _earlier, env) => sessions(r, e, c.sessions, env),
   hooks: (r, e, c) => hooks(r, e, c.hooks),
   tools: (r, e) => tools(r, e),
   mcpServers: (r, e, _c, _earlier, env) => readMcpServers(r, e, env),
@@ -178,6 +178,18 @@ function readKey<K extends TopKey>(
 
 // ---- the parts ---------------------------------------------------------------------------------
 
+/**
+ * A path key's value with a leading `~` or `~/` made the home directory (`HOME`, else
+ * `USERPROFILE`), as a shell would; any other value, or no home known, is kept as written.
+ */
+export function homePath(value: string, env: Record<string, string | undefined>): string {
+  const home = env.HOME || env.USERPROFILE;
+  if (!home || !(value === "~" || value.startsWith("~/") || value.startsWith("~\\"))) {
+    return value;
+  }
+  return home.replace(/[\\/]+$/, "") + value.slice(1);
+}
+
 function provider(r: Reader, s: Slot): ProviderName {
   const value = r.string(s, false);
   if ((PROVIDERS as readonly string[]).includes(value)) return value as ProviderName;
@@ -253,16 +265,21 @@ function lspServer(r: Reader, s: Slot, names: Set<string>): LspServerConfig {
   return { name, command, ...server } as LspServerConfig;
 }
 
-function agents(r: Reader, e: Entry, current: Config["mmConfigs"]): Config["mmConfigs"] {
+function agents(
+  r: Reader,
+  e: Entry,
+  current: Config["mmConfigs"],
+  env: Record<string, string | undefined>,
+): Config["mmConfigs"] {
   const out = { ...current };
-  for (const a of r.dict(e)) out[a.name] = agent(r, a);
+  for (const a of r.dict(e)) out[a.name] = agent(r, a, env);
   return out;
 }
 
-function agent(r: Reader, s: Slot): AgentRef {
+function agent(r: Reader, s: Slot, env: Record<string, string | undefined>): AgentRef {
   const agent: Partial<AgentRef> = {};
   for (const e of r.entries(s, AGENT_KEYS)) {
-    if (e.name === "file") agent.file = r.string(e, true);
+    if (e.name === "file") agent.file = homePath(r.string(e, true), env);
     else if (e.name === "description") agent.description = r.string(e, false);
     else agent.yolo = r.boolean(e);
   }
@@ -270,10 +287,15 @@ function agent(r: Reader, s: Slot): AgentRef {
   return { file: agent.file, ...agent } as AgentRef;
 }
 
-function sessions(r: Reader, e: Entry, current: Config["sessions"]): Config["sessions"] {
+function sessions(
+  r: Reader,
+  e: Entry,
+  current: Config["sessions"],
+  env: Record<string, string | undefined>,
+): Config["sessions"] {
   const out = { ...current };
   for (const x of r.entries(e, SESSION_KEYS, true)) {
-    if (x.name === "dir") out.dir = r.string(x, true);
+    if (x.name === "dir") out.dir = homePath(r.string(x, true), env);
     else out[x.name as BooleanSessionKey] = r.boolean(x);
   }
   return out;

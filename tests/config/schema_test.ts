@@ -893,3 +893,26 @@ Deno.test("parseConfig: unknown keys", async (t) => {
     await t.step(name, () => assertEquals(fault(yaml), message));
   }
 });
+
+Deno.test("parseConfig: a path key's leading ~ is the home directory", () => {
+  const env = { HOME: "/home/ann/" };
+  const config = parse(
+    "skillsDir: ~/skills\nsessions:\n  dir: ~/sess\nmmConfigs:\n  a:\n    file: ~/agents/a.yaml\n",
+    env,
+  );
+  assertEquals(config.skillsDir, "/home/ann/skills");
+  assertEquals(config.sessions.dir, "/home/ann/sess");
+  assertEquals(config.mmConfigs.a.file, "/home/ann/agents/a.yaml");
+  // A bare ~ is YAML's null: quoted, it is the home directory.
+  assertEquals(parse('skillsDir: "~"\n', env).skillsDir, "/home/ann");
+  // Only a leading ~ alone or before a slash; no home known, as written.
+  assertEquals(parse("skillsDir: ~ann/x\n", env).skillsDir, "~ann/x");
+  assertEquals(parse("skillsDir: a/~/x\n", env).skillsDir, "a/~/x");
+  assertEquals(
+    parse("skillsDir: ~/x\n", { USERPROFILE: "C:\\Users\\ann" }).skillsDir,
+    "C:\\Users\\ann/x",
+  );
+  assertEquals(parse("skillsDir: ~/x\n").skillsDir, "~/x");
+  // system is text, not a path.
+  assertEquals(parse("system: ~/not a path\n", env).system, "~/not a path");
+});
