@@ -18,6 +18,10 @@ const REASONS: Record<string, string> = {
   EXDEV: "invalid cross-device link",
 };
 
+/** Why a path under /proc, /dev or /sys cannot be opened by mm itself, and what can. */
+export const SYSTEM_PATH_REASON =
+  "mm's runtime does not open /proc, /dev or /sys paths itself — read it with bash (cat, head) instead";
+
 /** A failure in a few plain words (`permission denied`), for the texts tools return. */
 export function errorReason(err: unknown): string {
   if (err instanceof NotAFileError) return `it is a ${err.kind}, not a file`;
@@ -25,7 +29,11 @@ export function errorReason(err: unknown): string {
   if (typeof code === "string" && code in REASONS) return REASONS[code];
   if (err instanceof Deno.errors.NotFound) return REASONS.ENOENT;
   if (err instanceof Deno.errors.PermissionDenied) return REASONS.EACCES;
-  if (err instanceof Deno.errors.NotCapable) return "not allowed by mm's permissions";
+  if (err instanceof Deno.errors.NotCapable) {
+    // Deno opens /proc, /dev and /sys only with --allow-all, which mm never runs with.
+    if (/all access to "\/(proc|dev|sys)\b/.test(err.message)) return SYSTEM_PATH_REASON;
+    return "not allowed by mm's permissions";
+  }
   if (err instanceof Deno.errors.IsADirectory) return REASONS.EISDIR;
   if (err instanceof Deno.errors.NotADirectory) return REASONS.ENOTDIR;
   if (err instanceof Deno.errors.AlreadyExists) return REASONS.EEXIST;

@@ -4,6 +4,7 @@
  * crash (issue 17).
  */
 
+import { SYSTEM_PATH_REASON } from "../../lib/files.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { type MMRun, runMM, workdir } from "../helpers/mm.ts";
@@ -62,28 +63,32 @@ Deno.test("files that are not files", async (t) => {
         // The pipe is still a pipe: write_file did not replace it.
         assertEquals((await Deno.stat(`${dir}/pipe`)).isFifo, true);
       },
-    "read_file and edit_file on /dev/zero and /dev/urandom are refused, never read": async () => {
-      server.script("device", [
-        {
-          toolCalls: [
-            { name: "read_file", arguments: { path: "/dev/zero" } },
-            {
-              name: "edit_file",
-              arguments: { path: "/dev/urandom", edits: [{ old: "a", new: "" }] },
-            },
-            { name: "write_file", arguments: { path: "/dev/null", content: "x" } },
-          ],
-        },
-        { text: "done" },
-      ]);
-      const run = await bounded(["-p", "go"], await dirFor("device"));
-      assertEquals(run.code, 0, run.stderr);
-      assertEquals(server.toolOutputs("device"), [
-        "/dev/zero is a character device, not a file",
-        "/dev/urandom is a character device, not a file",
-        "/dev/null is a character device, not a file",
-      ]);
-    },
+    "read_file and edit_file on /dev/zero and /dev/urandom are refused, never read; /proc points to bash":
+      async () => {
+        server.script("device", [
+          {
+            toolCalls: [
+              { name: "read_file", arguments: { path: "/dev/zero" } },
+              {
+                name: "edit_file",
+                arguments: { path: "/dev/urandom", edits: [{ old: "a", new: "" }] },
+              },
+              { name: "write_file", arguments: { path: "/dev/null", content: "x" } },
+              { name: "read_file", arguments: { path: "/proc/cpuinfo" } },
+            ],
+          },
+          { text: "done" },
+        ]);
+        const run = await bounded(["-p", "go"], await dirFor("device"));
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(server.toolOutputs("device"), [
+          "/dev/zero is a character device, not a file",
+          "/dev/urandom is a character device, not a file",
+          "/dev/null is a character device, not a file",
+          // Deno opens /proc only with --allow-all: the model is told what can read it.
+          `cannot read /proc/cpuinfo: ${SYSTEM_PATH_REASON}`,
+        ]);
+      },
     "read_file on a socket is refused": async () => {
       const dir = await dirFor("socket");
       const listener = Deno.listen({ transport: "unix", path: `${dir}/sock` });
