@@ -10,7 +10,8 @@ import { toolSchema } from "../agent/schema.ts";
 import type { Config, McpServerConfig } from "../config/config.ts";
 import { changesText } from "../mcp/sanitize.ts";
 import type { McpServer } from "../mcp/server.ts";
-import { declarable, McpServers } from "../mcp/servers.ts";
+import { declarable, McpServers, unmatchedGlobs } from "../mcp/servers.ts";
+import { unmatchedDetail } from "../mcp/status.ts";
 import type { ChatClient, ToolSchema } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import type { AnyTool } from "../tool.ts";
@@ -90,6 +91,13 @@ export async function mcpChecks(
         }${of}, ${grouped(size)} characters of declarations`,
       });
       tools.forEach((tool, i) => report.line(toolLine(server, tool, kept[i].name)));
+      for (const u of unmatchedGlobs(server.config, listed.map((t) => t.name))) {
+        report.check({
+          ok: false,
+          text: unmatchedDetail(server.name, u, listed.length),
+          fix: `fix mcpServers.${server.name}.${u.key}`,
+        });
+      }
       for (const note of server.listing.notes) report.line(`    ${note}`);
     }
     const builtins = declaredTools(config).map((t) => t.name);

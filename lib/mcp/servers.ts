@@ -7,13 +7,22 @@
 
 import type { McpServerConfig } from "../config/config.ts";
 import { mcpToolName } from "../config/mcp.ts";
+import { nearest } from "../config/suggest.ts";
 import type { McpServerTools } from "../tool.ts";
 import { McpServer } from "./server.ts";
 
 /** What happens to the servers, for the front ends to show (lib/mcp/status.ts words it). */
 export type McpEvent =
   /** It runs: how many tools it declares of those it listed, and the tools the listing dropped. */
-  | { type: "ready"; server: string; declared: number; listed: number; dropped: string[] }
+  | {
+    type: "ready";
+    server: string;
+    declared: number;
+    listed: number;
+    dropped: string[];
+    /** The globs of its `tools` and `exclude` that match none of the tools it listed. */
+    unmatched: UnmatchedGlob[];
+  }
   /** It failed to start (`started` false) or died. */
   | { type: "down"; server: string; reason: string; started: boolean }
   /** It changed its tools: the new list is for the next conversation. */
@@ -39,6 +48,27 @@ export function globMatch(pattern: string, name: string): boolean {
 export function isAllowed(config: McpServerConfig, name: string): boolean {
   if (config.tools && !config.tools.some((g) => globMatch(g, name))) return false;
   return !config.exclude.some((g) => globMatch(g, name));
+}
+
+/** A glob of a server's `tools` or `exclude` that matches none of its tools, and the nearest name. */
+export interface UnmatchedGlob {
+  key: "tools" | "exclude";
+  glob: string;
+  near?: string;
+}
+
+/** The globs of `config`'s `tools` and `exclude` that match none of `names` (a typo, a rename). */
+export function unmatchedGlobs(config: McpServerConfig, names: readonly string[]): UnmatchedGlob[] {
+  const out: UnmatchedGlob[] = [];
+  const lists = [["tools", config.tools ?? []], ["exclude", config.exclude]] as const;
+  for (const [key, globs] of lists) {
+    for (const glob of globs) {
+      if (names.some((n) => globMatch(glob, n))) continue;
+      const near = /[*?]/.test(glob) ? undefined : nearest(glob, names);
+      out.push({ key, glob, ...(near ? { near } : {}) });
+    }
+  }
+  return out;
 }
 
 /**
@@ -92,6 +122,7 @@ export class McpServers {
           declared: declarable(server.name, server.config, tools).length,
           listed: tools.length,
           dropped: notes.filter((n) => n.includes(" dropped")),
+          unmatched: unmatchedGlobs(server.config, tools.map((t) => t.name)),
         });
       });
     }

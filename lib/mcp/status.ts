@@ -6,7 +6,7 @@
 
 import type { McpOptions } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
-import type { McpEvent } from "./servers.ts";
+import type { McpEvent, UnmatchedGlob } from "./servers.ts";
 
 /** The emoji of the MCP servers' lines. */
 export const PLUG = "🔌";
@@ -54,6 +54,21 @@ export function catalogText(count: number, size: number, options: McpOptions): s
   return `${PLUG} catalog mode: mcp_tools and mcp_call stand for ${count} MCP tools (${why})`;
 }
 
+/**
+ * The warning for a glob of a server's allow or deny list that matches none of its tools:
+ * `[warning: MCP server ev: tools entry "ech" matches none of its 13 tools — did you mean "echo"?]`.
+ */
+export function unmatchedText(server: string, u: UnmatchedGlob, listed: number): string {
+  return `[warning: ${unmatchedDetail(server, u, listed)}]`;
+}
+
+/** What {@linkcode unmatchedText} says, without the warning's brackets (mm doctor's `✘` line). */
+export function unmatchedDetail(server: string, u: UnmatchedGlob, listed: number): string {
+  return `MCP server ${server}: ${u.key} entry "${u.glob}" matches none of its ${listed} tool${
+    listed === 1 ? "" : "s"
+  }${u.near ? ` — did you mean "${u.near}"?` : ""}`;
+}
+
 /** The lines of an event: what a front end shows, and whether each is a warning. */
 export function eventLines(e: McpEvent): { text: string; warning: boolean }[] {
   switch (e.type) {
@@ -61,6 +76,7 @@ export function eventLines(e: McpEvent): { text: string; warning: boolean }[] {
       return [
         { text: serverLine(e.server, e.declared, e.listed), warning: false },
         ...e.dropped.map((note) => ({ text: droppedText(e.server, note), warning: true })),
+        ...e.unmatched.map((u) => ({ text: unmatchedText(e.server, u, e.listed), warning: true })),
       ];
     case "down":
       return [{

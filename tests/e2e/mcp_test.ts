@@ -158,7 +158,8 @@ Deno.test("MCP servers in mm -p", async (t) => {
       "allow lists: tools and exclude globs; the banner's count": async () => {
         server.script("allow", [{ text: "ok" }]);
         const dir = await workdir(agentFile("allow", {
-          ev: '{command: mcp-server-everything, tools: ["get-*", echo], exclude: [get-env]}',
+          ev:
+            '{command: mcp-server-everything, tools: ["get-*", echo, ech], exclude: [get-env, zap*]}',
         }));
         const run = await runMM(["-p", "x"], { cwd: dir });
         assertEquals(run.code, 0, run.stderr);
@@ -166,6 +167,16 @@ Deno.test("MCP servers in mm -p", async (t) => {
         assertEquals(mcp.includes("ev_echo") && mcp.includes("ev_get-sum"), true, mcp.join());
         assertEquals(mcp.some((n) => n === "ev_get-env" || n.startsWith("ev_toggle")), false);
         assertMatch(run.stderr, new RegExp(`🔌 ev · ${mcp.length} of \\d+ tools\\n`));
+        // A glob that matches nothing (a typo) is never silent.
+        assertMatch(
+          run.stderr,
+          /\[warning: MCP server ev: tools entry "ech" matches none of its \d+ tools — did you mean "echo"\?\]\n/,
+        );
+        assertMatch(
+          run.stderr,
+          /\[warning: MCP server ev: exclude entry "zap\*" matches none of its \d+ tools\]\n/,
+        );
+        assertEquals(run.stderr.includes('"get-*" matches none'), false);
       },
       "a tool left out for its name: a warning, and the banner counts what is declared":
         async () => {

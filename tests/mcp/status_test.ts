@@ -9,6 +9,8 @@ import {
   stoppedText,
   waitingText,
 } from "../../lib/mcp/status.ts";
+import { unmatchedGlobs } from "../../lib/mcp/servers.ts";
+import type { McpServerConfig } from "../../lib/config/config.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 Deno.test("the servers' lines", () => {
@@ -58,13 +60,36 @@ Deno.test("eventLines", () => {
       declared: 2,
       listed: 3,
       dropped: ["tool #3 dropped: it has no name"],
+      unmatched: [{ key: "tools", glob: "raed_file", near: "read_file" }, {
+        key: "exclude",
+        glob: "write_*",
+      }],
     }),
     [
       { text: "🔌 fs · 2 of 3 tools", warning: false },
       { text: "[warning: MCP server fs: tool #3 dropped: it has no name]", warning: true },
+      {
+        text:
+          '[warning: MCP server fs: tools entry "raed_file" matches none of its 3 tools — did you mean "read_file"?]',
+        warning: true,
+      },
+      {
+        text: '[warning: MCP server fs: exclude entry "write_*" matches none of its 3 tools]',
+        warning: true,
+      },
     ],
   );
   assertEquals(eventLines({ type: "down", server: "fs", reason: "r", started: false }), [
     { text: "[warning: MCP server fs did not start: r]", warning: true },
   ]);
+});
+
+Deno.test("unmatchedGlobs: the allow and deny globs that match no tool", () => {
+  const config = { tools: ["read_*", "ech", "list"], exclude: ["list", "zap*"] };
+  const names = ["read_file", "echo", "list"];
+  assertEquals(unmatchedGlobs(config as McpServerConfig, names), [
+    { key: "tools", glob: "ech", near: "echo" },
+    { key: "exclude", glob: "zap*" },
+  ]);
+  assertEquals(unmatchedGlobs({ exclude: [] } as unknown as McpServerConfig, names), []);
 });
