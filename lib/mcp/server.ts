@@ -117,21 +117,34 @@ export class McpServer implements McpServerPort {
     try {
       const sdk = await loadSdk();
       if (this.#state.kind !== "starting") return; // closed while the SDK loaded: start nothing
-      const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
-      client.onerror = () => {}; // a stray line or a failed notification is no reason to stop
-      this.#client = client;
-      this.#transport = this.#makeTransport(sdk);
       const gone = new Promise<never>((_, reject) => {
         controller.signal.addEventListener("abort", () => reject(new Error("aborted")));
       });
       gone.catch(() => {});
-      await Promise.race([
-        client.connect(this.#transport, {
-          timeout: config.startupTimeout,
-          signal: controller.signal,
-        }),
-        gone,
-      ]);
+      const connect = async (type: McpServerConfig["type"]) => {
+        const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
+        client.onerror = () => {}; // a stray line or a failed notification is no reason to stop
+        this.#client = client;
+        this.#transport = this.#makeTransport(sdk, type);
+        const options = { timeout: config.startupTimeout, signal: controller.signal };
+        await Promise.race([client.connect(this.#transport, options), gone]);
+      };
+      try {
+        await connect(config.type);
+      } catch (e) {
+        if (!legacySseMayAnswer(config, e) || this.#state.kind !== "starting") throw e;
+        // MCP's backwards compatibility: a 4xx to Streamable HTTP may be a legacy SSE server.
+        await this.#client?.close().catch(() => {});
+        try {
+          await connect("sse");
+        } catch (sse) {
+          if (controller.signal.aborted) throw sse;
+          throw new Error(`${failureText(e, config.url)} (nor does it answer as an SSE server: ${
+            failureText(sse, config.url)
+          })`);
+        }
+      }
+      const client = this.#client!;
       const listing = await Promise.race([this.#list(controller.signal), gone]);
       if (this.#state.kind !== "starting") return; // closed meanwhile
       this.#listing = listing;
@@ -153,9 +166,12 @@ export class McpServer implements McpServerPort {
     }
   }
 
-  #makeTransport(sdk: Awaited<ReturnType<typeof loadSdk>>): SdkTransport {
+  #makeTransport(
+    sdk: Awaited<ReturnType<typeof loadSdk>>,
+    type: McpServerConfig["type"],
+  ): SdkTransport {
     const { config } = this;
-    if (config.type === "stdio") {
+    if (type === "stdio") {
       const cwd = config.cwd ? resolve(this.#opts.cwd, config.cwd) : this.#opts.cwd;
       this.#stdio = new StdioTransport({
         argv: config.command,
@@ -166,7 +182,7 @@ export class McpServer implements McpServerPort {
     }
     const url = new URL(config.url!);
     const requestInit = { headers: config.headers };
-    return config.type === "sse"
+    return type === "sse"
       ? new sdk.SSEClientTransport(url, { requestInit })
       : new sdk.StreamableHTTPClientTransport(url, { requestInit });
   }
@@ -328,7 +344,20 @@ export function failureText(e: unknown, url?: string): string {
     : String(e);
   const refused = /ECONNREFUSED|Connection refused|os error 111/i.test(message);
   if (refused && url) return `cannot connect to ${url} (connection refused)`;
+  // The SSE transport's own errors do not say where they came from.
+  if (url && /^SSE error/.test(message)) return `${oneLine(message)} from ${url}`;
   return oneLine(message.replace(/^MCP error -?\d+: /, ""));
+}
+
+/**
+ * Whether a failure to reach an `http` server may mean it speaks the SSE transport of 2024 at the
+ * same URL: it answered the Streamable HTTP POST with a 4xx other than 401 and 403 (which are the
+ * headers' fault, whatever the transport).
+ */
+export function legacySseMayAnswer(config: McpServerConfig, e: unknown): boolean {
+  const status = (e as SdkFailure | undefined)?.status ?? (e as SdkFailure | undefined)?.code;
+  return config.type === "http" && typeof status === "number" && status >= 400 && status < 500 &&
+    status !== 401 && status !== 403;
 }
 
 /** A message on one line, cut to a few hundred characters. */

@@ -468,6 +468,24 @@ Deno.test("MCP servers in mm -p", async (t) => {
         assertEquals(run.code, 0, run.stderr);
         assertEquals(toolOutputs("sse"), ["Echo: old"]);
       },
+      "an SSE server's URL without type: sse: Streamable HTTP refused with a 4xx, SSE is tried":
+        async () => {
+          server.script("sse-guess", [{ toolCalls: [call("ev_echo", { message: "guessed" })] }, {
+            text: "ok",
+          }]);
+          const missing = new URL("/nowhere", sse.url).href;
+          const dir = await workdir(agentFile("sse-guess", {
+            ev: `{url: ${sse.url}}`,
+            gone: `{url: ${missing}}`,
+          }, "mcp: {catalog: false}\n"));
+          const run = await runMM(["-p", "x"], { cwd: dir });
+          assertEquals(run.code, 0, run.stderr);
+          assertEquals(toolOutputs("sse-guess"), ["Echo: guessed"]);
+          assertMatch(
+            run.stderr,
+            /\[warning: MCP server gone did not start: HTTP 404 [^\]]*from http:[^ ]+\/nowhere \(nor does it answer as an SSE server: SSE error: [^\]]*from http:[^ ]+\/nowhere\)\]\n/,
+          );
+        },
       "server-everything over Streamable HTTP": async () => {
         server.script("http", [{ toolCalls: [call("ev_echo", { message: "hi" })] }, {
           text: "ok",
