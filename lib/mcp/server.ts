@@ -139,9 +139,11 @@ export class McpServer implements McpServerPort {
           await connect("sse");
         } catch (sse) {
           if (controller.signal.aborted) throw sse;
-          throw new Error(`${failureText(e, config.url)} (nor does it answer as an SSE server: ${
-            failureText(sse, config.url)
-          })`);
+          throw new Error(
+            `${failureText(e, config.url)} (nor does it answer as an SSE server: ${
+              failureText(sse, config.url)
+            })`,
+          );
         }
       }
       const client = this.#client!;
