@@ -134,12 +134,9 @@ function skimMessage(raw: string, p: number, end: number): SkimmedMessage | unde
     }
     p = lineEnd;
   }
-  if (typeof role !== "string") return undefined;
-  const message: SkimmedMessage = {
-    role,
-    turn: typeof turn === "number" ? turn : 0,
-    toolCalls,
-  };
+  // Only what mm writes is skimmed: a message without its turn is parsed in full, which gives it one.
+  if (typeof role !== "string" || !Number.isInteger(turn) || (turn as number) < 1) return undefined;
+  const message: SkimmedMessage = { role, turn: turn as number, toolCalls };
   if (content && role !== "tool") {
     try {
       message.content = JSON.parse(raw.slice(content[0], content[1]));
@@ -164,7 +161,7 @@ export function skimSession(path: string, raw: string): SkimmedSession {
     messages: s.messages.filter((m) => m && typeof m === "object").map((m) => {
       const message: SkimmedMessage = {
         role: String(m.role),
-        turn: typeof m.turn === "number" ? m.turn : 0,
+        turn: m.turn,
         toolCalls: "tool_calls" in m && Array.isArray(m.tool_calls) && m.tool_calls.length > 0,
       };
       if (m.role !== "tool" && m.content !== undefined) message.content = m.content;

@@ -116,9 +116,51 @@ export function parseSession(path: string, text: string): SessionFile {
     cwd: typeof s.cwd === "string" ? s.cwd : "",
     provider: typeof s.provider === "string" ? s.provider : "",
     model: typeof s.model === "string" ? s.model : "",
-    messages: s.messages as SessionMessage[],
+    messages: sessionMessages(path, s.messages),
     errors: Array.isArray(s.errors) ? s.errors : [],
   };
+}
+
+/** The roles a session file's messages may have (the system prompt is never saved). */
+const SAVED_ROLES = ["user", "assistant", "tool"];
+
+/**
+ * A session file's messages, each checked: a role mm saves, its content, a tool message's
+ * `tool_call_id`, an assistant's `tool_calls`. A message without its `turn` (a file written by
+ * hand, or by another tool) gets the one its place says: each question starts the next.
+ */
+function sessionMessages(path: string, raw: unknown[]): SessionMessage[] {
+  let turn = 0;
+  return raw.map((m, i) => {
+    const fault = (what: string): never => {
+      throw new SessionFileError(path, `message ${i + 1} ${what}`);
+    };
+    if (!m || typeof m !== "object" || Array.isArray(m)) return fault("is not an object");
+    const msg = m as Record<string, unknown>;
+    if (!SAVED_ROLES.includes(msg.role as string)) {
+      fault(`has role ${JSON.stringify(msg.role)}, not one of ${SAVED_ROLES.join(", ")}`);
+    }
+    const content = msg.content;
+    if (typeof content !== "string" && !(msg.role === "assistant" && content === null)) {
+      fault("has no text content");
+    }
+    if (msg.role === "tool" && typeof msg.tool_call_id !== "string") fault("has no tool_call_id");
+    if (msg.tool_calls !== undefined && !validCalls(msg.tool_calls)) {
+      fault("has tool_calls that are not a list of {id, function: {name, arguments}}");
+    }
+    if (Number.isInteger(msg.turn) && (msg.turn as number) >= 1) turn = msg.turn as number;
+    else if (msg.role === "user") turn++;
+    return { ...msg, turn: Math.max(turn, 1) } as SessionMessage;
+  });
+}
+
+/** Whether `calls` is a list of tool calls as the history keeps them. */
+function validCalls(calls: unknown): boolean {
+  return Array.isArray(calls) && calls.every((c) => {
+    const f = (c as { function?: { name?: unknown; arguments?: unknown } } | null)?.function;
+    return typeof (c as { id?: unknown } | null)?.id === "string" &&
+      typeof f?.name === "string" && typeof f.arguments === "string";
+  });
 }
 
 /** One entry of a listing: a session, or a file that could not be read. */

@@ -237,7 +237,6 @@ Deno.test("what is searched", async (t) => {
       call(1, null, 'x\n  {\n   "role": "user"'),
       tool(1, '\n  }\n "messages": [\n'),
       a(1, "été — 😀 \u2028 ok"),
-      { role: "user", content: "no turn" } as SessionMessage,
     ]);
     const raw = JSON.stringify(s, null, 1) + "\n";
     const skimmed = skimCanonical(raw);
@@ -245,6 +244,11 @@ Deno.test("what is searched", async (t) => {
     assertEquals(skimmed, skimSession("x.json", JSON.stringify(s)));
     assertEquals(skimCanonical(JSON.stringify(s)), undefined);
     assertEquals(skimCanonical(raw.slice(0, -10)), undefined, "a cut file is parsed in full");
+    // A message without its turn (written by hand) is parsed in full, which gives it its turn.
+    const handmade = { ...s, messages: [...s.messages, { role: "user", content: "no turn" }] };
+    const text = JSON.stringify(handmade, null, 1) + "\n";
+    assertEquals(skimCanonical(text), undefined);
+    assertEquals(skimSession("x.json", text).messages.at(-1)?.turn, 2);
   });
 });
 

@@ -1,8 +1,13 @@
 /** The question `mm sessions` lists for a session, compacted or not. */
 
 import { COMPACT_ACK, COMPACT_WRAPPER } from "../../lib/history.ts";
-import { firstQuestion, type SessionFile } from "../../lib/session/store.ts";
-import { assertEquals } from "../helpers/assert.ts";
+import {
+  firstQuestion,
+  parseSession,
+  type SessionFile,
+  SessionFileError,
+} from "../../lib/session/store.ts";
+import { assertEquals, assertThrows } from "../helpers/assert.ts";
 
 function session(messages: SessionFile["messages"]): SessionFile {
   return {
@@ -39,4 +44,51 @@ Deno.test("the first question of a session", async (t) => {
   await t.step("no question at all: nothing", () => {
     assertEquals(firstQuestion(session([])), "");
   });
+});
+
+/** A tool call as the history keeps it. */
+const call = { id: "c1", type: "function", function: { name: "bash", arguments: "{}" } };
+
+Deno.test("parseSession: each message is checked; a missing turn is the one its place says", async (t) => {
+  const text = (messages: unknown[]) =>
+    JSON.stringify({ id: "s", created: "c", updated: "u", messages });
+  await t.step("no turn numbers: each question starts the next turn", () => {
+    const parsed = parseSession(
+      "f.json",
+      text([
+        { role: "user", content: "a" },
+        { role: "assistant", content: null, tool_calls: [call] },
+        { role: "tool", tool_call_id: "c1", content: "out" },
+        { role: "assistant", content: "done" },
+        { role: "user", content: "b" },
+        { role: "assistant", content: "ok", turn: 7 },
+      ]),
+    );
+    assertEquals(parsed.messages.map((m) => m.turn), [1, 1, 1, 1, 2, 7]);
+  });
+  const rows: [string, unknown, string][] = [
+    [
+      "an unknown role",
+      { role: "wizard", content: "x" },
+      'has role "wizard", not one of user, assistant, tool',
+    ],
+    ["the system prompt", { role: "system", content: "x" }, 'has role "system"'],
+    ["no content", { role: "user" }, "has no text content"],
+    ["a tool message without its call", { role: "tool", content: "x" }, "has no tool_call_id"],
+    [
+      "calls that are not calls",
+      { role: "assistant", content: "", tool_calls: [{ id: 1 }] },
+      "has tool_calls",
+    ],
+    ["not an object", "hello", "is not an object"],
+  ];
+  for (const [name, message, reason] of rows) {
+    await t.step(name, () => {
+      const e = assertThrows(
+        () => parseSession("f.json", text([{ role: "user", content: "q" }, message])),
+        SessionFileError,
+      );
+      assertEquals(e.message.includes(`(message 2 ${reason}`), true, e.message);
+    });
+  }
 });
