@@ -18,9 +18,8 @@ const REASONS: Record<string, string> = {
   EXDEV: "invalid cross-device link",
 };
 
-/** Why a path under /proc, /dev or /sys cannot be opened by mm itself, and what can. */
-export const SYSTEM_PATH_REASON =
-  "mm's runtime does not open /proc, /dev or /sys paths itself — read it with bash (cat, head) instead";
+/** Why a path under /proc, /dev or /sys cannot be opened by mm itself. */
+export const SYSTEM_PATH_REASON = "mm's runtime does not open /proc, /dev or /sys paths itself";
 
 /** A failure in a few plain words (`permission denied`), for the texts tools return. */
 export function errorReason(err: unknown): string {

@@ -3,7 +3,7 @@
  * limit, and how they open a file: a regular one only, never more than the limit.
  */
 
-import { errorReason } from "../lib/files.ts";
+import { errorReason, SYSTEM_PATH_REASON } from "../lib/files.ts";
 import { NotAFileError, type SpecialFile, type ToolContext } from "../lib/tool.ts";
 
 /** Files larger than this many bytes are refused rather than loaded. */
@@ -56,9 +56,10 @@ export function directoryText(path: string, bashDeclared: boolean): string {
     : `${path} is a directory, not a file. Give the path of a file inside it.`;
 }
 
-/** The output when the file cannot be read (`permission denied`). */
+/** The output when the file cannot be read (`permission denied`); a /proc path points to bash. */
 export function readErrorText(path: string, reason: string): string {
-  return `cannot read ${path}: ${reason}`;
+  const hint = reason === SYSTEM_PATH_REASON ? " — read it with bash (cat, head) instead" : "";
+  return `cannot read ${path}: ${reason}${hint}`;
 }
 
 /** The output when the file already holds exactly this content. */

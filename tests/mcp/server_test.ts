@@ -192,7 +192,11 @@ Deno.test("an MCP server from npm: server-everything over stdio, Streamable HTTP
         await missing.server.started;
         const state = missing.server.state as { kind: string; reason: string };
         assertEquals(state.kind, "failed");
-        assertMatch(state.reason, /^HTTP 404 Not Found from http:\/\/127\.0\.0\.1:\d+\/nope$/);
+        // Streamable HTTP refused with a 404, then SSE at the same URL: both said.
+        assertMatch(
+          state.reason,
+          /^HTTP 404 Not Found from (http:\/\/127\.0\.0\.1:\d+\/nope) \(nor does it answer as an SSE server: SSE error: Non-200 status code \(404\) from \1\)$/,
+        );
       },
     });
   } finally {
