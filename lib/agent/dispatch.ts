@@ -207,7 +207,14 @@ export class Dispatcher {
       const refusal = await this.#refusal(prepared.tool, prepared.input, signal);
       result = refusal !== undefined
         ? { output: refusal, failed: true }
-        : await this.#runWithHooks(prepared.tool, prepared.input, signal, call.id);
+        : await this.#runWithHooks(prepared.tool, prepared.input, signal, call.id, (input) =>
+          emit({
+            type: "tool_input",
+            id: call.id,
+            name,
+            summary: prepared.tool.summary(input, this.#opts.conversation()),
+            input,
+          }));
     }
     if (tool?.counter) counters[tool.counter]++;
     const verdict = this.loop.record(
@@ -287,12 +294,13 @@ export class Dispatcher {
     this.#opts.emit({ type: "warning", message: `[warning: ${message}]` });
   }
 
-  /** Runs a tool between its preToolCall and postToolCall hooks. */
+  /** Runs a tool between its preToolCall and postToolCall hooks; `changed` hears of a new input. */
   async #runWithHooks(
     tool: AnyTool,
     input: Record<string, unknown>,
     signal: AbortSignal,
     callId: string,
+    changed?: (input: Record<string, unknown>) => void,
   ): Promise<ToolResult> {
     const sessionId = this.#opts.sessionId?.();
     const ctx: ToolContext = {
@@ -312,8 +320,10 @@ export class Dispatcher {
     }
     if (pre.input) {
       const coerced = coerce(tool, pre.input);
-      if (coerced.ok) input = coerced.input;
-      else this.#hookFailure(hookInputText(tool.name, coerced.faults));
+      if (coerced.ok) {
+        input = coerced.input;
+        changed?.(input);
+      } else this.#hookFailure(hookInputText(tool.name, coerced.faults));
     }
     const result = await runTool(tool, input, ctx, (m) => this.#opts.recordError("tool", m));
     const post = await this.hooks("postToolCall", {

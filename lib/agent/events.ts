@@ -20,6 +20,8 @@ export type AgentEvent =
     summary: string;
     input: unknown;
   }
+  /** A preToolCall hook gave the call a new input: what runs, with its display line's summary. */
+  | { type: "tool_input"; id: string; name: string; summary: string; input: unknown }
   | {
     type: "tool_result";
     id: string;

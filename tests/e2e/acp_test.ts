@@ -332,6 +332,30 @@ Deno.test("editor mode (ACP)", async (t) => {
         });
       },
 
+    "a preToolCall hook's new input: the call's title and rawInput say what runs": async () => {
+      server.script("acp-hook", [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo original" } }] },
+        { text: "done" },
+      ]);
+      const dir = await dirFor(
+        "acp-hook",
+        `hooks:\n  preToolCall:\n    - command: ["bash", "-c", "echo '{\\"input\\": {\\"command\\": \\"echo rewritten\\"}}'"]\n`,
+      );
+      await withEditor({ cwd: dir }, async (editor) => {
+        const session = await editor.newSession(dir);
+        assertEquals(await editor.prompt(session, "go"), "end_turn");
+        const updates: Any[] = editor.updatesOf(session).filter((u: Any) =>
+          u.toolCallId === "call_0"
+        );
+        assertEquals(updates[0].title, "bash: echo original");
+        const changed = updates.find((u: Any) => u.rawInput?.command === "echo rewritten");
+        assertEquals(changed?.title, "bash: echo rewritten");
+        const end = toolUpdate(updates, "call_0");
+        assertEquals([end.status, end.title], ["completed", "bash: echo rewritten"]);
+        assertEquals(toolOutputs("acp-hook", 1), ["rewritten\n"]);
+      });
+    },
+
     "the dialog of an edit shows its diff before anything is written": async () => {
       server.script("perm-edit", [
         {

@@ -61,6 +61,29 @@ Deno.test("hooks", async (t) => {
         assertEquals(toolOutputs("rewrite", 1), [
           "rewritten\n[context added by a hook]\nchecked by the hook",
         ]);
+        // What runs is shown under the call the model made.
+        assertStringIncludes(
+          run.stderr,
+          "🛠️  bash: echo original\n   ↳ preToolCall hook: bash: echo rewritten\n",
+        );
+        server.script("rewrite-json", [bashCall("echo original"), { text: "ok" }]);
+        const jsonDir = await dirWithHooks(
+          "rewrite-json",
+          `  preToolCall:
+    - command: ["bash", "-c", "echo '{\\"input\\": {\\"command\\": \\"echo rewritten\\"}}'"]
+`,
+        );
+        const json = await runMM(["-p", "x", "--json"], { cwd: jsonDir });
+        const events = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
+        const types = events.map((e) => e.type).filter((t) => t.startsWith("tool_"));
+        assertEquals(types, ["tool_call", "tool_input", "tool_result"]);
+        assertEquals(events.find((e) => e.type === "tool_input"), {
+          type: "tool_input",
+          id: "call_0",
+          name: "bash",
+          summary: "echo rewritten",
+          input: { command: "echo rewritten" },
+        });
         server.script("replace", [bashCall("echo secret-token"), { text: "ok" }]);
         const dir2 = await dirWithHooks(
           "replace",

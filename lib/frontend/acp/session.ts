@@ -270,6 +270,18 @@ export class AcpSession {
         this.#send(toolCallStart(e, acpId));
         break;
       }
+      case "tool_input":
+        // A preToolCall hook's new input: the editor's title and rawInput say what runs.
+        if (this.#current?.coreId === e.id) {
+          this.#current.title = toolTitle(e.name, e.summary);
+          this.#send({
+            sessionUpdate: "tool_call_update",
+            toolCallId: this.#current.acpId,
+            title: this.#current.title,
+            rawInput: e.input,
+          });
+        }
+        break;
       case "tool_result": {
         const call = this.#current?.coreId === e.id ? this.#current : undefined;
         this.#current = undefined;

@@ -6,7 +6,7 @@
 
 import type { AgentEvent } from "../../agent/events.ts";
 import { recapLine } from "../../agent/recap.ts";
-import { previewLines, toolLine } from "../terminal/display.ts";
+import { hookInputLine, previewLines, toolLine } from "../terminal/display.ts";
 import { endsCall, indented, nestedToolLine } from "../terminal/nested_lines.ts";
 import type { NestedEvent } from "../../tool.ts";
 import type { Spinner } from "./spinner.ts";
@@ -85,6 +85,11 @@ export class LineRenderer {
         this.newline();
         this.write(toolLine(e.emoji, e.name, e.summary) + "\n");
         if (e.name === "fetch_content") this.#spinner.show("Fetching");
+        break;
+      case "tool_input":
+        this.#spinner.stop();
+        this.newline();
+        this.write(hookInputLine(e.name, e.summary) + "\n");
         break;
       case "tool_result":
         this.#spinner.stop();

@@ -16,6 +16,16 @@ export function toolLine(emoji: string, name: string, summary: string): string {
   return `${emoji}${gap}${visible(name)}: ${visible(shown)}`;
 }
 
+/**
+ * The line under a call whose input a preToolCall hook changed: what runs instead,
+ * `   ↳ preToolCall hook: bash: echo REWRITTEN` (its first line, as the call's line shows it).
+ */
+export function hookInputLine(name: string, summary: string): string {
+  const lines = summary.split("\n");
+  const shown = lines.length > 1 ? `${lines[0]} …` : summary;
+  return `   ↳ preToolCall hook: ${visible(name)}: ${visible(shown)}`;
+}
+
 /** The preview under a call: up to `max` lines of its output, indented, or `(no output)`. */
 export function previewLines(output: string, max: number): string[] {
   if (max <= 0) return [];

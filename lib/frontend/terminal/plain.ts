@@ -7,7 +7,7 @@
 import type { AgentEvent } from "../../agent/events.ts";
 import { recapLine } from "../../agent/recap.ts";
 import type { Config } from "../../config/config.ts";
-import { previewLines, toolLine } from "./display.ts";
+import { hookInputLine, previewLines, toolLine } from "./display.ts";
 import { endsCall, indented, nestedToolLine } from "./nested_lines.ts";
 import type { Output } from "./output.ts";
 import { visible } from "./visible.ts";
@@ -43,6 +43,9 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
         if (pending.trim()) out.stderr(visible(pending.trim()) + "\n");
         pending = "";
         out.stderr(toolLine(e.emoji, e.name, e.summary) + "\n");
+        break;
+      case "tool_input":
+        out.stderr(hookInputLine(e.name, e.summary) + "\n");
         break;
       case "tool_result":
         endNested();

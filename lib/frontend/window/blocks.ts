@@ -196,7 +196,8 @@ interface Shown {
 export class ToolBlock extends Block implements Foldable {
   readonly id: string;
   readonly name: string;
-  readonly summary: string;
+  /** What the call's row shows after its name; a preToolCall hook's new input changes it. */
+  summary: string;
   readonly kind: ToolKind;
   status: CallStatus = "running";
   folded = true;
@@ -222,6 +223,12 @@ export class ToolBlock extends Block implements Foldable {
     this.kind = call.kind;
     this.#started = now;
     this.#indent = indent;
+  }
+
+  /** The call runs with a new input (a preToolCall hook's): its row shows what runs. */
+  retitle(summary: string): void {
+    this.summary = summary;
+    this.changed();
   }
 
   /** Whether the call ended. */

@@ -203,6 +203,9 @@ export class EventView {
         this.busy = e.name === "fetch_content" ? "Fetching" : "Running";
         break;
       }
+      case "tool_input":
+        this.#calls.get(e.id)?.retitle(e.summary);
+        break;
       case "tool_result": {
         const block = this.#calls.get(e.id);
         const counter = this.#counterOf(e.name);

@@ -222,6 +222,23 @@ Deno.test("window frames", async (t) => {
     },
   );
 
+  await everywhere(
+    t,
+    "a preToolCall hook's new input: the call's row shows what runs",
+    async (s) => {
+      s.events(call("h1", "bash", "echo original"));
+      s.events({
+        type: "tool_input",
+        id: "h1",
+        name: "bash",
+        summary: "echo rewritten",
+        input: { command: "echo rewritten" },
+      });
+      const screen = await s.draw();
+      assertEquals(screen[1].startsWith("‣ bash  echo rewritten"), true, screen[1]);
+    },
+  );
+
   await everywhere(t, "an edit shows +A −D, unfolded the diff", async (s) => {
     s.events({ ...call("e1", "edit_file", "a.txt"), kind: "edit" });
     s.events({
