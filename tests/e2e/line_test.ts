@@ -104,6 +104,32 @@ Deno.test("line mode", async (t) => {
         await term.kill();
       }
     },
+    "a file change shows its diff above the permission prompt; refused, nothing is written":
+      async () => {
+        server.script("perm-diff", [
+          {
+            toolCalls: [{
+              name: "write_file",
+              arguments: { path: "a.txt", content: "one\nNEW\n" },
+            }],
+          },
+          { text: "left alone" },
+        ]);
+        const { term, dir } = await mm("perm-diff", "yolo: false\n");
+        await Deno.writeTextFile(`${dir}/a.txt`, "one\nold\n");
+        try {
+          await term.type("change it");
+          await term.keys("Enter");
+          const screen = await term.waitFor("🔐 write_file: a.txt");
+          assertStringIncludes(screen, "    one\n   -old\n   +NEW\n🔐 write_file: a.txt");
+          await term.type("n");
+          await term.keys("Enter");
+          await term.waitFor("left alone");
+          assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "one\nold\n");
+        } finally {
+          await term.kill();
+        }
+      },
     "Esc cancels a running command, and the conversation goes on": async () => {
       server.script("cancel", [
         { toolCalls: [{ name: "bash", arguments: { command: "echo $$ > pid; sleep 30" } }] },

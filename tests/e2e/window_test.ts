@@ -192,6 +192,33 @@ Deno.test("window mode", async (t) => {
           await term.kill();
         }
       },
+    "a file change shows its diff in the permission box": async () => {
+      server.script("w-diff", [
+        {
+          toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content: "one\nNEW\n" } }],
+        },
+        { text: "left alone" },
+      ]);
+      const { term, dir } = await mm("w-diff", "yolo: false\n");
+      await Deno.writeTextFile(`${dir}/a.txt`, "one\nold\n");
+      try {
+        await send(term, "change it");
+        const screen = await waitFor(term, "╭─ 🔐 allow this call?");
+        const box = screen.split("\n").filter((r) => r.startsWith("│")).map((r) => r.trimEnd());
+        const at = box.findIndex((r) => r.startsWith("│ write_file: a.txt"));
+        assertEquals(box.slice(at + 1, at + 5).map((r) => r.replace(/\s*│$/, "")), [
+          "│ @@ -1,2 +1,2 @@",
+          "│  one",
+          "│ -old",
+          "│ +NEW",
+        ]);
+        await term.type("n");
+        await waitFor(term, "left alone");
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "one\nold\n");
+      } finally {
+        await term.kill();
+      }
+    },
     "a call longer than the box is read to its end with PgDn before it is answered": async () => {
       const parts = Array.from({ length: 40 }, (_, i) => `echo part-${i};`).join(" ");
       server.script("w-long", [bash(`${parts} touch PWNED`), { text: "refused it" }]);

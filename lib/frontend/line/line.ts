@@ -6,7 +6,7 @@ import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
 import { permissionAnswer } from "./permission.ts";
-import { toolLine } from "../terminal/display.ts";
+import { CHANGE_PREVIEW_LINES, changeLines, toolLine } from "../terminal/display.ts";
 import type { Message } from "../../history.ts";
 import { ProviderError } from "../../provider/errors.ts";
 import { lspBannerLine } from "../../../tools/lsp/texts.ts";
@@ -116,7 +116,12 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
     summary: string,
     _input?: unknown,
     askedBy?: AskedBy,
+    change?: { oldText?: string; newText: string },
   ): Promise<PermissionAnswer> => {
+    // A file change is seen before it is allowed: its diff, dimmed, above the prompt.
+    for (const line of change ? changeLines(change, CHANGE_PREVIEW_LINES) : []) {
+      render.line(render.dim(`   ${line}`));
+    }
     // An asked agent's request is the whole question already: `<agent> asks: <title>`.
     render.line(visible(askedBy ? `🔐 ${summary}` : `🔐 ${tool}: ${summary}`));
     // An asked agent takes "always" as once: it is not offered (as in the editor's dialog).

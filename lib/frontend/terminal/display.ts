@@ -3,7 +3,26 @@
  * both through {@linkcode visible} (a summary and an output are the model's and the tool's text).
  */
 
+import { lineDiff } from "../../../tools/_diff.ts";
 import { visible } from "./visible.ts";
+
+/** How many lines of a change line mode shows above its permission prompt. */
+export const CHANGE_PREVIEW_LINES = 40;
+
+/**
+ * The diff a permission prompt shows of a file change (`+`/`-`/` ` lines, `@@` headers), all of
+ * it, or its first `max` lines and `… N more lines`; none when the diff would take too long.
+ */
+export function changeLines(
+  change: { oldText?: string; newText: string },
+  max = Infinity,
+): string[] {
+  const diff = lineDiff(change.oldText ?? "", change.newText);
+  if (!diff || diff.hunks === "") return [];
+  const lines = diff.hunks.split("\n").map((l) => visible(l));
+  if (lines.length <= max) return lines;
+  return [...lines.slice(0, max), `… ${lines.length - max} more lines`];
+}
 
 /**
  * The display line of a call: `<emoji> <name>: <summary>`. An emoji written with the variation

@@ -16,6 +16,7 @@ import { lspBannerLine } from "../../../tools/lsp/texts.ts";
 import { eventLines } from "../../mcp/status.ts";
 import { start, type Started } from "../start.ts";
 import { banner } from "../terminal/banner.ts";
+import { changeLines } from "../terminal/display.ts";
 import {
   ASK_COMMAND_ID,
   askCommand,
@@ -169,8 +170,13 @@ class Window {
   /** The agent of this window, over `earlier` messages (the session's unless told). */
   #newAgent(earlier?: { message: Message; turn: number }[]): Agent {
     return this.#begun!.agent({
-      askPermission: (tool, summary, _input, askedBy) =>
-        this.#askPermission(tool, summary, askedBy),
+      askPermission: (tool, summary, _input, askedBy, change) =>
+        this.#askPermission(
+          tool,
+          // A file change is seen before it is allowed: its diff under the call, in the box.
+          change ? [summary, ...changeLines(change)].join("\n") : summary,
+          askedBy,
+        ),
       emit: (e) => this.#screen.view.handle(e),
       warn: (w) => this.#screen.view.note(w, "warning"),
       ask: (questions, signal) => this.#ask(questions, signal),
