@@ -100,9 +100,10 @@ export function toolCallEnd(
  * a mention between two text blocks); a `resource_link` becomes its path (relative to `cwd` when
  * inside it) so the model can read it; an embedded text `resource` becomes its path and content in
  * a fenced block; images, audio and binary resources, which mm does not advertise, become a note.
+ * A path or a note with text on either side and no space between gets one (`read src/a.ts`).
  */
 export function promptText(blocks: ContentBlock[], cwd: string): string {
-  return blocks.map((b) => {
+  const pieces = blocks.map((b) => {
     switch (b.type) {
       case "text":
         return b.text;
@@ -119,7 +120,13 @@ export function promptText(blocks: ContentBlock[], cwd: string): string {
       default:
         return `[${b.type} left out: mm reads text only]`;
     }
-  }).join("");
+  });
+  // Two text blocks join as they come; a link or a note beside other text gets a space if it has none.
+  return pieces.reduce((text, piece, i) => {
+    const joined = blocks[i].type === "text" && blocks[i - 1]?.type === "text";
+    const spaced = joined || text === "" || /\s$/.test(text) || /^\s/.test(piece);
+    return text + (spaced ? "" : " ") + piece;
+  }, "");
 }
 
 /** A `file://` URI as a path, relative to `cwd` when it lies inside; any other URI as it is. */

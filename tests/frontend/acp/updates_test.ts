@@ -103,6 +103,18 @@ Deno.test("promptText", async (t) => {
       "\na.txt:\n```\nhello\n```\n",
     );
   });
+  await t.step("a link or a note beside text without a space gets one", () => {
+    assertEquals(
+      promptText([
+        { type: "text", text: "read" },
+        { type: "resource_link", name: "a.ts", uri: "file:///w/src/a.ts" },
+        { type: "image", data: "", mimeType: "image/png" },
+        { type: "text", text: "and say" },
+        { type: "text", text: " why" },
+      ], "/w"),
+      "read src/a.ts [image left out: mm reads text only] and say why",
+    );
+  });
   await t.step("an image is left out with a note", () => {
     assertEquals(
       promptText([{ type: "image", data: "", mimeType: "image/png" }], "/w"),
