@@ -131,7 +131,13 @@ export class SessionRecorder {
       const latest = listed.find((l) => l.ok && l.session.cwd === req.cwd);
       for (const l of listed) if (!l.ok) warnings.push(`[warning: ${l.error.message}]`);
       if (latest?.ok) return { session: latest.session, resumed: true, warnings };
-      warnings.push(`[warning: no session to continue in ${dir} — starting a new one]`);
+      // A sessions directory shared by projects may hold sessions, only none of this directory.
+      const others = listed.some((l) => l.ok);
+      warnings.push(
+        others
+          ? `[warning: no session of ${req.cwd} to continue in ${dir} (it holds other directories' sessions) — starting a new one]`
+          : `[warning: no session to continue in ${dir} — starting a new one]`,
+      );
     }
     return { session: fresh, resumed: false, warnings };
   }

@@ -39,6 +39,31 @@ async function session(dir: string): Promise<any> {
 
 Deno.test("sessions shared by runs and crashes", async (t) => {
   await runCases(t, {
+    "one sessions directory for several projects: each continues its own, the list says whose":
+      async () => {
+        server.script("shared-dir", [{ text: "in a" }, { text: "in b" }]);
+        const shared = await Deno.makeTempDir({ prefix: "mm-shared-sessions-" });
+        try {
+          const agent = `url: ${server.url}\nmodel: shared-dir\n${SESSIONS}  dir: ${shared}\n`;
+          const [a, b] = [await workdir(agent), await workdir(agent)];
+          assertEquals((await runMM(["-p", "first in a"], { cwd: a })).code, 0);
+          const run = await runMM(["-p", "--continue", "first in b"], { cwd: b });
+          assertEquals(run.code, 0, run.stderr);
+          assertEquals(
+            run.stderr.includes(
+              `[warning: no session of ${b} to continue in ${shared} (it holds other directories' sessions) — starting a new one]\n`,
+            ),
+            true,
+            run.stderr,
+          );
+          const listed = (await runMM(["sessions"], { cwd: b })).stdout.trim().split("\n");
+          assertEquals(listed.length, 2);
+          assertMatch(listed[0], /  1 turn\(s\)  first in b$/);
+          assertEquals(listed[1].endsWith(`  1 turn(s)  first in a  (in ${a})`), true, listed[1]);
+        } finally {
+          await Deno.remove(shared, { recursive: true });
+        }
+      },
     "--continue after kill -9 mid-call answers the call before the new prompt": async () => {
       server.script("crashed", [{
         toolCalls: [
