@@ -25,6 +25,9 @@ Deno.test("visible", async (t) => {
     assertEquals(visible("rm -rf /\u200b tmp"), "rm -rf /<U+200B> tmp");
     assertEquals(visible("\ufeffa\u2060b"), "<U+FEFF>a<U+2060>b");
   });
+  await t.step("the line and paragraph separators are newlines", () => {
+    assertEquals(visible("one\u2028two\u2029three"), "one\ntwo\nthree");
+  });
   await t.step("the joiners of emoji and scripts, and the LRM and RLM marks, stay", () => {
     const text = "👩\u200d👩\u200d👧 می\u200cخواهم \u200eא\u200f";
     assertEquals(visible(text), text);
