@@ -37,7 +37,7 @@ export async function readFileBytes(
     bytes = await ctx.fs.read(path, READ_LIMIT + 1);
   } catch (err) {
     if (err instanceof NotAFileError) return notAFileText(path, err.kind);
-    return readErrorText(path, errorReason(err));
+    return readErrorText(path, errorReason(err), ctx.config.bashTool);
   }
   if (bytes === undefined) return missingText(path);
   if (bytes.length > READ_LIMIT) return tooLarge(Math.max(size, bytes.length));
@@ -56,9 +56,14 @@ export function directoryText(path: string, bashDeclared: boolean): string {
     : `${path} is a directory, not a file. Give the path of a file inside it.`;
 }
 
-/** The output when the file cannot be read (`permission denied`); a /proc path points to bash. */
-export function readErrorText(path: string, reason: string): string {
-  const hint = reason === SYSTEM_PATH_REASON ? " — read it with bash (cat, head) instead" : "";
+/**
+ * The output when the file cannot be read (`permission denied`); a /proc path points to bash when
+ * bash is declared.
+ */
+export function readErrorText(path: string, reason: string, bashDeclared = false): string {
+  const hint = reason === SYSTEM_PATH_REASON && bashDeclared
+    ? " — read it with bash (cat, head, ls) instead"
+    : "";
   return `cannot read ${path}: ${reason}${hint}`;
 }
 

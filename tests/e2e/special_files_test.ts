@@ -86,7 +86,7 @@ Deno.test("files that are not files", async (t) => {
           "/dev/urandom is a character device, not a file",
           "/dev/null is a character device, not a file",
           // Deno opens /proc only with --allow-all: the model is told what can read it.
-          `cannot read /proc/cpuinfo: ${SYSTEM_PATH_REASON} — read it with bash (cat, head) instead`,
+          `cannot read /proc/cpuinfo: ${SYSTEM_PATH_REASON} — read it with bash (cat, head, ls) instead`,
         ]);
       },
     "read_file on a socket is refused": async () => {

@@ -1,3 +1,4 @@
+import { SYSTEM_PATH_REASON } from "../../lib/files.ts";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { fakeContext, MemoryFiles } from "../helpers/fake_context.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
@@ -278,6 +279,24 @@ Deno.test("read_file", async (t) => {
       failed: true,
       locations: ["/work/project/secret.txt"],
     });
+  });
+
+  await t.step("a /proc path Deno will not open: bash named only when it is declared", async () => {
+    const fs = new MemoryFiles("/work/project", {});
+    fs.failures.set(
+      "/proc/cpuinfo",
+      new Deno.errors.NotCapable(
+        'Requires all access to "/proc/cpuinfo", run again with --allow-all',
+      ),
+    );
+    const read = async (bashTool: boolean) =>
+      (await readFile.run({ path: "/proc/cpuinfo" }, fakeContext({ fs, config: { bashTool } })))
+        .output;
+    assertEquals(
+      await read(true),
+      `cannot read /proc/cpuinfo: ${SYSTEM_PATH_REASON} — read it with bash (cat, head, ls) instead`,
+    );
+    assertEquals(await read(false), `cannot read /proc/cpuinfo: ${SYSTEM_PATH_REASON}`);
   });
 
   await t.step("ACP: kind read, the absolute path as location, no permission", async () => {
