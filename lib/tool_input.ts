@@ -142,7 +142,7 @@ export function coerceInput(
   for (const [key, value] of Object.entries(args)) {
     const name = key in params ? key : byAlias.get(key);
     if (name === undefined) {
-      if (strict) faults.push(`"${key}" is not a parameter of this tool`);
+      if (strict) faults.push(`${faultValue(key)} is not a parameter of this tool`);
       continue;
     }
     if (!(name in given) || key === name) given[name] = value;
@@ -155,10 +155,25 @@ export function coerceInput(
     }
     const coerced = coerceValue(p.type, value);
     if (coerced === undefined) {
-      faults.push(`${name}: ${JSON.stringify(value)} is not ${article(p.type)}`);
+      faults.push(`${name}: ${faultValue(value)} is not ${article(p.type)}`);
     } else input[name] = coerced;
   }
   return faults.length ? { ok: false, faults, partial: input } : { ok: true, input };
+}
+
+/** How long a value in a fault may be: past it, the value is cut with `…`. */
+export const FAULT_VALUE_LIMIT = 80;
+
+/** A value as a fault quotes it: JSON, cut to {@linkcode FAULT_VALUE_LIMIT} characters with `…`. */
+export function faultValue(value: unknown): string {
+  return cutText(JSON.stringify(value) ?? String(value), FAULT_VALUE_LIMIT);
+}
+
+/** `text` cut to `max` characters, its last one `…` (never half a surrogate pair). */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 2]) ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
 }
 
 function article(type: Parameter["type"]): string {
@@ -227,8 +242,8 @@ export const ECHO_VALUE_LIMIT = 200;
 export const ECHO_LIMIT = 2000;
 
 /**
- * A call's input as an invalid-call text repeats it: each string value of a JSON object over
- * {@linkcode ECHO_VALUE_LIMIT} characters and the whole over {@linkcode ECHO_LIMIT} end in
+ * A call's input as an invalid-call text repeats it: each string (a value at any depth, or a key)
+ * over {@linkcode ECHO_VALUE_LIMIT} characters and the whole over {@linkcode ECHO_LIMIT} end in
  * `… [N more characters]`, so a 30 KB `content` sent without its `path` costs the window little.
  * Input that needs no cut is repeated as it was sent.
  */
@@ -236,17 +251,22 @@ export function echoSent(sent: string): string {
   let text = sent;
   try {
     const value: unknown = JSON.parse(sent);
-    if (value && typeof value === "object" && !Array.isArray(value)) {
-      let cut = false;
-      const short = Object.fromEntries(
-        Object.entries(value).map(([k, v]) => {
-          if (typeof v !== "string" || v.length <= ECHO_VALUE_LIMIT) return [k, v];
-          cut = true;
-          return [k, shortened(v, ECHO_VALUE_LIMIT)];
-        }),
-      );
-      if (cut) text = JSON.stringify(short);
-    }
+    let cut = false;
+    // Every string at any depth, and every key, over the limit is shortened.
+    const short = (v: unknown): unknown => {
+      if (typeof v === "string") {
+        if (v.length <= ECHO_VALUE_LIMIT) return v;
+        cut = true;
+        return shortened(v, ECHO_VALUE_LIMIT);
+      }
+      if (Array.isArray(v)) return v.map(short);
+      if (v && typeof v === "object") {
+        return Object.fromEntries(Object.entries(v).map(([k, x]) => [short(k), short(x)]));
+      }
+      return v;
+    };
+    const shortValue = short(value);
+    if (cut) text = JSON.stringify(shortValue);
   } catch {
     // Not JSON: repeated as text, cut as a whole.
   }

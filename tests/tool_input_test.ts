@@ -1,7 +1,9 @@
 import {
   coerceInput,
+  cutText,
   ECHO_LIMIT,
   echoSent,
+  faultValue,
   invalidCallText,
   parseToolArguments,
 } from "../lib/tool_input.ts";
@@ -124,4 +126,26 @@ Deno.test("echoSent: an invalid call's input is repeated, its long values and it
   );
   assertEquals(echoSent(many).endsWith(` more characters]`), true);
   assertEquals(echoSent(many).length < ECHO_LIMIT + 30, true);
+});
+
+Deno.test("a value in a fault is cut to 80 characters, whatever its type", () => {
+  const big = { x: "q".repeat(30_000) };
+  const coerced = coerceInput(
+    { command: { type: "string", description: "c" } },
+    { command: big, ["k".repeat(300)]: 1 },
+    true,
+  );
+  if (coerced.ok) throw new Error("coerced");
+  assertEquals(coerced.faults, [
+    `"${"k".repeat(78)}… is not a parameter of this tool`,
+    `command: {"x":"${"q".repeat(73)}… is not a string`,
+  ]);
+  assertEquals(faultValue("short"), '"short"');
+  assertEquals(cutText("a".repeat(78) + "😀z", 80), "a".repeat(78) + "…");
+  // Nested strings in the echo are cut too.
+  const nested = JSON.stringify({ command: { deep: [1, { y: "y".repeat(500) }] } });
+  assertEquals(
+    echoSent(nested),
+    `{"command":{"deep":[1,{"y":"${"y".repeat(200)}… [300 more characters]"}]}}`,
+  );
 });

@@ -1,6 +1,6 @@
 /** Declared tools (tools.md, "Declared tools"): commands of the agent file offered to the model as tools. */
 
-import { coerceInput } from "../lib/tool_input.ts";
+import { coerceInput, cutText, FAULT_VALUE_LIMIT } from "../lib/tool_input.ts";
 import type { DeclaredParameter, DeclaredToolConfig } from "../lib/config/config.ts";
 import type { AnyTool, Parameter, Tool } from "../lib/tool.ts";
 import { commandOutput } from "./_command.ts";
@@ -162,7 +162,7 @@ export function declaredTool(entry: DeclaredToolConfig): AnyTool {
         const v = input[name];
         if (v !== undefined && p.enum?.length && !p.enum.includes(v as string)) {
           faults.push(
-            `${name}: ${renderValue(v as string)} is not one of ${
+            `${name}: ${cutText(renderValue(v as string), FAULT_VALUE_LIMIT)} is not one of ${
               p.enum.map(renderValue).join(", ")
             }`,
           );

@@ -246,13 +246,14 @@ Deno.test("one-shot turns", async (t) => {
               { name: "read_file", arguments: { start: 1 } },
               { name: "bash", arguments: { command: ["ls"] } },
               { name: "write_file", arguments: { content: "x".repeat(33_000) } },
+              { name: "bash", arguments: { command: { x: "q".repeat(30_000) } } },
             ],
           },
           { text: "ok" },
         ]);
         const run = await runMM(["-p", "x"], { cwd: await dirFor("repair") });
         assertEquals(run.code, 0, run.stderr);
-        const [a, b, c, d, e, f] = toolMessages("repair", 1).map((m) => m.content);
+        const [a, b, c, d, e, f, g] = toolMessages("repair", 1).map((m) => m.content);
         assertEquals(a, "repaired\n");
         assertEquals(b, "fenced\n");
         assertMatch(
@@ -273,6 +274,9 @@ Deno.test("one-shot turns", async (t) => {
           `You sent: {"content":"${"x".repeat(200)}… [32800 more characters]"}.`,
         );
         assertEquals(f.length < 1000, true, f);
+        // A large value of the wrong type: its fault quotes 80 characters of it, the echo 200.
+        assertStringIncludes(g, `command: {"x":"${"q".repeat(73)}… is not a string. You sent: `);
+        assertEquals(g.length < 1000, true, g);
       },
     "an unknown tool is answered with the list of tools; a near miss of case is forgiven":
       async () => {

@@ -5,7 +5,7 @@
  * it names hold each pass), the placing of new `placement.ts`; docs/tools.md has the rules.
  */
 
-import { coerceValue } from "../../lib/tool_input.ts";
+import { coerceValue, faultValue } from "../../lib/tool_input.ts";
 import { errorReason } from "../../lib/files.ts";
 import { truncateMiddle } from "../../lib/text.ts";
 import type { Tool, ToolResult } from "../../lib/tool.ts";
@@ -322,19 +322,13 @@ function pick(o: Record<string, unknown>, keys: string[]): unknown {
   return undefined;
 }
 
-/** A value in a fault, cut to 80 characters. */
-function shown(value: unknown): string {
-  const s = JSON.stringify(value) ?? String(value);
-  return s.length > 80 ? `${s.slice(0, 79)}…` : s;
-}
-
 /** The expected shape of `edits`, as faults say it. */
 const EDITS_SHAPE = 'a list of {"old": …, "new": …} objects';
 
 /** One edit from an item of `edits`, or the faults it has. */
 function readEdit(item: unknown, n: number, faults: string[]): Edit | undefined {
   if (item === null || typeof item !== "object" || Array.isArray(item)) {
-    faults.push(`edit #${n} is not an {"old": …, "new": …} object: ${shown(item)}`);
+    faults.push(`edit #${n} is not an {"old": …, "new": …} object: ${faultValue(item)}`);
     return undefined;
   }
   const o = item as Record<string, unknown>;
@@ -355,7 +349,7 @@ function field(value: unknown, name: string, faults: string[], hint = ""): strin
     return undefined;
   }
   const s = coerceValue("string", value);
-  if (s === undefined) faults.push(`${name}: ${shown(value)} is not a string`);
+  if (s === undefined) faults.push(`${name}: ${faultValue(value)} is not a string`);
   return s as string | undefined;
 }
 
@@ -373,13 +367,13 @@ export function parseEditFileInput(
   if (rawPath === undefined) faults.push("path is missing");
   else {
     path = coerceValue("string", rawPath) as string | undefined;
-    if (path === undefined) faults.push(`path: ${shown(rawPath)} is not a string`);
+    if (path === undefined) faults.push(`path: ${faultValue(rawPath)} is not a string`);
   }
   let dryRun = false;
   const rawDry = pick(args, ["dry_run", "dryRun"]);
   if (rawDry !== undefined) {
     const b = coerceValue("boolean", rawDry);
-    if (b === undefined) faults.push(`dry_run: ${shown(rawDry)} is not a boolean`);
+    if (b === undefined) faults.push(`dry_run: ${faultValue(rawDry)} is not a boolean`);
     else dryRun = b as boolean;
   }
   const edits = readEdits(args, faults);
@@ -407,13 +401,13 @@ function readEdits(args: Record<string, unknown>, faults: string[]): Edit[] | un
   if (typeof raw === "string") {
     const parsed = parseJSON(raw);
     if (parsed === undefined || typeof parsed !== "object" || parsed === null) {
-      faults.push(`edits: ${shown(raw)} is not ${EDITS_SHAPE}`);
+      faults.push(`edits: ${faultValue(raw)} is not ${EDITS_SHAPE}`);
       return undefined;
     }
     raw = parsed;
   }
   if (typeof raw !== "object" || raw === null) {
-    faults.push(`edits: ${shown(raw)} is not ${EDITS_SHAPE}`);
+    faults.push(`edits: ${faultValue(raw)} is not ${EDITS_SHAPE}`);
     return undefined;
   }
   const items = Array.isArray(raw) ? raw : [raw];
