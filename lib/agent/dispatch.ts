@@ -8,7 +8,13 @@
 
 import type { Config, HookEvent } from "../config/config.ts";
 import { type Message, NOT_RUN, type ToolCall } from "../history.ts";
-import { type HookPayload, type HookVerdict, runHooks, withHookContext } from "../hooks/run.ts";
+import {
+  type HookPayload,
+  type HookVerdict,
+  type InputCheck,
+  runHooks,
+  withHookContext,
+} from "../hooks/run.ts";
 import { type AskPermission, refusalWithReason, rejectedText } from "../permissions/prompt.ts";
 import type {
   AnyTool,
@@ -274,7 +280,12 @@ export class Dispatcher {
    * Runs the hooks of an event; their failures are recorded and shown, never fatal. The turn's
    * `signal` kills a running hook (the verdict is then `cancelled`).
    */
-  async hooks(event: HookEvent, payload: HookPayload, signal: AbortSignal): Promise<HookVerdict> {
+  async hooks(
+    event: HookEvent,
+    payload: HookPayload,
+    signal: AbortSignal,
+    check?: InputCheck,
+  ): Promise<HookVerdict> {
     const hooks = this.#opts.config.hooks[event];
     if (!hooks?.length) return { context: [], failures: [] };
     const session = this.#opts.sessionId?.();
@@ -283,6 +294,7 @@ export class Dispatcher {
       session ? { ...payload, session } : payload,
       this.#opts.config.bashTimeout,
       signal,
+      check,
     );
     for (const f of verdict.failures) this.#hookFailure(f);
     return verdict;
@@ -312,18 +324,23 @@ export class Dispatcher {
       hookFailure: (message) => this.#hookFailure(message),
     };
     const base = { tool: tool.name, cwd: ctx.cwd };
-    const pre = await this.hooks("preToolCall", { event: "preToolCall", input, ...base }, signal);
+    // Each hook's new input is checked as the model's would be, so the next hook sees what runs.
+    const check: InputCheck = (given) => {
+      const coerced = coerce(tool, given);
+      return coerced.ok
+        ? { ok: true, input: coerced.input }
+        : { ok: false, failure: hookInputText(tool.name, coerced.faults) };
+    };
+    const payload = { event: "preToolCall" as const, input, ...base };
+    const pre = await this.hooks("preToolCall", payload, signal, check);
     // A turn cancelled while its hook ran never runs the tool the hook guards.
     if (pre.cancelled || signal.aborted) return { output: NOT_RUN, failed: true };
     if (pre.denied !== undefined) {
       return { output: hookDeniedText(tool.name, pre.denied), failed: true };
     }
-    if (pre.input) {
-      const coerced = coerce(tool, pre.input);
-      if (coerced.ok) {
-        input = coerced.input;
-        changed?.(input);
-      } else this.#hookFailure(hookInputText(tool.name, coerced.faults));
+    if (pre.input && JSON.stringify(pre.input) !== JSON.stringify(input)) {
+      input = pre.input;
+      changed?.(input);
     }
     const result = await runTool(tool, input, ctx, (m) => this.#opts.recordError("tool", m));
     const post = await this.hooks("postToolCall", {

@@ -93,7 +93,7 @@ export function hookDeniedText(tool: string, reason: string): string {
 export function hookInputText(tool: string, faults: string[]): string {
   return `preToolCall hook gave ${tool} an input it cannot take (${
     faults.join("; ")
-  }) — kept the model's`;
+  }) — kept the input it had`;
 }
 
 /** How the server's length limit is named: `maxTokens (N)`, or the server's own limit. */

@@ -75,16 +75,24 @@ export function matches(matcher: string | undefined, tool: string | undefined): 
   }
 }
 
+/** What a preToolCall hook's new input becomes: the tool's input, or the failure it is. */
+export type InputCheck = (
+  input: Record<string, unknown>,
+) => { ok: true; input: Record<string, unknown> } | { ok: false; failure: string };
+
 /**
- * Runs the hooks of one event in order; a deny stops the ones after it. `signal` is the turn's
- * cancellation: it kills the running hook's process group (SIGTERM, then SIGKILL after
- * {@linkcode KILL_GRACE} ms) and ends the verdict `cancelled`. Never throws.
+ * Runs the hooks of one event in order; a deny stops the ones after it. A new input is checked by
+ * `check` as each hook gives it: one the tool cannot take is that hook's failure, and the hooks
+ * after it see the input that will run. `signal` is the turn's cancellation: it kills the running
+ * hook's process group (SIGTERM, then SIGKILL after {@linkcode KILL_GRACE} ms) and ends the
+ * verdict `cancelled`. Never throws.
  */
 export async function runHooks(
   hooks: HookConfig[] | undefined,
   payload: HookPayload,
   defaultTimeout: number,
   signal?: AbortSignal,
+  check?: InputCheck,
 ): Promise<HookVerdict> {
   const verdict: HookVerdict = { context: [], failures: [] };
   for (const hook of hooks ?? []) {
@@ -103,8 +111,11 @@ export async function runHooks(
     const a = result.answer;
     if (a.context) verdict.context.push(a.context);
     if (a.input) {
-      verdict.input = a.input;
-      payload = { ...payload, input: a.input };
+      const checked = check ? check(a.input) : { ok: true as const, input: a.input };
+      if (checked.ok) {
+        verdict.input = checked.input;
+        payload = { ...payload, input: checked.input };
+      } else verdict.failures.push(checked.failure);
     }
     if (typeof a.replace === "string") verdict.replace = a.replace;
     if (a.deny) {
@@ -211,7 +222,11 @@ async function runHook(
       throw new Error("not an object");
     }
     if (answer.input !== undefined && (typeof answer.input !== "object" || answer.input === null)) {
-      throw new Error("input is not an object");
+      return {
+        failure: `${name} printed an "input" that is not an object of the tool's parameters: ${
+          firstLine(text).slice(0, 120)
+        }`,
+      };
     }
     return { answer: answer as HookAnswer };
   } catch (e) {

@@ -5,6 +5,7 @@ import { runCases } from "../helpers/cases.ts";
 import { exists, gone, runMM, until, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
+import { hookInputText } from "../../lib/agent/texts.ts";
 
 const server = ScriptedServer.start();
 
@@ -93,6 +94,38 @@ Deno.test("hooks", async (t) => {
         );
         await runMM(["-p", "x"], { cwd: dir2 });
         assertEquals(toolOutputs("replace", 1), ["[redacted]"]);
+      },
+    "a new input the tool cannot take is that hook's failure: later hooks see what will run":
+      async () => {
+        server.script("chain", [bashCall("echo git push origin main"), bashCall("echo original"), {
+          text: "ok",
+        }]);
+        const dir = await dirWithHooks(
+          "chain",
+          `  preToolCall:
+    - command: ["bash", "-c", "cat >/dev/null; echo '{\\"input\\": {}}'"]
+    - command: ["bash", "-c", "p=$(cat); echo \\"$p\\" | grep -q 'git push' && { echo 'pushing is for humans' >&2; exit 2; }; echo \\"$p\\" | grep -q original && echo '{\\"input\\": {\\"command\\": \\"echo first\\"}}'; exit 0"]
+    - command: ["bash", "-c", "cat >/dev/null; echo '{\\"input\\": {\\"command\\": [\\"a\\"]}}'"]
+`,
+        );
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        // The broken rewrite first does not hide the command from the guard after it.
+        assertEquals(toolOutputs("chain", 1), ["[bash denied by a hook: pushing is for humans]"]);
+        // A valid rewrite survives a later hook's invalid one.
+        assertEquals(toolOutputs("chain", 2).at(-1), "first\n");
+        assertStringIncludes(
+          run.stderr,
+          `[warning: ${hookInputText("bash", ["command is missing"])}]`,
+        );
+        assertStringIncludes(
+          run.stderr,
+          `[warning: ${hookInputText("bash", ['command: ["a"] is not a string'])}]`,
+        );
+        assertEquals(
+          hookInputText("bash", ["command is missing"]),
+          "preToolCall hook gave bash an input it cannot take (command is missing) — kept the input it had",
+        );
       },
     "preGeneration adds context to the prompt, or blocks it": async () => {
       server.script("pregen", [{ text: "ok" }]);
