@@ -178,6 +178,8 @@ export interface ToolContext {
   sessionId?: string;
   /** The agents of `mmConfigs` (ask_agent); absent when none can be asked. */
   agents?: Agents;
+  /** A preview's run (the diff of a permission dialog): writes are kept back, nothing runs yet. */
+  preview?: true;
 }
 
 /** One tool of an MCP server, as listed (lib/mcp/list.ts): what the tools of tools/mcp/ are built from. */

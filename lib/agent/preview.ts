@@ -26,7 +26,7 @@ export async function previewChange(
 ): Promise<FileDiff | undefined> {
   if (!tool.previewsChange) return undefined;
   try {
-    const result = await tool.run(input, { ...ctx, fs: withoutWrites(ctx.fs) });
+    const result = await tool.run(input, { ...ctx, fs: withoutWrites(ctx.fs), preview: true });
     return result.failed ? undefined : result.diff;
   } catch {
     return undefined; // The real run tells the model of the bug.

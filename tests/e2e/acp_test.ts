@@ -382,6 +382,10 @@ Deno.test("editor mode (ACP)", async (t) => {
         ]);
         assertEquals(seen, "one\ntwo\n");
         assertEquals(await Deno.readTextFile(`${dir}/b.txt`), "one\ntwo\n");
+        // The preview is no start: a refused call never shows as running.
+        const statuses = editor.updatesOf(session)
+          .filter((u: Any) => u.toolCallId === "call_0" && u.status).map((u: Any) => u.status);
+        assertEquals(statuses, ["pending", "failed"]);
         assertEquals(toolOutputs("perm-edit", 1), ["[edit_file rejected by the user]"]);
       });
     },

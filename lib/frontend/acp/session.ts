@@ -233,7 +233,8 @@ export class AcpSession {
     return {
       ...tool,
       run: async (input, ctx) => {
-        const call = this.#current;
+        // A preview (a permission dialog's diff) is no start: the call still waits.
+        const call = ctx.preview ? undefined : this.#current;
         if (call) this.#send(toolCallRunning(call.acpId));
         const result = await tool.run(input, ctx);
         if (call && result.locations?.length) call.locations = result.locations;
