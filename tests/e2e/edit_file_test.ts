@@ -155,6 +155,23 @@ Deno.test("edit_file end to end", async (t) => {
       assertEquals(run.code, 0, run.stderr);
       assertEquals(toolMessages("edit-careful", 1), ["[edit_file rejected by the user]"]);
       assertEquals(await Deno.readTextFile(`${dir}/main.go`), GO);
+      // A dry run writes nothing, so it does not ask: it answers even in -p.
+      const edits = [{ old: "count := 1", new: "count := 2" }];
+      const dry = await oneStep(
+        "careful-dry",
+        [{
+          name: "edit_file",
+          arguments: { path: "main.go", edits, dry_run: true },
+        }],
+        dir,
+        ["--model", "careful-dry"],
+      );
+      assertEquals(dry.code, 0, dry.stderr);
+      assertStringIncludes(
+        toolMessages("careful-dry", 1)[0],
+        "dry run of main.go, nothing was written",
+      );
+      assertEquals(await Deno.readTextFile(`${dir}/main.go`), GO);
     },
     "a CRLF file keeps its line endings": async () => {
       const dir = await dirFor("edit-crlf", "", { "win.txt": "one\r\ntwo\r\n" });

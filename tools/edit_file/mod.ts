@@ -598,7 +598,8 @@ export const editFile: Tool<EditFileInput> = {
   name: "edit_file",
   kind: "edit",
   emoji: "📝",
-  asks: true,
+  // A dry run writes nothing: there is nothing to allow.
+  asks: (input) => !input.dry_run,
   previewsChange: true,
   counter: "fileOps",
   declared: (config) => config.editTools,

@@ -58,14 +58,19 @@ Deno.test("edit_file: declaration", async (t) => {
     assertEquals(names.indexOf("edit_file"), names.indexOf("write_file") + 1);
   });
 
-  await t.step("emoji 📝, kind edit, asks, counted as a file op; summary is the path", () => {
-    assertEquals(
-      [editFile.name, editFile.emoji, editFile.kind, editFile.asks, editFile.counter],
-      ["edit_file", "📝", "edit", true, "fileOps"],
-    );
-    assertEquals(editFile.summary({ path: "a.go", edits: [], dry_run: false }), "a.go");
-    assertEquals(editFile.summary({ path: "a.go", edits: [], dry_run: true }), "a.go (dry run)");
-  });
+  await t.step(
+    "emoji 📝, kind edit, asks (not for a dry run), a file op; summary is the path",
+    () => {
+      assertEquals(
+        [editFile.name, editFile.emoji, editFile.kind, editFile.counter],
+        ["edit_file", "📝", "edit", "fileOps"],
+      );
+      const asks = editFile.asks as (input: { dry_run: boolean }) => boolean;
+      assertEquals([asks({ dry_run: false }), asks({ dry_run: true })], [true, false]);
+      assertEquals(editFile.summary({ path: "a.go", edits: [], dry_run: false }), "a.go");
+      assertEquals(editFile.summary({ path: "a.go", edits: [], dry_run: true }), "a.go (dry run)");
+    },
+  );
 
   await t.step("the schema: path, edits (array, items described in words), dry_run", () => {
     assertEquals(PATH_DESCRIPTION, "Path of an existing file.");
