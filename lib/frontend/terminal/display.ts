@@ -11,7 +11,8 @@ export const CHANGE_PREVIEW_LINES = 40;
 
 /**
  * The diff a permission prompt shows of a file change (`+`/`-`/` ` lines, `@@` headers), all of
- * it, or its first `max` lines and `… N more lines`; none when the diff would take too long.
+ * it, or its first `max` lines and `… N more lines (+A −D in all)`; none when the diff would take
+ * too long.
  */
 export function changeLines(
   change: { oldText?: string; newText: string },
@@ -20,8 +21,13 @@ export function changeLines(
   const diff = lineDiff(change.oldText ?? "", change.newText);
   if (!diff || diff.hunks === "") return [];
   const lines = diff.hunks.split("\n").map((l) => visible(l));
-  if (lines.length <= max) return lines;
-  return [...lines.slice(0, max), `… ${lines.length - max} more lines`];
+  // One line hidden would cost the line that says so.
+  if (lines.length <= max + 1) return lines;
+  const more = lines.length - max;
+  return [
+    ...lines.slice(0, max),
+    `… ${more} more line${more === 1 ? "" : "s"} (+${diff.added} −${diff.deleted} in all)`,
+  ];
 }
 
 /**

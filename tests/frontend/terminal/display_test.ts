@@ -1,0 +1,36 @@
+/** How a call looks in the terminal (lib/frontend/terminal/display.ts). */
+
+import { changeLines, hookInputLine } from "../../../lib/frontend/terminal/display.ts";
+import { assertEquals } from "../../helpers/assert.ts";
+
+Deno.test("changeLines: the diff a permission prompt shows", async (t) => {
+  await t.step("a replaced line", () => {
+    assertEquals(changeLines({ oldText: "one\nold\n", newText: "one\nNEW\n" }), [
+      "@@ -1,2 +1,2 @@",
+      " one",
+      "-old",
+      "+NEW",
+    ]);
+  });
+  await t.step("a new file: every line added", () => {
+    assertEquals(changeLines({ newText: "a\n" }), ["@@ -0,0 +1,1 @@", "+a"]);
+  });
+  await t.step("cut after max lines, with the size of the whole; never to hide one line", () => {
+    const newText = Array.from({ length: 10 }, (_, i) => `l${i}\n`).join("");
+    assertEquals(changeLines({ newText }, 4), [
+      "@@ -0,0 +1,10 @@",
+      "+l0",
+      "+l1",
+      "+l2",
+      "… 7 more lines (+10 −0 in all)",
+    ]);
+    assertEquals(changeLines({ newText }, 10).length, 11);
+  });
+  await t.step("what a terminal must not obey is made visible", () => {
+    assertEquals(changeLines({ newText: "\x1b[2J\n" }), ["@@ -0,0 +1,1 @@", "+^[[2J"]);
+  });
+});
+
+Deno.test("hookInputLine: what runs after a preToolCall hook", () => {
+  assertEquals(hookInputLine("bash", "echo a\necho b"), "   ↳ preToolCall hook: bash: echo a …");
+});
