@@ -330,8 +330,11 @@ export interface Conversation {
 /** A file change, for the editor's diff view. */
 export interface FileDiff {
   path: string;
+  /** The text replaced; absent for a new file, or when `replaces` says what was there. */
   oldText?: string;
   newText: string;
+  /** What the change replaces that is not shown as text: `a binary file of 3000 bytes`. */
+  replaces?: string;
 }
 
 /** What a tool hands back: the text the model reads, and what the front ends may show. */

@@ -33,13 +33,21 @@ export function wroteText(path: string, added: number, deleted: number): string 
 
 /** The headline of a replaced binary file, shown without a diff. */
 export function replacedBinaryText(path: string, size: number, lineCount: number): string {
-  return `wrote ${path}: replaced a binary file of ${size} bytes with ${lines(lineCount)}`;
+  return `wrote ${path}: replaced ${binaryFile(size)} with ${lines(lineCount)}`;
 }
 
 /** The headline of a replaced file above the read limit, shown without a diff. */
 export function replacedLargeText(path: string, lineCount: number): string {
-  return `wrote ${path}: replaced a file of more than 64 MiB with ${lines(lineCount)}`;
+  return `wrote ${path}: replaced ${LARGE_FILE} with ${lines(lineCount)}`;
 }
+
+/** A binary file that a write replaces: `a binary file of 3000 bytes`. */
+function binaryFile(size: number): string {
+  return `a binary file of ${size} bytes`;
+}
+
+/** A file above the read limit that a write replaces. */
+const LARGE_FILE = "a file of more than 64 MiB";
 
 /** `1 line`, `3 lines`. */
 function lines(n: number): string {
@@ -109,14 +117,14 @@ export const writeFile: Tool<WriteFileInput> = {
     if (old.length > READ_LIMIT) {
       return {
         output: truncateMiddle(replacedLargeText(path, newLines), max),
-        diff: { path: abs, newText: content },
+        diff: { path: abs, newText: content, replaces: LARGE_FILE },
         locations,
       };
     }
     if (old.includes(0)) {
       return {
         output: truncateMiddle(replacedBinaryText(path, old.length, newLines), max),
-        diff: { path: abs, newText: content },
+        diff: { path: abs, newText: content, replaces: binaryFile(old.length) },
         locations,
       };
     }

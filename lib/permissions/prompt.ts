@@ -36,5 +36,5 @@ export type AskPermission = (
   summary: string,
   input: Record<string, unknown>,
   askedBy?: AskedBy,
-  change?: { path: string; oldText?: string; newText: string },
+  change?: { path: string; oldText?: string; newText: string; replaces?: string },
 ) => Promise<PermissionAnswer>;

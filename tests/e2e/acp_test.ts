@@ -364,10 +364,12 @@ Deno.test("editor mode (ACP)", async (t) => {
             arguments: { path: "b.txt", edits: [{ old_text: "two", new_text: "TWO" }] },
           }],
         },
+        { toolCalls: [{ name: "write_file", arguments: { path: "c.bin", content: "text\n" } }] },
         { text: "done" },
       ]);
       const dir = await dirFor("perm-edit", "yolo: false\n");
       await Deno.writeTextFile(`${dir}/b.txt`, "one\ntwo\n");
+      await Deno.writeFile(`${dir}/c.bin`, new Uint8Array([1, 0, 2]));
       let seen: string | undefined;
       const permission = async () => {
         seen = await Deno.readTextFile(`${dir}/b.txt`);
@@ -387,6 +389,11 @@ Deno.test("editor mode (ACP)", async (t) => {
           .filter((u: Any) => u.toolCallId === "call_0" && u.status).map((u: Any) => u.status);
         assertEquals(statuses, ["pending", "failed"]);
         assertEquals(toolOutputs("perm-edit", 1), ["[edit_file rejected by the user]"]);
+        // A binary file replaced is said so: the dialog is not a new file's.
+        assertEquals(editor.permissions[1].toolCall.content, [
+          { type: "content", content: { type: "text", text: "replaces a binary file of 3 bytes" } },
+          { type: "diff", path: await Deno.realPath(`${dir}/c.bin`), newText: "text\n" },
+        ]);
       });
     },
 

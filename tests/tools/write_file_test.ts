@@ -139,7 +139,12 @@ Deno.test("write_file", async (t) => {
     const result = await writeFile.run({ path: "a.bin", content: "text\n" }, ctx);
     assertEquals(result.output, "wrote a.bin: replaced a binary file of 3 bytes with 1 line");
     assertEquals(result.output, replacedBinaryText("a.bin", 3, 1));
-    assertEquals(result.diff, { path: "/work/project/a.bin", newText: "text\n" });
+    // The diff says what it replaces, so no front end shows it as a new file.
+    assertEquals(result.diff, {
+      path: "/work/project/a.bin",
+      newText: "text\n",
+      replaces: "a binary file of 3 bytes",
+    });
   });
 
   await t.step("CRLF and a byte order mark: bytes compared, the change shows", async () => {

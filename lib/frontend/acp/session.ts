@@ -29,7 +29,7 @@ import { editorAsk } from "./elicitation.ts";
 import { nestedCallStart, nestedCallUpdate, nestedChunk } from "./nested_updates.ts";
 import { permissionAnswer, permissionOptions, untilAborted } from "./permission.ts";
 import {
-  diffContent,
+  changeContent,
   promptText,
   replayUpdates,
   textChunk,
@@ -409,7 +409,7 @@ export class AcpSession {
       title: askedBy?.question ?? call.title,
       ...(askedBy ? {} : { kind: call.kind }),
       status: "pending" as const,
-      ...(change ? { content: [diffContent(change)], locations: [{ path: change.path }] } : {}),
+      ...(change ? { content: changeContent(change), locations: [{ path: change.path }] } : {}),
     };
     const response = await untilAborted(
       this.#opts.peer.requestPermission({

@@ -35,6 +35,17 @@ export function diffContent(diff: FileDiff): ToolCallContent {
 }
 
 /**
+ * What a permission dialog shows of a file change: its diff, after a line saying what it replaces
+ * when that is no text (a binary file), so the dialog does not read as a new file's.
+ */
+export function changeContent(diff: FileDiff): ToolCallContent[] {
+  const note: ToolCallContent[] = diff.replaces
+    ? [{ type: "content", content: { type: "text", text: `replaces ${diff.replaces}` } }]
+    : [];
+  return [...note, diffContent(diff)];
+}
+
+/**
  * The title of a tool call in the editor: `<name>: <summary>`, the terminal's display line without
  * its emoji (`bash: ls -la`, `read_file: src/main.ts`, `<declared tool>: <argv>`), or the name alone
  * when the summary is empty. The summary is kept whole: a several-line command shows every line.

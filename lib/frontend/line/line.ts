@@ -116,7 +116,7 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
     summary: string,
     _input?: unknown,
     askedBy?: AskedBy,
-    change?: { oldText?: string; newText: string },
+    change?: { oldText?: string; newText: string; replaces?: string },
   ): Promise<PermissionAnswer> => {
     // A file change is seen before it is allowed: its diff, dimmed, above the prompt.
     for (const line of change ? changeLines(change, CHANGE_PREVIEW_LINES) : []) {

@@ -15,12 +15,14 @@ export const CHANGE_PREVIEW_LINES = 40;
  * too long.
  */
 export function changeLines(
-  change: { oldText?: string; newText: string },
+  change: { oldText?: string; newText: string; replaces?: string },
   max = Infinity,
 ): string[] {
+  // What the text replaces when it is no text (a binary file) is said first: no "new file" then.
+  const replaces = change.replaces ? [`(replaces ${change.replaces}, not shown)`] : [];
   const diff = lineDiff(change.oldText ?? "", change.newText);
-  if (!diff || diff.hunks === "") return [];
-  const lines = diff.hunks.split("\n").map((l) => visible(l));
+  if (!diff || diff.hunks === "") return replaces;
+  const lines = [...replaces, ...diff.hunks.split("\n").map((l) => visible(l))];
   // One line hidden would cost the line that says so.
   if (lines.length <= max + 1) return lines;
   const more = lines.length - max;

@@ -26,6 +26,13 @@ Deno.test("changeLines: the diff a permission prompt shows", async (t) => {
     ]);
     assertEquals(changeLines({ newText }, 10).length, 11);
   });
+  await t.step("a replaced binary file is said first: no new file's diff alone", () => {
+    assertEquals(changeLines({ newText: "a\n", replaces: "a binary file of 3 bytes" }), [
+      "(replaces a binary file of 3 bytes, not shown)",
+      "@@ -0,0 +1,1 @@",
+      "+a",
+    ]);
+  });
   await t.step("what a terminal must not obey is made visible", () => {
     assertEquals(changeLines({ newText: "\x1b[2J\n" }), ["@@ -0,0 +1,1 @@", "+^[[2J"]);
   });
