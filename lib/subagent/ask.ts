@@ -108,7 +108,7 @@ export function decider(
   agent: string,
   ctx: Pick<ToolContext, "askPermission">,
 ): Decide {
-  return async (title, _signal, callId) => {
+  return async (title, _signal, callId, change) => {
     if (yolo) return true;
     if (!ctx.askPermission) return false;
     const answer = await ctx.askPermission(
@@ -116,6 +116,7 @@ export function decider(
       `${agent} asks: ${title}`,
       {},
       { agent, callId },
+      change,
     );
     return answer.kind !== "reject";
   };

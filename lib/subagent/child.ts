@@ -23,6 +23,7 @@ import type { AskOutcome } from "../tool.ts";
 import { VERSION } from "../version.ts";
 import { formQuestions, formResponse } from "./forms.ts";
 import { type AskOptions, type AskResult, QuestionState, Watchdog } from "./child_question.ts";
+import { contentDiff } from "./updates.ts";
 import { ALIVE_METHOD, aliveParams, askUserMeta, turnFailure } from "../acp/mm_ext.ts";
 
 type AcpModule = typeof import("npm:@agentclientprotocol/sdk@2.4.0");
@@ -296,7 +297,8 @@ export class ChildAgent {
     s.watchdog.hold();
     try {
       const title = req.toolCall.title ?? "a tool call";
-      const allowed = await s.opts.decide(title, s.opts.signal, req.toolCall.toolCallId)
+      const change = contentDiff(req.toolCall.content);
+      const allowed = await s.opts.decide(title, s.opts.signal, req.toolCall.toolCallId, change)
         .catch(() => false);
       const option = req.options.find((o) =>
         allowed ? o.kind === "allow_once" : o.kind === "reject_once"

@@ -4,11 +4,19 @@
  */
 
 import type { SessionUpdate } from "npm:@agentclientprotocol/sdk@2.4.0";
-import type { AskUser } from "../tool.ts";
+import type { AskUser, FileDiff } from "../tool.ts";
 import { isErrorChunk, nestedAgent } from "../acp/mm_ext.ts";
 
-/** What a child's permission request for its call `id` is answered with: allowed or not. */
-export type Decide = (title: string, signal: AbortSignal, id: string) => Promise<boolean>;
+/**
+ * What a child's permission request for its call `id` is answered with: allowed or not; `change`
+ * is the file change the call would make, when the request carries it.
+ */
+export type Decide = (
+  title: string,
+  signal: AbortSignal,
+  id: string,
+  change?: FileDiff,
+) => Promise<boolean>;
 
 /** How one question ended; `silent`: the watchdog stopped it after `ms` without an update. */
 export type AskResult =

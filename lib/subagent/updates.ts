@@ -72,14 +72,24 @@ function contentText(content: ToolCallContent[] | null | undefined): string | un
   return texts.length ? texts.join("\n") : undefined;
 }
 
-/** The first diff of a call's content. */
-function contentDiff(content: ToolCallContent[] | null | undefined): FileDiff | undefined {
+/**
+ * The first diff of a call's content, with what it replaces when a text block says so
+ * (`replaces a binary file of 3000 bytes`, as mm's permission dialogs put it before the diff).
+ */
+export function contentDiff(content: ToolCallContent[] | null | undefined): FileDiff | undefined {
+  let replaces: string | undefined;
   for (const c of content ?? []) {
+    if (
+      c.type === "content" && c.content.type === "text" && c.content.text.startsWith("replaces ")
+    ) {
+      replaces = c.content.text.slice("replaces ".length);
+    }
     if (c.type !== "diff") continue;
     return {
       path: c.path,
       ...(typeof c.oldText === "string" ? { oldText: c.oldText } : {}),
       newText: c.newText,
+      ...(replaces ? { replaces } : {}),
     };
   }
   return undefined;

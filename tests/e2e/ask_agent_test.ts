@@ -222,6 +222,34 @@ Deno.test("ask_agent", async (t) => {
         await editor.close();
       }
     },
+    "in the editor: an asked agent's file change comes with its diff": async () => {
+      server.script("main-diff", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "edit" } }] },
+        { text: "done" },
+      ]);
+      server.script("child-diff", [
+        { toolCalls: [{ name: "write_file", arguments: { path: "notes.txt", content: "NEW\n" } }] },
+        { text: "refused" },
+      ]);
+      const dir = await dirFor("main-diff", "child-diff", { entry: "    yolo: false\n" });
+      await Deno.writeTextFile(`${dir}/notes.txt`, "old\n");
+      const editor = await Editor.start({ cwd: dir, permission: () => select("reject_once") });
+      try {
+        const id = await editor.newSession(dir);
+        assertEquals(await editor.prompt(id, "go"), "end_turn");
+        const [asked] = editor.permissions;
+        assertEquals(asked.toolCall.title, "helper asks: write_file: notes.txt");
+        assertEquals(asked.toolCall.content, [{
+          type: "diff",
+          path: await Deno.realPath(`${dir}/notes.txt`),
+          oldText: "old\n",
+          newText: "NEW\n",
+        }]);
+        assertEquals(await Deno.readTextFile(`${dir}/notes.txt`), "old\n");
+      } finally {
+        await editor.close();
+      }
+    },
     "-p --json: nested events between the call and its result": async () => {
       server.script("main-j", [
         { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "count" } }] },
