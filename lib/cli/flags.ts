@@ -184,9 +184,11 @@ export function parseFlags(argv: string[]): Flags {
     let value = inline;
     if (value === undefined) {
       const next = argv[i + 1];
-      // A prompt may start with a dash (`-p "-list the files"`) when it is not a flag's name.
+      // A prompt may start with a dash (`-p "-list the files"`) when it is not a flag's name, nor
+      // one word that reads as a flag (`--jsno`, `-contineu`: a misspelt flag, said so).
       const flagLike = next?.startsWith("-") && next !== "-" &&
-        (spec.kind !== "optionalValue" || isFlagName(next, allNames));
+        (spec.kind !== "optionalValue" || isFlagName(next, allNames) ||
+          readsAsFlag(next, allNames));
       if (next !== undefined && !flagLike) {
         value = next;
         i++;
@@ -213,6 +215,14 @@ export function parseFlags(argv: string[]): Flags {
     throw new UsageError(`--ask ${flags.ask} takes its prompt after the name, not with -p`);
   }
   return flags;
+}
+
+/** Whether `arg`, one word, reads as a flag: `--` and a name, or a near miss of a flag's name. */
+function readsAsFlag(arg: string, names: string[]): boolean {
+  if (/\s/.test(arg)) return false;
+  if (/^--[A-Za-z]/.test(arg)) return true;
+  const name = arg.replace(/^-+/, "").split("=")[0];
+  return nearest(name, names) !== undefined;
 }
 
 /** Whether `arg` names a known flag (`--json`, `-yolo=false`). */

@@ -14,6 +14,20 @@ Deno.test("parseFlags", async (t) => {
   await t.step("a prompt may start with a dash when it is not a flag", () => {
     assertEquals(parseFlags(["-p", "-list the files"]).prompt, "-list the files");
     assertEquals(parseFlags(["-p", "--json"]).prompt, "");
+    assertEquals(parseFlags(["-p", "-x"]).prompt, "-x");
+    assertEquals(parseFlags(["-p", "--", "--dash prompt"]).prompt, "--dash prompt");
+  });
+  await t.step("a misspelt flag after -p is said so, not sent as the prompt", () => {
+    for (
+      const [args, said] of [
+        [["-p", "--jsno"], "unknown flag --jsno (did you mean --json?)"],
+        [["-p", "--contineu", "x"], "unknown flag --contineu (did you mean --continue?)"],
+        [["-p", "-yoloo", "x"], "unknown flag -yoloo (did you mean --yolo?)"],
+      ] as const
+    ) {
+      const e = assertThrows(() => parseFlags([...args]), UsageError);
+      assertStringIncludes(e.message, said);
+    }
   });
   await t.step("-p with no value, or -, reads stdin", () => {
     assertEquals(parseFlags(["-p"]).prompt, "");
