@@ -50,16 +50,23 @@ export function isAllowed(config: McpServerConfig, name: string): boolean {
   return !config.exclude.some((g) => globMatch(g, name));
 }
 
-/** A glob of a server's `tools` or `exclude` that matches none of its tools, and the nearest name. */
+/**
+ * A glob of a server's `tools` or `exclude` that matches none of its tools, and the nearest name;
+ * or (`glob` absent) a `tools: []` that keeps none of them.
+ */
 export interface UnmatchedGlob {
   key: "tools" | "exclude";
-  glob: string;
+  glob?: string;
   near?: string;
 }
 
-/** The globs of `config`'s `tools` and `exclude` that match none of `names` (a typo, a rename). */
+/**
+ * The globs of `config`'s `tools` and `exclude` that match none of `names` (a typo, a rename), and
+ * an empty `tools` list, which keeps none.
+ */
 export function unmatchedGlobs(config: McpServerConfig, names: readonly string[]): UnmatchedGlob[] {
   const out: UnmatchedGlob[] = [];
+  if (config.tools?.length === 0 && names.length) out.push({ key: "tools" });
   const lists = [["tools", config.tools ?? []], ["exclude", config.exclude]] as const;
   for (const [key, globs] of lists) {
     for (const glob of globs) {

@@ -64,9 +64,11 @@ export function unmatchedText(server: string, u: UnmatchedGlob, listed: number):
 
 /** What {@linkcode unmatchedText} says, without the warning's brackets (mm doctor's `✘` line). */
 export function unmatchedDetail(server: string, u: UnmatchedGlob, listed: number): string {
-  return `MCP server ${server}: ${u.key} entry "${u.glob}" matches none of its ${listed} tool${
-    listed === 1 ? "" : "s"
-  }${u.near ? ` — did you mean "${u.near}"?` : ""}`;
+  const tools = `${listed} tool${listed === 1 ? "" : "s"}`;
+  if (u.glob === undefined) return `MCP server ${server}: tools: [] keeps none of its ${tools}`;
+  return `MCP server ${server}: ${u.key} entry "${u.glob}" matches none of its ${tools}${
+    u.near ? ` — did you mean "${u.near}"?` : ""
+  }`;
 }
 
 /** The lines of an event: what a front end shows, and whether each is a warning. */

@@ -7,6 +7,7 @@ import {
   notStartedText,
   serverLine,
   stoppedText,
+  unmatchedText,
   waitingText,
 } from "../../lib/mcp/status.ts";
 import { unmatchedGlobs } from "../../lib/mcp/servers.ts";
@@ -92,4 +93,11 @@ Deno.test("unmatchedGlobs: the allow and deny globs that match no tool", () => {
     { key: "exclude", glob: "zap*" },
   ]);
   assertEquals(unmatchedGlobs({ exclude: [] } as unknown as McpServerConfig, names), []);
+  // An empty allow list keeps nothing: said too.
+  const none = unmatchedGlobs({ tools: [], exclude: [] } as unknown as McpServerConfig, names);
+  assertEquals(none, [{ key: "tools" }]);
+  assertEquals(
+    unmatchedText("fs", none[0], 3),
+    "[warning: MCP server fs: tools: [] keeps none of its 3 tools]",
+  );
 });
