@@ -135,22 +135,32 @@ export function promptText(blocks: ContentBlock[], cwd: string): string {
   // Two text blocks join as they come; a link or a note beside other text gets a space if it has none.
   return pieces.reduce((text, piece, i) => {
     const joined = blocks[i].type === "text" && blocks[i - 1]?.type === "text";
-    const spaced = joined || text === "" || /\s$/.test(text) || /^\s/.test(piece);
+    // No space before punctuation or after an opening bracket: `(see a.ts).`
+    const punctuation = blocks[i].type === "text" && /^[,.;:!?)\]}]/.test(piece);
+    const spaced = joined || text === "" || /[\s([{]$/.test(text) || /^\s/.test(piece) ||
+      punctuation;
     return text + (spaced ? "" : " ") + piece;
   }, "");
 }
 
-/** A `file://` URI as a path, relative to `cwd` when it lies inside; any other URI as it is. */
+/**
+ * A `file://` URI as a path, relative to `cwd` when it lies inside (`.` for `cwd` itself), its
+ * fragment kept (`src/a.ts#L2`); any other URI as it is.
+ */
 function shownPath(uri: string, cwd: string): string {
   if (!uri.startsWith("file:")) return uri;
+  const hash = uri.indexOf("#");
+  const fragment = hash >= 0 ? uri.slice(hash) : "";
   let path: string;
   try {
-    path = fileURLToPath(uri);
+    path = fileURLToPath(hash >= 0 ? uri.slice(0, hash) : uri);
   } catch {
     return uri;
   }
   const rel = relative(resolve(cwd), path);
-  return rel && !rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep) ? rel : path;
+  if (rel === "") return `.${fragment}`;
+  const inside = !rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep);
+  return (inside ? rel : path) + fragment;
 }
 
 /** A stored user message as the user typed it: without the context a preGeneration hook added. */

@@ -114,6 +114,15 @@ Deno.test("promptText", async (t) => {
       ], "/w"),
       "read src/a.ts [image left out: mm reads text only] and say why",
     );
+    assertEquals(
+      promptText([
+        { type: "text", text: "see (" },
+        { type: "resource_link", name: "a.ts", uri: "file:///w/src/a.ts#L2" },
+        { type: "text", text: "), then" },
+        { type: "resource_link", name: "w", uri: "file:///w" },
+      ], "/w"),
+      "see (src/a.ts#L2), then .",
+    );
   });
   await t.step("an image is left out with a note", () => {
     assertEquals(
