@@ -41,7 +41,8 @@ export const NOT_RUN = "[error: not run: the turn was stopped]";
  * `messages` (a stored history, each with its turn) with every tool call that has no `tool`
  * answer answered by {@linkcode NOT_RUN}, right after the answers its step has: a run killed in the
  * middle of a call (`kill -9`) leaves such a call, and OpenAI and strict chat templates refuse a
- * history that holds one.
+ * history that holds one. A `tool` answer whose call is not right before it (a session file edited
+ * by hand) is left out, for the same reason.
  */
 export function answerUnanswered<T extends { message: Message }>(
   messages: readonly T[],
@@ -60,6 +61,7 @@ export function answerUnanswered<T extends { message: Message }>(
       out.push(item);
       continue;
     }
+    if (m.role === "tool") continue; // an answer without its call
     close();
     out.push(item);
     if (m.role === "assistant" && m.tool_calls?.length) {

@@ -38,6 +38,14 @@ Deno.test("answerUnanswered: every call gets its answer, right after its step's"
   const whole = [call("x"), tool("x")].map(wrap);
   assertEquals(answerUnanswered(whole, answer), whole);
   assertEquals(NOT_RUN, "[error: not run: the turn was stopped]");
+  // An answer without its call (its assistant message deleted by hand) is left out.
+  const orphan = [{ role: "user", content: "q" } as Message, tool("z"), call("y"), tool("w")]
+    .map(wrap);
+  assertEquals(answerUnanswered(orphan, answer).map((m) => m.message), [
+    { role: "user", content: "q" },
+    call("y"),
+    tool("y", NOT_RUN),
+  ]);
 });
 
 Deno.test("alternating: an unanswered question and the next go out as one user message", () => {

@@ -1,6 +1,6 @@
 /** Session files (mm.md §5): one JSON file per conversation, written atomically after every step. */
 
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { COMPACT_WRAPPER } from "../history.ts";
 import type { Message } from "../history.ts";
 import { redact } from "../secrets.ts";
@@ -108,6 +108,11 @@ export function parseSession(path: string, text: string): SessionFile {
     typeof s.created !== "string" || typeof s.updated !== "string"
   ) {
     throw new SessionFileError(path, "not a session: id, created, updated or messages is missing");
+  }
+  // mm finds a session by its id: a copy under another name would be written back elsewhere.
+  const name = basename(path, ".json");
+  if (path.endsWith(".json") && s.id !== name) {
+    throw new SessionFileError(path, `its id "${s.id}" is not its file name, ${name}`);
   }
   return {
     id: s.id,

@@ -136,7 +136,7 @@ Deno.test("search_memory texts", async (t) => {
 
 Deno.test("what is searched", async (t) => {
   const m = (query: string) => new WordMatcher(queryWords(query));
-  const skim = (s: SessionFile) => skimSession("x.json", JSON.stringify(s));
+  const skim = (s: SessionFile) => skimSession(`${s.id}.json`, JSON.stringify(s));
 
   await t.step("questions, answers and the notes of summaries, without the wrapper", () => {
     const s = session("s", T1, [
@@ -208,7 +208,10 @@ Deno.test("what is searched", async (t) => {
       errors: [{ time: T1, where: "tool", message: "zebra failed" }],
     };
     assertEquals(sessionHits(skim(s), m("zebra")), []);
-    assertEquals(sessionHits(skimSession("x.json", JSON.stringify(s, null, 1)), m("zebra")), []);
+    assertEquals(
+      sessionHits(skimSession(`${s.id}.json`, JSON.stringify(s, null, 1)), m("zebra")),
+      [],
+    );
   });
 
   await t.step("an assistant message with tool calls is not an answer, even with text", () => {
@@ -241,14 +244,14 @@ Deno.test("what is searched", async (t) => {
     const raw = JSON.stringify(s, null, 1) + "\n";
     const skimmed = skimCanonical(raw);
     assertEquals(skimmed !== undefined, true, "mm's layout is skimmed");
-    assertEquals(skimmed, skimSession("x.json", JSON.stringify(s)));
+    assertEquals(skimmed, skimSession(`${s.id}.json`, JSON.stringify(s)));
     assertEquals(skimCanonical(JSON.stringify(s)), undefined);
     assertEquals(skimCanonical(raw.slice(0, -10)), undefined, "a cut file is parsed in full");
     // A message without its turn (written by hand) is parsed in full, which gives it its turn.
     const handmade = { ...s, messages: [...s.messages, { role: "user", content: "no turn" }] };
     const text = JSON.stringify(handmade, null, 1) + "\n";
     assertEquals(skimCanonical(text), undefined);
-    assertEquals(skimSession("x.json", text).messages.at(-1)?.turn, 2);
+    assertEquals(skimSession(`${s.id}.json`, text).messages.at(-1)?.turn, 2);
   });
 });
 

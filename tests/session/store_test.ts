@@ -54,7 +54,7 @@ Deno.test("parseSession: each message is checked; a missing turn is the one its 
     JSON.stringify({ id: "s", created: "c", updated: "u", messages });
   await t.step("no turn numbers: each question starts the next turn", () => {
     const parsed = parseSession(
-      "f.json",
+      "s.json",
       text([
         { role: "user", content: "a" },
         { role: "assistant", content: null, tool_calls: [call] },
@@ -82,10 +82,20 @@ Deno.test("parseSession: each message is checked; a missing turn is the one its 
     ],
     ["not an object", "hello", "is not an object"],
   ];
+  await t.step(
+    "an id that is not the file's name (a copy): refused, never written elsewhere",
+    () => {
+      const e = assertThrows(
+        () => parseSession("/d/b.json", text([{ role: "user", content: "q" }])),
+        SessionFileError,
+      );
+      assertEquals(e.message.includes('(its id "s" is not its file name, b)'), true, e.message);
+    },
+  );
   for (const [name, message, reason] of rows) {
     await t.step(name, () => {
       const e = assertThrows(
-        () => parseSession("f.json", text([{ role: "user", content: "q" }, message])),
+        () => parseSession("s.json", text([{ role: "user", content: "q" }, message])),
         SessionFileError,
       );
       assertEquals(e.message.includes(`(message 2 ${reason}`), true, e.message);
