@@ -13,7 +13,7 @@ import { Terminal } from "../helpers/tmux.ts";
 const server = ScriptedServer.start();
 
 /** A command that clears the screen, retitles the window and rings the bell. */
-const HOSTILE = String.raw`printf 'before\033[2J\033]0;pwned\007after\n'`;
+const HOSTILE = String.raw`printf 'before\033[2J\033]0;pwned\007after\007\n'`;
 
 /** A working directory whose agent file points at the scripted server with `model`. */
 function dirFor(model: string): Promise<string> {
@@ -22,7 +22,7 @@ function dirFor(model: string): Promise<string> {
 
 Deno.test("-p: control characters from a tool or a model are shown, not obeyed", async (t) => {
   await runCases(t, {
-    "a command's escape sequences on stderr are drawn as ^[; the model reads them raw":
+    "a command's escape sequences are left out, a bell drawn as ^G; the model reads the text":
       async () => {
         server.script("hostile-p", [
           {
@@ -37,9 +37,9 @@ Deno.test("-p: control characters from a tool or a model are shown, not obeyed",
         assertEquals(run.stderr.includes("\x07"), false, JSON.stringify(run.stderr));
         assertStringIncludes(run.stderr, "Look: ^[[31mred^[[0m.\n");
         assertStringIncludes(run.stderr, "🛠️  bash: printf 'before\\033[2J");
-        assertStringIncludes(run.stderr, "   before^[[2J^[]0;pwned^Gafter\n");
-        // The model reads the bytes the command wrote.
-        assertEquals(server.toolOutputs("hostile-p"), ["before\x1b[2J\x1b]0;pwned\x07after\n"]);
+        assertStringIncludes(run.stderr, "   beforeafter^G\n");
+        // The model reads the text a terminal would show: the escapes cost it and say nothing.
+        assertEquals(server.toolOutputs("hostile-p"), ["beforeafter\x07\n"]);
         // stdout is a pipe here: the answer is data, passed on as the model wrote it.
         assertEquals(run.stdout, "The \x1b]0;answer\x07 is here.\n");
       },
@@ -91,7 +91,7 @@ Deno.test("line mode: a command that clears the screen and retitles the window d
     const screen = await term.waitFor("still here.");
     // The banner is still on the screen: nothing cleared it.
     assertStringIncludes(screen, "Ctrl-D quits.");
-    assertStringIncludes(screen, "   before^[[2J^[]0;pwned^Gafter\n");
+    assertStringIncludes(screen, "   beforeafter^G\n");
     assertStringIncludes(screen, "Done: ^[[2Jstill here.");
     assertEquals(await term.title(), title);
   } finally {
