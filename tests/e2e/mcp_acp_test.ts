@@ -184,11 +184,17 @@ Deno.test("MCP servers in editor mode", async (t) => {
         assertEquals(await first.prompt(id, "1+1"), "end_turn");
         await first.close();
         const second = await Editor.start({ cwd: dir });
-        await second.agent.request(methods.agent.session.load, {
-          sessionId: id,
-          cwd: dir,
-          mcpServers: [faultEntry("mine")],
-        });
+        try {
+          await second.agent.request(methods.agent.session.load, {
+            sessionId: id,
+            cwd: dir,
+            mcpServers: [faultEntry("mine")],
+          });
+        } catch (e) {
+          // Seen once under load as a bare "Internal error": what mm wrote says why.
+          const { stderr } = await second.close();
+          throw new Error(`session/load failed: ${e}\nmm's stderr:\n${stderr}`);
+        }
         assertEquals(await second.prompt(id, "2+2"), "end_turn");
         await second.close();
         assertEquals(toolOutputs("load", 3), ["2", "4"]);

@@ -55,8 +55,12 @@ export function initializeResponse(config: Config): InitializeResponse {
   };
 }
 
-/** The JSON-RPC error for a failure a user can fix: its one sentence is the message shown. */
-function userError(e: unknown): RequestError {
+/**
+ * The JSON-RPC error for a failure a user can fix: its one sentence is the message shown. Any
+ * other is a bug: told on stderr (`log`) with its stack, since the editor only shows "Internal
+ * error", then thrown on.
+ */
+function userError(e: unknown, log?: (line: string) => void): RequestError {
   if (e instanceof RequestError) return e;
   const names = [
     "ConfigError",
@@ -69,6 +73,7 @@ function userError(e: unknown): RequestError {
   if (e instanceof Error && names.includes(e.name)) {
     return new RequestError(-32603, e.message, { reason: e.name });
   }
+  log?.(`mm: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
   throw e;
 }
 
@@ -262,7 +267,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
         sessions.set(id, session);
         return { sessionId: id };
       } catch (e) {
-        throw userError(e);
+        throw userError(e, log);
       }
     })
     .onRequest(methods.agent.session.prompt, async ({ params }) => {
@@ -323,7 +328,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
         if (e instanceof Error && e.name === "SessionRequestError") {
           throw new RequestError(-32002, e.message, { sessionId: params.sessionId });
         }
-        throw userError(e);
+        throw userError(e, log);
       }
     });
   }
