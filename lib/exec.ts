@@ -480,21 +480,30 @@ export class OutputKeeper {
       if (this.#holes) return false; // it worked before: next time
       this.#holes = false;
     }
-    // The last MiB so far is kept aside: it is the tail if the command prints nothing more.
+    // The last MiB so far is kept aside: it is the tail if the command prints nothing more. What
+    // the command wrote since the stat is read too, right before the cut, so that only the bytes
+    // of that instant could be lost (a cut cannot be made atomic with a read).
     using file = await Deno.open(this.#path, { read: true });
-    this.dropped += this.tail.length + size - 2 * READ_BACK_END;
-    this.tail = await readAt(file, size - READ_BACK_END, READ_BACK_END);
+    const rest = await readAt(file, size - READ_BACK_END, Infinity);
     await Deno.truncate(this.#path, READ_BACK_END);
+    const tail = rest.slice(Math.max(0, rest.length - READ_BACK_END));
+    this.dropped += this.tail.length + size - 2 * READ_BACK_END + rest.length - tail.length;
+    this.tail = tail;
     return true;
   }
 }
 
-/** Reads up to `length` bytes at `offset` (fewer at the end of the file). */
+/** Reads up to `length` bytes at `offset` (fewer at the end of the file; `Infinity`: to its end). */
 async function readAt(file: Deno.FsFile, offset: number, length: number): Promise<Uint8Array> {
   await file.seek(offset, Deno.SeekMode.Start);
-  const buf = new Uint8Array(length);
+  let buf = new Uint8Array(Math.min(length, READ_BACK_END));
   let filled = 0;
   while (filled < length) {
+    if (filled === buf.length) {
+      const grown = new Uint8Array(Math.min(length, buf.length * 2));
+      grown.set(buf);
+      buf = grown;
+    }
     const n = await file.read(buf.subarray(filled));
     if (n === null) break;
     filled += n;
