@@ -250,6 +250,29 @@ Deno.test("ask_agent", async (t) => {
         await editor.close();
       }
     },
+    "-p: the asked agent's own hook rewriting its call is shown under the call": async () => {
+      server.script("main-hook", [
+        { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "run" } }] },
+        { text: "done" },
+      ]);
+      server.script("child-hook", [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo original" } }] },
+        { text: "ran" },
+      ]);
+      const rewrite = JSON.stringify({ input: { command: "echo rewritten" } });
+      const dir = await dirFor("main-hook", "child-hook", {
+        childExtra: `hooks:\n  preToolCall:\n    - command: ${
+          JSON.stringify(["bash", "-c", `cat >/dev/null; echo '${rewrite}'`])
+        }\n`,
+      });
+      const run = await runMM(["-p", "go"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      assertStringIncludes(
+        run.stderr,
+        "🛠️  helper · bash: echo original\n   ↳ preToolCall hook: helper · bash: echo rewritten\n",
+      );
+      assertStringIncludes(toolOutputs("child-hook", 1)[0], "rewritten");
+    },
     "-p --json: nested events between the call and its result": async () => {
       server.script("main-j", [
         { toolCalls: [{ name: "ask_agent", arguments: { agent: "helper", prompt: "count" } }] },

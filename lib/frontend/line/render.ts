@@ -7,7 +7,7 @@
 import type { AgentEvent } from "../../agent/events.ts";
 import { recapLine } from "../../agent/recap.ts";
 import { hookInputLine, previewLines, toolLine } from "../terminal/display.ts";
-import { endsCall, indented, nestedToolLine } from "../terminal/nested_lines.ts";
+import { endsCall, indented, NestedTitles, nestedToolLine } from "../terminal/nested_lines.ts";
 import type { NestedEvent } from "../../tool.ts";
 import type { Spinner } from "./spinner.ts";
 import { visible } from "../terminal/visible.ts";
@@ -23,6 +23,8 @@ export interface Screen {
 export class LineRenderer {
   #screen: Screen;
   #spinner: Spinner;
+  /** An asked agent's call titles: a change is its hook's new input. */
+  #titles = new NestedTitles();
   #previewLines: number;
   #atLineStart = true;
   #thought = "";
@@ -137,6 +139,11 @@ export class LineRenderer {
     }
     this.#spinner.stop();
     this.#closeThought();
+    const changed = this.#titles.line(e);
+    if (changed) {
+      this.newline();
+      this.write(changed + "\n");
+    }
     if (e.type === "text") this.write(indented(visible(e.text), this.#atLineStart));
     else if (e.type === "tool_call") {
       this.newline();

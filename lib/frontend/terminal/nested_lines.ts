@@ -5,6 +5,7 @@
 
 import type { NestedEvent } from "../../tool.ts";
 import { toolLine } from "./display.ts";
+import { visible } from "./visible.ts";
 
 /** The indentation of an asked agent's text, the same as a tool's output preview. */
 export const NESTED_INDENT = "   ";
@@ -34,4 +35,23 @@ export function indented(text: string, atLineStart: boolean): string {
     start = ch === "\n";
   }
   return out;
+}
+
+/**
+ * The titles of an asked agent's calls, to tell when one changes before it ends: its own
+ * preToolCall hook gave it a new input (the asked agent says so as a new title).
+ */
+export class NestedTitles {
+  #titles = new Map<string, string>();
+
+  /** Follows `e`; the line to show under the call when its title changed, else undefined. */
+  line(e: NestedEvent): string | undefined {
+    if (e.type === "tool_call") this.#titles.set(e.id, e.title);
+    if (e.type !== "tool_update" || e.title === undefined) return undefined;
+    const before = this.#titles.get(e.id);
+    if (before === undefined || before === e.title) return undefined;
+    this.#titles.set(e.id, e.title);
+    const shown = e.title.split("\n")[0] + (e.title.includes("\n") ? " …" : "");
+    return `${NESTED_INDENT}↳ preToolCall hook: ${visible(shown)}`;
+  }
 }

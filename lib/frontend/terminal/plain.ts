@@ -8,7 +8,7 @@ import type { AgentEvent } from "../../agent/events.ts";
 import { recapLine } from "../../agent/recap.ts";
 import type { Config } from "../../config/config.ts";
 import { hookInputLine, previewLines, toolLine } from "./display.ts";
-import { endsCall, indented, nestedToolLine } from "./nested_lines.ts";
+import { endsCall, indented, NestedTitles, nestedToolLine } from "./nested_lines.ts";
 import type { Output } from "./output.ts";
 import { visible } from "./visible.ts";
 
@@ -22,6 +22,7 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
   };
   // An asked agent's text (ask_agent), written indented before its next call or its result.
   let nested = "";
+  const titles = new NestedTitles();
   const endNested = () => {
     endThought();
     if (nested.trim()) out.stderr(indented(visible(nested.trim()), true) + "\n");
@@ -56,6 +57,11 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
         break;
       case "nested": {
         const n = e.event;
+        const changed = titles.line(n);
+        if (changed) {
+          endNested();
+          out.stderr(changed + "\n");
+        }
         if (n.type === "text") nested += n.text;
         else if (n.type === "thought") render({ type: "thought", text: n.text });
         else if (n.type === "tool_call") {

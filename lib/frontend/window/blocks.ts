@@ -195,7 +195,8 @@ interface Shown {
  */
 export class ToolBlock extends Block implements Foldable {
   readonly id: string;
-  readonly name: string;
+  /** The tool's name; an asked agent's call's whole title, which its hook's new input changes. */
+  name: string;
   /** What the call's row shows after its name; a preToolCall hook's new input changes it. */
   summary: string;
   readonly kind: ToolKind;
@@ -228,6 +229,12 @@ export class ToolBlock extends Block implements Foldable {
   /** The call runs with a new input (a preToolCall hook's): its row shows what runs. */
   retitle(summary: string): void {
     this.summary = summary;
+    this.changed();
+  }
+
+  /** An asked agent's call titled anew (its own hook gave it a new input). */
+  rename(name: string): void {
+    this.name = name;
     this.changed();
   }
 

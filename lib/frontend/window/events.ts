@@ -315,6 +315,8 @@ export class EventView {
       stream.add(block);
     } else {
       const block = call.calls.get(e.id);
+      // A new title before its end: the asked agent's own hook changed what runs.
+      if (block && e.title !== undefined && e.title !== block.name) block.rename(e.title);
       if (block && (e.status === "completed" || e.status === "failed")) {
         block.end(this.#now(), e.output, e.status === "failed", e.diff);
         this.#calls.delete(nestedId);
