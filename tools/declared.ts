@@ -5,10 +5,16 @@ import type { DeclaredParameter, DeclaredToolConfig } from "../lib/config/config
 import type { AnyTool, Parameter, Tool } from "../lib/tool.ts";
 import { commandOutput } from "./_command.ts";
 
+/** `text` ending as a sentence, so that what mm adds after it does not run on: `A flag.`. */
+export function asSentence(text: string): string {
+  const t = text.trim();
+  return t === "" || /[.!?:;]$/.test(t) ? t : `${t}.`;
+}
+
 /** The description a parameter is declared with: its own, `One of: …`, `Optional…`. */
 export function parameterDescription(p: DeclaredParameter): string {
   const parts: string[] = [];
-  if (p.description) parts.push(p.description.trim());
+  if (p.description?.trim()) parts.push(asSentence(p.description));
   if (p.enum?.length) parts.push(`One of: ${p.enum.map(renderValue).join(", ")}.`);
   if (p.optional) {
     parts.push(
@@ -140,8 +146,8 @@ export function declaredTool(entry: DeclaredToolConfig): AnyTool {
     properties[name] = { type: p.type, description };
   }
   const required = Object.entries(entry.parameters).filter(([, p]) => !p.optional).map(([n]) => n);
-  const description = [entry.description?.trim(), requiredSentence(required)].filter(Boolean)
-    .join(" ");
+  const description = [asSentence(entry.description ?? ""), requiredSentence(required)]
+    .filter(Boolean).join(" ");
   const argvOf = (input: Record<string, unknown>) =>
     buildArgv(entry.command, entry.parameters, input);
   const tool: Tool<Record<string, unknown>> = {

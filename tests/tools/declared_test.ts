@@ -1,6 +1,13 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { fault, parse } from "../helpers/config.ts";
-import { dashFault, declaredTool, emptyDashFault, optionFaults } from "../../tools/declared.ts";
+import {
+  asSentence,
+  dashFault,
+  declaredTool,
+  emptyDashFault,
+  optionFaults,
+  parameterDescription,
+} from "../../tools/declared.ts";
 
 Deno.test("declared tools: a value that starts with - is not an option", async (t) => {
   const params = { file: { type: "string" as const }, n: { type: "integer" as const } };
@@ -95,4 +102,24 @@ Deno.test("declared tools: a value that starts with - is not an option", async (
       true,
     );
   });
+});
+
+Deno.test("declared tools: descriptions end as sentences before what mm adds", () => {
+  assertEquals(asSentence("A flag"), "A flag.");
+  assertEquals(asSentence("Done!"), "Done!");
+  assertEquals(asSentence("  "), "");
+  assertEquals(
+    parameterDescription({ type: "string", description: "The mode", enum: ["a"], optional: true }),
+    "The mode. One of: a. Optional.",
+  );
+  const tool = declaredTool({
+    name: "greet",
+    description: "Greet someone",
+    command: ["echo", "{{who}}"],
+    parameters: { who: { type: "string" } },
+  });
+  assertEquals(
+    tool.description,
+    "Greet someone. Required parameters: who. Give each parameter as its own field.",
+  );
 });
