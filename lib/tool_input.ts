@@ -124,8 +124,9 @@ export type CoercedInput = { ok: true; input: Record<string, unknown> } | {
 
 /**
  * Coerces each field to its parameter's type: a numeric string for a number, `"true"`/`"false"` for
- * a boolean, a number or boolean for a string. Aliases are renamed; unknown fields are ignored
- * unless `strict`, where each is a fault.
+ * a boolean, a number or boolean for a string. Aliases, and names written in another case or style
+ * (`Command`, `filePath`), are renamed; unknown fields are ignored unless `strict`, where each is a
+ * fault.
  */
 export function coerceInput(
   params: Record<string, Parameter>,
@@ -135,12 +136,15 @@ export function coerceInput(
   const input: Record<string, unknown> = {};
   const faults: string[] = [];
   const byAlias = new Map<string, string>();
+  // A name written in another case or style (`Command`, `filePath`) is the parameter's too.
+  const byPlain = new Map<string, string>();
   for (const [name, p] of Object.entries(params)) {
     for (const alias of p.aliases ?? []) byAlias.set(alias, name);
+    for (const n of [name, ...(p.aliases ?? [])]) byPlain.set(plainKey(n), name);
   }
   const given: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
-    const name = key in params ? key : byAlias.get(key);
+    const name = key in params ? key : byAlias.get(key) ?? byPlain.get(plainKey(key));
     if (name === undefined) {
       if (strict) faults.push(`${faultValue(key)} is not a parameter of this tool`);
       continue;
@@ -159,6 +163,11 @@ export function coerceInput(
     } else input[name] = coerced;
   }
   return faults.length ? { ok: false, faults, partial: input } : { ok: true, input };
+}
+
+/** A field's name as compared when it is not exact: lowercase, without `_` and `-`. */
+function plainKey(key: string): string {
+  return key.toLowerCase().replace(/[-_]/g, "");
 }
 
 /** How long a value in a fault may be: past it, the value is cut with `…`. */

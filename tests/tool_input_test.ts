@@ -149,3 +149,18 @@ Deno.test("a value in a fault is cut to 80 characters, whatever its type", () =>
     `{"command":{"deep":[1,{"y":"${"y".repeat(200)}… [300 more characters]"}]}}`,
   );
 });
+
+Deno.test("coerceInput: a name in another case or style is the parameter's", () => {
+  const params: Record<string, Parameter> = {
+    command: { type: "string", description: "c" },
+    file_path: { type: "string", description: "f", optional: true, aliases: ["path"] },
+  };
+  assertEquals(coerceInput(params, { Command: "ls", filePath: "a" }, true), {
+    ok: true,
+    input: { command: "ls", file_path: "a" },
+  });
+  assertEquals(coerceInput(params, { COMMAND: "x", command: "ls", PATH: "p" }, true), {
+    ok: true,
+    input: { command: "ls", file_path: "p" },
+  });
+});

@@ -96,9 +96,15 @@ export function askRefusal(input: AskAgentInput, names: string[]): string | unde
   return undefined;
 }
 
-/** The input as the tool takes it: the agent's name without the spaces a model may add. */
-export function normalInput(input: AskAgentInput): AskAgentInput {
-  return { ...input, agent: String(input.agent ?? "").trim() };
+/**
+ * The input as the tool takes it: the agent's name without the spaces a model may add, and as
+ * `mmConfigs` spells it when only case or `-`/`_` differ (`Helper` for `helper`).
+ */
+export function normalInput(input: AskAgentInput, names: string[]): AskAgentInput {
+  const agent = String(input.agent ?? "").trim();
+  const plain = (n: string) => n.toLowerCase().replaceAll("-", "_");
+  const known = names.includes(agent) ? agent : names.find((n) => plain(n) === plain(agent));
+  return { ...input, agent: known ?? agent };
 }
 
 /** What ask_agent answers when this front end cannot ask agents. */
@@ -112,7 +118,7 @@ export function askAgentTool(infos: AgentInfo[]): Tool<AskAgentInput> {
     kind: "other",
     emoji: "🗣",
     // Gated like bash, but a call that will be refused anyway asks nothing first.
-    asks: (input) => askRefusal(normalInput(input), names) === undefined,
+    asks: (input) => askRefusal(normalInput(input, names), names) === undefined,
     declared: (c) => Object.keys(c.mmConfigs).length > 0,
     description: askAgentDescription(infos),
     parameters: {
@@ -130,11 +136,11 @@ export function askAgentTool(infos: AgentInfo[]): Tool<AskAgentInput> {
       },
     },
     summary: (raw) => {
-      const input = normalInput(raw);
+      const input = normalInput(raw, names);
       return askSummary(infos.find((a) => a.name === input.agent), input.agent, input.prompt);
     },
     async run(raw, ctx) {
-      const input = normalInput(raw);
+      const input = normalInput(raw, names);
       const refusal = askRefusal(input, names);
       if (refusal !== undefined) return { output: refusal, failed: true };
       if (!ctx.agents) return { output: failedText(input.agent, NO_AGENTS), failed: true };

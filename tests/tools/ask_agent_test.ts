@@ -67,8 +67,18 @@ Deno.test("the description and the display line", () => {
   );
 });
 
-Deno.test("the agent's name is taken without the spaces around it", () => {
-  assertEquals(normalInput({ agent: " helper ", prompt: "x" }), { agent: "helper", prompt: "x" });
+Deno.test("the agent's name is taken without the spaces around it, its case forgiven", () => {
+  const names = ["helper", "code_reviewer"];
+  const agent = (a: string) => normalInput({ agent: a, prompt: "x" }, names).agent;
+  assertEquals(normalInput({ agent: " helper ", prompt: "x" }, names), {
+    agent: "helper",
+    prompt: "x",
+  });
+  assertEquals([agent("Helper"), agent("CODE-REVIEWER"), agent("ghost")], [
+    "helper",
+    "code_reviewer",
+    "ghost",
+  ]);
 });
 
 Deno.test("ask_agent reaches the agents through its context's port", async (t) => {
