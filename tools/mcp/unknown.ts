@@ -50,6 +50,13 @@ export function unknownCatalogToolText(server: string, name: string, tools: stri
   } — call them with ${MCP_CALL}]`;
 }
 
+/** Whether `args` are mcp_call's (`{"server": …, "tool": …, "arguments": {…}}`), not the tool's. */
+function isCallShaped(args: Record<string, unknown>): args is { arguments: unknown } {
+  const a = args.arguments;
+  return "tool" in args && a !== null && typeof a === "object" && !Array.isArray(a) &&
+    Object.keys(args).every((k) => k === "server" || k === "tool" || k === "arguments");
+}
+
 /**
  * The answer to the names of `servers` (every server of the conversation, running or not) that
  * are not declared; `owners` maps each declared tool's name to its server's. In catalog mode,
@@ -73,7 +80,12 @@ export function unknownMcpAnswer(
       if (tool === undefined) return unknownCatalogToolText(server.name, name, [...own]);
       return {
         tool: MCP_CALL,
-        arguments: (args) => ({ server: server.name, tool, arguments: args }),
+        // The arguments, or mcp_call's own shape when the model wrote that under the tool's name.
+        arguments: (args) => ({
+          server: server.name,
+          tool,
+          arguments: isCallShaped(args) ? args.arguments : args,
+        }),
       };
     }
     const tools = declared.filter((n) => owners.get(n) === server.name);

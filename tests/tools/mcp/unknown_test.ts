@@ -62,6 +62,9 @@ Deno.test("unknownMcpAnswer", async (t) => {
       tool: "read",
       arguments: { path: "a" },
     });
+    // mcp_call's shape under the tool's own name is unwrapped.
+    const shaped = { server: "fs", tool: "read", arguments: { path: "b" } };
+    assertEquals(redirect.arguments(shaped), shaped);
     assertEquals(
       answer("fs_write", declared),
       unknownCatalogToolText("fs", "fs_write", ["read", "list"]),
