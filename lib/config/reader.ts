@@ -258,7 +258,12 @@ export class Reader {
       if (typeof v === "string") return quote(v);
       if (v === null) {
         const [start, end] = node.range ?? [0, 0];
-        return this.text.slice(start, end).trim() ? "null" : "nothing";
+        const written = this.text.slice(start, end).trim();
+        // `dir: ~` meant the home directory: YAML reads a bare ~ as null.
+        if (written === "~") {
+          return 'null (a bare ~ is YAML\'s null: write "~" or ~/… for the home directory)';
+        }
+        return written ? "null" : "nothing";
       }
       return String(v);
     }

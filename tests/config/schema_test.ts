@@ -916,3 +916,10 @@ Deno.test("parseConfig: a path key's leading ~ is the home directory", () => {
   // system is text, not a path.
   assertEquals(parse("system: ~/not a path\n", env).system, "~/not a path");
 });
+
+Deno.test("parseConfig: a bare ~ is YAML's null, and the fault says how to write home", () => {
+  assertEquals(
+    fault("sessions:\n  dir: ~\n"),
+    `mm.yaml:2:8: sessions.dir: expected a non-empty string, found null (a bare ~ is YAML's null: write "~" or ~/… for the home directory)`,
+  );
+});
