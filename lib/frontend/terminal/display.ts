@@ -39,7 +39,7 @@ export function changeLines(
 export function toolLine(emoji: string, name: string, summary: string): string {
   const gap = emoji.endsWith("\uFE0F") ? "  " : " ";
   const lines = summary.split("\n");
-  const shown = lines.length > 1 ? `${lines[0]} …` : summary;
+  const shown = lines.length > 1 ? `${shortLine(lines[0])} …` : shortLine(summary);
   return `${emoji}${gap}${visible(name)}: ${visible(shown)}`;
 }
 
@@ -59,5 +59,13 @@ export function previewLines(output: string, max: number): string[] {
   const trimmed = output.replace(/\n+$/, "");
   if (trimmed.trim() === "") return ["   (no output)"];
   const lines = trimmed.split("\n");
-  return lines.slice(0, max).map((l) => `   ${visible(l)}`);
+  return lines.slice(0, max).map((l) => `   ${visible(shortLine(l))}`);
+}
+
+/** How much of one line the terminal shows of a call or its output: a few rows of a wide one. */
+export const DISPLAY_LINE_LIMIT = 500;
+
+/** `line` cut to {@linkcode DISPLAY_LINE_LIMIT} characters with `…` (a 30 KB line is no preview). */
+function shortLine(line: string): string {
+  return line.length > DISPLAY_LINE_LIMIT ? `${line.slice(0, DISPLAY_LINE_LIMIT - 1)}…` : line;
 }

@@ -1,6 +1,11 @@
 /** How a call looks in the terminal (lib/frontend/terminal/display.ts). */
 
-import { changeLines, hookInputLine } from "../../../lib/frontend/terminal/display.ts";
+import {
+  changeLines,
+  hookInputLine,
+  previewLines,
+  toolLine,
+} from "../../../lib/frontend/terminal/display.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 
 Deno.test("changeLines: the diff a permission prompt shows", async (t) => {
@@ -40,4 +45,11 @@ Deno.test("changeLines: the diff a permission prompt shows", async (t) => {
 
 Deno.test("hookInputLine: what runs after a preToolCall hook", () => {
   assertEquals(hookInputLine("bash", "echo a\necho b"), "   ↳ preToolCall hook: bash: echo a …");
+});
+
+Deno.test("a call's line and its preview show at most 500 characters of a line", () => {
+  const long = "x".repeat(30_000);
+  assertEquals(toolLine("🧰", "t", long), `🧰 t: ${"x".repeat(499)}…`);
+  assertEquals(previewLines(long, 3), [`   ${"x".repeat(499)}…`]);
+  assertEquals(previewLines("short", 3), ["   short"]);
 });
