@@ -39,7 +39,8 @@ Deno.test("line mode", async (t) => {
         assertStringIncludes(banner, "tools: bash, read_file, write_file");
         await term.type("run it");
         await term.keys("Enter");
-        const screen = await term.waitFor("⚙ 1 command(s)");
+        // The prompt comes back after the recap: wait for both (under load they are drawn apart).
+        const screen = await term.waitFor(/⚙ 1 command\(s\)\n›/);
         assertStringIncludes(
           screen,
           "› run it\n🛠️  bash: echo from-bash\n   from-bash\nIt printed from-bash.\n⚙ 1 command(s)\n›",
