@@ -9,9 +9,11 @@ import type { Message, ToolCall } from "../history.ts";
 import { chatBaseURL, modelsURL } from "./endpoints.ts";
 import {
   causeText,
+  closedUnanswered,
   dropped,
   errorWords,
   httpError,
+  isClosedUnanswered,
   isModelMissingMessage,
   isOverflowMessage,
   llamaModelMissing,
@@ -176,6 +178,7 @@ export async function sendChat(
       response = await fetch(url, { method: "POST", headers, body, signal: opts.signal });
     } catch (e) {
       if (opts.signal.aborted) throw new StreamAborted();
+      if (isClosedUnanswered(e)) throw closedUnanswered(target);
       throw unreachable(target, reachReason(e, url));
     }
     if (response.ok) return response;
@@ -373,6 +376,9 @@ export function inStreamError(target: Target, error: unknown): ProviderError {
   return streamFailed(target, words);
 }
 
+/** Why a stream that ended without its end is no answer. */
+export const STREAM_CUT_REASON = "the stream ended without a finish_reason or [DONE]";
+
 /** The deltas of an event stream, assembled; a line that is not JSON is passed over. */
 async function readStream(
   target: Target,
@@ -380,9 +386,13 @@ async function readStream(
   request: ChatRequest,
 ): Promise<ChatResult> {
   const result: ChatResult = { text: "", thought: "", toolCalls: [] };
+  let done = false;
   try {
     for await (const { event, data } of sseEvents(body)) {
-      if (data.trim() === "[DONE]") break;
+      if (data.trim() === "[DONE]") {
+        done = true;
+        break;
+      }
       // deno-lint-ignore no-explicit-any
       const chunk = parseJSON(data) as any;
       // An `event: error` (some proxies and servers say their failure so) is the server's error.
@@ -399,6 +409,9 @@ async function readStream(
     body.cancel().catch(() => {});
   }
   if (request.signal.aborted) throw new StreamAborted();
+  // A stream that just stops, with neither a finish_reason nor [DONE], was cut on its way (a proxy
+  // that closed the connection): what came is not the whole answer, and a cut call must not run.
+  if (!done && !result.finishReason) throw dropped(target, STREAM_CUT_REASON);
   result.toolCalls = result.toolCalls.filter(Boolean).map((c, i) => ({
     ...c,
     id: c.id || `call_${i}_${Date.now().toString(36)}`,

@@ -58,6 +58,26 @@ export function unreachable(t: Target, reason: string): ProviderError {
   );
 }
 
+/**
+ * The server took the request and closed the connection without an answer (reset, or closed
+ * before its reply): a server that crashed on it (out of memory, a failed assert), not one that is
+ * not running.
+ */
+export function closedUnanswered(t: Target): ProviderError {
+  return new ProviderError(
+    "dropped",
+    `the ${t.provider} server at ${
+      redactUrl(t.url)
+    } closed the connection without answering "${t.model}" — it may have crashed on this request (out of memory, a failed assert): look at its log, and start it again if it stopped`,
+  );
+}
+
+/** Whether a failed request's error says the connection was reset or closed before the reply. */
+export function isClosedUnanswered(e: unknown): boolean {
+  return /connection reset|ECONNRESET|closed before message completed|unexpected eof|broken pipe|EPIPE/i
+    .test(errorChain(e));
+}
+
 /** The server does not have the model. */
 export function modelMissing(t: Target, serverMessage: string): ProviderError {
   return new ProviderError(

@@ -6,7 +6,8 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { runMM, workdir } from "../helpers/mm.ts";
+import { exists, runMM, workdir } from "../helpers/mm.ts";
+import { STREAM_CUT_REASON } from "../../lib/provider/chat.ts";
 import { captured } from "../helpers/server/fixtures.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
@@ -139,6 +140,55 @@ Deno.test("llama-server", async (t) => {
       const run = await runMM(["-p", "hi"], { cwd: await llamaFile("garbled") });
       assertEquals([run.code, run.stdout, run.stderr], [0, "still fine\n", ""]);
     },
+    "a stream that stops without its end (a proxy closed it) is a dropped answer, never run":
+      async () => {
+        const body = sse({ role: "assistant", content: "" }) + sse({ content: "Partial ans" });
+        const call = sse({
+          tool_calls: [{
+            index: 0,
+            id: "c1",
+            type: "function",
+            function: { name: "bash", arguments: '{"command":"touch RAN"}' },
+          }],
+        });
+        server.script("stopped", [raw(200, "text/event-stream", body)]);
+        server.script("stopped-call", [raw(200, "text/event-stream", call)]);
+        const dir = await llamaFile("stopped");
+        const run = await runMM(["-p", "say hi"], { cwd: dir });
+        assertEquals([run.code, run.stdout], [1, ""]);
+        assertStringIncludes(
+          run.stderr,
+          `dropped while "stopped" was answering (${STREAM_CUT_REASON}) — try again`,
+        );
+        const tool = await runMM(["-p", "go", "--model", "stopped-call"], { cwd: dir });
+        assertEquals(tool.code, 1);
+        assertEquals(await exists(`${dir}/RAN`), false, "a cut call never runs");
+      },
+    "a server that closes the connection on the request: it may have crashed, not 'start it'":
+      async () => {
+        // Reads each request and closes without a word, as a server that dies on it does.
+        const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+        const serving = (async () => {
+          for await (const conn of listener) {
+            await conn.read(new Uint8Array(65_536)).catch(() => null);
+            conn.close();
+          }
+        })();
+        try {
+          const url = `http://127.0.0.1:${listener.addr.port}/v1`;
+          const dir = await workdir(`provider: openai\nurl: ${url}\nmodel: m\n`);
+          const run = await runMM(["-p", "hi"], { cwd: dir });
+          assertEquals(run.code, 1);
+          assertStringIncludes(
+            run.stderr,
+            `closed the connection without answering "m" — it may have crashed on this request`,
+          );
+          assertEquals(run.stderr.includes("start it with"), false, run.stderr);
+        } finally {
+          listener.close();
+          await serving.catch(() => {});
+        }
+      },
     "tools without --jinja: a server setting, said so": async () => {
       server.script("no-jinja", [{ fixture: "no-jinja-tools" }]);
       const run = await runMM(["-p", "hi"], { cwd: await llamaFile("no-jinja") });
