@@ -229,7 +229,14 @@ async function statusError(
     if (config.provider !== "llamacpp") return modelMissing(target, words);
     return llamaModelMissing(target, words, await servedModels(config));
   }
-  if (isOverflowMessage(words)) return overflow(target, words, nCtxOf(text));
+  if (isOverflowMessage(words)) {
+    return overflow(
+      target,
+      words,
+      errorNumber(text, "n_ctx"),
+      errorNumber(text, "n_prompt_tokens"),
+    );
+  }
   return httpError(target, status, words);
 }
 
@@ -245,10 +252,13 @@ async function servedModels(config: Config): Promise<string[]> {
   return data.flatMap((m) => typeof m.id === "string" ? [m.id] : []);
 }
 
-/** The window a llama.cpp overflow names (`n_ctx` of its error body), when it names one. */
-function nCtxOf(text: string): number | undefined {
+/**
+ * A number a llama.cpp error body names (`n_ctx`, the window; `n_prompt_tokens`, the prompt's
+ * size), when it names it.
+ */
+function errorNumber(text: string, key: "n_ctx" | "n_prompt_tokens"): number | undefined {
   try {
-    const n = (JSON.parse(text) as { error?: { n_ctx?: unknown } }).error?.n_ctx;
+    const n = (JSON.parse(text) as { error?: Record<string, unknown> }).error?.[key];
     return typeof n === "number" && n > 0 ? n : undefined;
   } catch {
     return undefined;

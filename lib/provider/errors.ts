@@ -46,6 +46,8 @@ export interface Target {
   contextSize?: number;
   /** The window the server said it gives (llama.cpp's `/props`, …), when it told one. */
   serverWindow?: number;
+  /** The prompt's size the server measured (llama.cpp's `n_prompt_tokens`), for an overflow. */
+  promptTokens?: number;
 }
 
 /** The server cannot be reached at all. */
@@ -126,14 +128,22 @@ export function llamaNotLoaded(t: Target, serverMessage: string): ProviderError 
  * The prompt no longer fits the model's context window; `serverWindow` is the window the refusal
  * itself names (llama.cpp's `n_ctx`), when it names one.
  */
-export function overflow(t: Target, serverMessage: string, serverWindow?: number): ProviderError {
+export function overflow(
+  t: Target,
+  serverMessage: string,
+  serverWindow?: number,
+  promptTokens?: number,
+): ProviderError {
+  const target = {
+    ...t,
+    ...(serverWindow !== undefined ? { serverWindow } : {}),
+    ...(promptTokens !== undefined ? { promptTokens } : {}),
+  };
   const e = new ProviderError(
     "overflow",
     `the conversation no longer fits the context window of "${t.model}" at ${
       redactUrl(t.url)
-    } (${serverMessage}) — ${
-      overflowAdvice(serverWindow === undefined ? t : { ...t, serverWindow })
-    }`,
+    } (${serverMessage}) — ${overflowAdvice(target)}`,
     400,
   );
   e.serverMessage = serverMessage;
@@ -157,6 +167,15 @@ function overflowAdvice(t: Target): string {
   return `the server runs the model with ${server} tokens, fewer than \`contextSize\` (${size}): lower \`contextSize\` to ${server}, or ${larger}`;
 }
 
+/**
+ * The window to ask for instead of `now`: twice it, or more when the prompt the server measured
+ * needs more (its size and a quarter, to the next 1024), so the advice is one that works.
+ */
+export function largerWindow(now: number, promptTokens?: number): number {
+  const needed = promptTokens ? Math.ceil((promptTokens * 1.25) / 1024) * 1024 : 0;
+  return Math.max(now * 2, needed);
+}
+
 /** How to give the model a larger window than it has now, on each provider's server. */
 function largerWindowAdvice(t: Target): string {
   const now = t.serverWindow ?? t.contextSize;
@@ -169,14 +188,18 @@ function largerWindowAdvice(t: Target): string {
     case "llamacpp":
       return now
         ? `restart llama-server with \`-c ${
-          now * 2
-        }\` (it runs the model with ${now} tokens), or send a shorter prompt`
+          largerWindow(now, t.promptTokens)
+        }\` (it runs the model with ${now} tokens${
+          t.promptTokens ? `, the prompt needs ${t.promptTokens}` : ""
+        }), or send a shorter prompt`
         : "restart llama-server with a larger `-c`, or send a shorter prompt";
     case "dmr":
       return now
         ? `run \`docker model configure --context-size ${
-          now * 2
-        } ${t.model}\` (it runs the model with ${now} tokens), or send a shorter prompt`
+          largerWindow(now, t.promptTokens)
+        } ${t.model}\` (it runs the model with ${now} tokens${
+          t.promptTokens ? `, the prompt needs ${t.promptTokens}` : ""
+        }), or send a shorter prompt`
         : `run \`docker model configure --context-size <tokens> ${t.model}\`, or send a shorter prompt`;
     case "openai":
       return `start the server with a larger window${

@@ -145,29 +145,30 @@ Deno.test("providers", async (t) => {
         'answered HTTP 401 for "unauthorised": bad key — check `apiKey` or $MM_API_KEY',
       );
     },
-    "a context overflow on llama.cpp names -c with the window its refusal names": async () => {
-      // The body of tests/fixtures/llama-server/exceed-context.http.
-      server.script("overflow", [{
-        status: 400,
-        body: {
-          error: {
-            code: 400,
-            message:
-              "request (6030 tokens) exceeds the available context size (2048 tokens), try increasing it",
-            type: "exceed_context_size_error",
-            n_prompt_tokens: 6030,
-            n_ctx: 2048,
+    "a context overflow on llama.cpp names a -c that fits the prompt its refusal measured":
+      async () => {
+        // The body of tests/fixtures/llama-server/exceed-context.http.
+        server.script("overflow", [{
+          status: 400,
+          body: {
+            error: {
+              code: 400,
+              message:
+                "request (6030 tokens) exceeds the available context size (2048 tokens), try increasing it",
+              type: "exceed_context_size_error",
+              n_prompt_tokens: 6030,
+              n_ctx: 2048,
+            },
           },
-        },
-      }]);
-      const dir = await workdir(`provider: llamacpp\nurl: ${server.url}\nmodel: overflow\n`);
-      const run = await runMM(["-p", "hi"], { cwd: dir });
-      assertOneSentence(run);
-      assertEquals(
-        run.stderr,
-        `mm: the conversation no longer fits the context window of "overflow" at ${server.url} (request (6030 tokens) exceeds the available context size (2048 tokens), try increasing it) — restart llama-server with \`-c 4096\` (it runs the model with 2048 tokens), or send a shorter prompt\n`,
-      );
-    },
+        }]);
+        const dir = await workdir(`provider: llamacpp\nurl: ${server.url}\nmodel: overflow\n`);
+        const run = await runMM(["-p", "hi"], { cwd: dir });
+        assertOneSentence(run);
+        assertEquals(
+          run.stderr,
+          `mm: the conversation no longer fits the context window of "overflow" at ${server.url} (request (6030 tokens) exceeds the available context size (2048 tokens), try increasing it) — restart llama-server with \`-c 8192\` (it runs the model with 2048 tokens, the prompt needs 6030), or send a shorter prompt\n`,
+        );
+      },
     "a connection dropped mid-stream": async () => {
       server.script("dropper", [{ drop: true, text: "Once upon" }]);
       const dir = await workdir(`url: ${server.url}\nmodel: dropper\n`);

@@ -1,6 +1,6 @@
 /** The overflow sentence: what to do depends on `contextSize` and the server's window. */
 
-import { overflow, type Target } from "../../lib/provider/errors.ts";
+import { largerWindow, overflow, type Target } from "../../lib/provider/errors.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 const t: Target = { provider: "llamacpp", url: "http://h:8080", model: "m" };
@@ -22,6 +22,15 @@ Deno.test("the advice of an overflow", async (t2) => {
     const e = overflow({ ...t, contextSize: 8192, serverWindow: 8192 }, "too long");
     assertEquals(e.message, `${start}${advice}`);
     assertEquals(overflow(t, "too long", 8192).message, `${start}${advice}`);
+  });
+  await t2.step("the prompt's measured size: a window it fits in, not only twice the old", () => {
+    assertEquals(largerWindow(2048, 6030), 8192);
+    assertEquals(largerWindow(2048, 3000), 4096);
+    assertEquals(largerWindow(8192), 16384);
+    assertEquals(
+      overflow(t, "too long", 2048, 6030).message,
+      `${start}restart llama-server with \`-c 8192\` (it runs the model with 2048 tokens, the prompt needs 6030), or send a shorter prompt`,
+    );
   });
   await t2.step("Ollama: contextSize helps (mm sends it as num_ctx)", () => {
     const ollama = { ...t, provider: "ollama" as const };
