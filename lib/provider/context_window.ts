@@ -5,6 +5,7 @@
  */
 
 import type { Config } from "../config/config.ts";
+import { serverRoot } from "./endpoints.ts";
 import { requestServer } from "./http.ts";
 import { sameOllamaModel } from "./unload.ts";
 
@@ -62,7 +63,7 @@ async function serverWindow(
   model: string,
   timeout: number,
 ): Promise<ContextWindowInfo> {
-  const base = config.url.replace(/\/+$/, "");
+  const base = serverRoot(config.provider, config.url);
   switch (config.provider) {
     case "ollama":
     case "llmman":
@@ -134,7 +135,7 @@ export async function ollamaLoadedContext(
   model: string,
   timeout = DISCOVERY_TIMEOUT,
 ): Promise<number | undefined> {
-  const base = config.url.replace(/\/+$/, "");
+  const base = serverRoot(config.provider, config.url);
   const ps = await sideJSON(config, `${base}/api/ps`, timeout);
   const list = (ps as { models?: unknown } | undefined)?.models;
   if (!Array.isArray(list)) return undefined;

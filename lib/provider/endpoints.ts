@@ -2,9 +2,28 @@
 
 import type { ProviderName } from "../config/config.ts";
 
+/**
+ * The server's root as mm builds its paths on it: `url` without a trailing `/`, nor the API path
+ * mm adds itself when the agent file wrote it too (`http://host:8080/v1` for llama.cpp, Ollama or
+ * llmman; `…/engines/v1` for DMR), a common copy from an OpenAI-style setup.
+ */
+export function serverRoot(provider: ProviderName, url: string): string {
+  const base = url.replace(/\/+$/, "");
+  switch (provider) {
+    case "ollama":
+    case "llmman":
+    case "llamacpp":
+      return base.replace(/\/v1$/, "");
+    case "dmr":
+      return base.replace(/\/engines(\/v1)?$/, "");
+    case "openai":
+      return base;
+  }
+}
+
 /** The base URL the OpenAI client is given: `/chat/completions` is appended to it. */
 export function chatBaseURL(provider: ProviderName, url: string): string {
-  const base = url.replace(/\/+$/, "");
+  const base = serverRoot(provider, url);
   switch (provider) {
     case "ollama":
     case "llmman":
@@ -19,7 +38,7 @@ export function chatBaseURL(provider: ProviderName, url: string): string {
 
 /** The URL that lists the server's models. */
 export function modelsURL(provider: ProviderName, url: string): string {
-  const base = url.replace(/\/+$/, "");
+  const base = serverRoot(provider, url);
   switch (provider) {
     case "ollama":
     case "llmman":

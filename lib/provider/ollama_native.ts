@@ -14,6 +14,7 @@ import {
   StreamAborted,
 } from "./chat.ts";
 import { type Message, type ToolCall } from "../history.ts";
+import { serverRoot } from "./endpoints.ts";
 import { causeText, dropped, ProviderError, type Target } from "./errors.ts";
 
 /** One message in Ollama's shape: tool-call arguments as objects, `tool_name` on tool results. */
@@ -102,7 +103,7 @@ async function streamOllama(
   if (Object.keys(options).length) body.options = options;
   if (config.structuredOutput) body.format = config.structuredOutput;
   // `think` is left out: Ollama then thinks with the models that can, as on its OpenAI endpoint.
-  const url = `${config.url.replace(/\/+$/, "")}/api/chat`;
+  const url = `${serverRoot(config.provider, config.url)}/api/chat`;
   const response = await sendChat(config, target, url, JSON.stringify(body), {
     ...request,
     accept: "application/x-ndjson, application/json",

@@ -5,6 +5,7 @@
 
 import type { Config, ProviderName } from "../config/config.ts";
 import type { Http } from "../tool.ts";
+import { serverRoot } from "./endpoints.ts";
 import { causeText } from "./errors.ts";
 import { requestServer } from "./http.ts";
 
@@ -162,7 +163,7 @@ async function call(req: UnloadRequest, path: string, body?: unknown): Promise<C
   const { provider, url } = req.config;
   const ms = req.timeout ?? UNLOAD_TIMEOUT;
   const answer = await requestServer({
-    url: `${url.replace(/\/+$/, "")}${path}`,
+    url: `${serverRoot(provider, url)}${path}`,
     apiKey: req.config.apiKey,
     body,
     signal: req.signal,

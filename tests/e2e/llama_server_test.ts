@@ -189,6 +189,13 @@ Deno.test("llama-server", async (t) => {
           await serving.catch(() => {});
         }
       },
+    "url written with /v1, as for an OpenAI client: the path is not doubled": async () => {
+      server.script("with-v1", [{ text: "fine" }]);
+      const dir = await workdir(`provider: llamacpp\nurl: ${server.url}/v1/\nmodel: with-v1\n`);
+      const run = await runMM(["-p", "hi"], { cwd: dir });
+      assertEquals([run.code, run.stdout], [0, "fine\n"], run.stderr);
+      assertEquals(server.chats("with-v1").length, 1);
+    },
     "tools without --jinja: a server setting, said so": async () => {
       server.script("no-jinja", [{ fixture: "no-jinja-tools" }]);
       const run = await runMM(["-p", "hi"], { cwd: await llamaFile("no-jinja") });
