@@ -5,7 +5,7 @@ import { runCases } from "../helpers/cases.ts";
 import { allGone, faultPids, faultYaml } from "../helpers/mcp/servers.ts";
 import { DENO_DIR, MAIN, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
-import { Terminal } from "../helpers/tmux.ts";
+import { boxTakesKeys, Terminal } from "../helpers/tmux.ts";
 
 const server = ScriptedServer.start();
 
@@ -38,6 +38,7 @@ Deno.test("MCP servers in window mode", async (t) => {
         await term.keys("Enter");
         screen = await term.waitFor("╭─ 🔐 allow this call?");
         assertStringIncludes(screen, '│ fault_add: {"a":20,"b":22}');
+        await boxTakesKeys();
         await term.type("a");
         await term.waitFor("it is 42");
         const tool = server.chats("w-mcp")[1].body.messages.at(-1);

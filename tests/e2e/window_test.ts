@@ -4,7 +4,7 @@ import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/asse
 import { runCases } from "../helpers/cases.ts";
 import { DENO_DIR, exists, MAIN, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
-import { Terminal } from "../helpers/tmux.ts";
+import { boxTakesKeys, Terminal } from "../helpers/tmux.ts";
 import { DRAG_HINT } from "../../lib/frontend/window/render.ts";
 
 const server = ScriptedServer.start();
@@ -166,13 +166,16 @@ Deno.test("window mode", async (t) => {
             screen,
             "a allow once · s allow bash for this session · r refuse, saying why · n refuse",
           );
+          await boxTakesKeys();
           await term.type("a");
           await waitFor(term, "│ bash: echo refused-why");
+          await boxTakesKeys();
           await term.type("r");
           await waitFor(term, "│ why not?");
           await term.type("not that one");
           await term.keys("Enter");
           await waitFor(term, "│ bash: echo refused ");
+          await boxTakesKeys();
           await term.keys("Escape");
           screen = await waitFor(term, "first done");
           assertStringIncludes(screen, "‣ bash  echo granted  ✓");
@@ -184,10 +187,59 @@ Deno.test("window mode", async (t) => {
           ]);
           await send(term, "again");
           await waitFor(term, "│ bash: echo always-1");
+          await boxTakesKeys();
           await term.type("s");
           screen = await waitFor(term, "second done");
           assertEquals(screen.includes("echo always-2  … waiting"), false, "no more asking");
           assertEquals(toolMessages("w-perm", 6).slice(-2), ["always-1\n", "always-2\n"]);
+        } finally {
+          await term.kill();
+        }
+      },
+    "keys typed for the input when the box comes up stay the input's: nothing allowed unseen":
+      async () => {
+        server.script("w-ahead", [
+          {
+            text: "let me run something for you now",
+            chunkSize: 2,
+            gap: 40,
+            toolCalls: [{ name: "bash", arguments: { command: "touch RAN" } }],
+          },
+          { text: "refused then" },
+        ]);
+        const { term, dir } = await mm("w-ahead", "yolo: false\n");
+        try {
+          await send(term, "go");
+          // The user types the next prompt, key by key, while the answer streams and the box
+          // comes up: "a" and "s" among them must not allow anything.
+          const words = "as a safe start, also say yes";
+          let boxed = false;
+          for (const c of words) {
+            await term.type(c);
+            await new Promise((r) => setTimeout(r, 60));
+            boxed ||= (await term.screen()).includes("╭─ 🔐 allow this call?");
+          }
+          const screen = await waitFor(term, "╭─ 🔐 allow this call?");
+          assertEquals(boxed, true, "the box came up while the user typed");
+          assertEquals(await exists(`${dir}/RAN`), false, "nothing ran unseen");
+          assertStringIncludes(screen, "‣ bash  touch RAN  … waiting for permission");
+          await boxTakesKeys();
+          // A window too small to draw the box takes no answer either.
+          await term.resize(30, 8);
+          await waitFor(term, "too small");
+          await term.type("a");
+          await term.resize(100, 30);
+          await waitFor(term, "╭─ 🔐 allow this call?");
+          assertEquals(
+            await exists(`${dir}/RAN`),
+            false,
+            "nothing allowed from a screen too small",
+          );
+          await term.type("n");
+          await waitFor(term, "refused then");
+          assertEquals(await exists(`${dir}/RAN`), false);
+          assertEquals(toolMessages("w-ahead", 1), ["[command rejected by the user]"]);
+          assertStringIncludes(await term.screen(), "› as a safe start");
         } finally {
           await term.kill();
         }
@@ -212,6 +264,7 @@ Deno.test("window mode", async (t) => {
           "│ -old",
           "│ +NEW",
         ]);
+        await boxTakesKeys();
         await term.type("n");
         await waitFor(term, "left alone");
         assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "one\nold\n");
@@ -231,6 +284,7 @@ Deno.test("window mode", async (t) => {
         assertEquals(box().includes("PWNED"), false, "the end is below");
         assertStringIncludes(box().replace(/[│\s]+/g, " "), "↑↓ PgUp PgDn read the whole call");
         assertMatch(screen, /╰─ lines 1–\d+ of \d+ ↓ ─+╯/);
+        await boxTakesKeys();
         await term.keys("PPage"); // at the top already: nothing moves, nothing is answered
         await term.keys("NPage");
         screen = await waitFor(term, "touch PWNED");
@@ -257,6 +311,7 @@ Deno.test("window mode", async (t) => {
           let screen = await waitFor(term, "❓ Which?");
           assertStringIncludes(screen, "❯ 1. option 1");
           assertMatch(screen, /\n {2}↓ \d+ more\n/);
+          await boxTakesKeys();
           for (let i = 0; i < 11; i++) await term.keys("Down");
           screen = await waitFor(term, "❯ 12. option 12");
           assertMatch(screen, /\n {2}↑ \d+ more\n/);
@@ -289,6 +344,7 @@ Deno.test("window mode", async (t) => {
         let screen = await waitFor(term, "❓ Colour? (1/4)");
         assertStringIncludes(screen, "‣ ask_user  4 question(s)  … waiting for your answer");
         assertStringIncludes(screen, "❯ 1. red\n  2. green\n  3. blue\n");
+        await boxTakesKeys();
         await term.keys("Up"); // wraps to blue
         await waitFor(term, "❯ 3. blue");
         await term.keys("Down", "Down", "Enter"); // red → green
@@ -305,6 +361,7 @@ Deno.test("window mode", async (t) => {
         await term.type("o");
         screen = await waitFor(term, "❓ Really? (1/2)");
         assertStringIncludes(screen, "❯ Yes (default)\n  No\n");
+        await boxTakesKeys();
         await term.keys("Right", "Enter");
         screen = await waitFor(term, "❓ Name? (2/2)");
         assertStringIncludes(screen, "❓ Name? (2/2)\n› bob\n");
@@ -320,6 +377,7 @@ Deno.test("window mode", async (t) => {
         ]);
         await send(term, "again");
         await waitFor(term, "❓ Anything?");
+        await boxTakesKeys();
         await term.keys("Escape");
         screen = await waitFor(term, "fine");
         assertMatch(screen, /‣ ask_user {2}1 question\(s\) {2}✗ /);
@@ -507,11 +565,13 @@ Deno.test("window mode", async (t) => {
         await waitFor(term, "Ctrl-D quits.");
         await send(term, "ask helper");
         await waitFor(term, "│ ask_agent: helper (ollama/w-child) — say it");
+        await boxTakesKeys();
         await term.type("a");
         let screen = await waitFor(term, "│ helper asks: bash: echo child-ran");
         assertStringIncludes(screen, "╭─ 🔐 an asked agent's call");
         assertStringIncludes(screen, "a allow once · r refuse, saying why · n refuse");
         assertEquals(screen.includes("for this session"), false);
+        await boxTakesKeys();
         await term.type("a");
         screen = await waitFor(term, "  ‣ mm helper\n  The");
         assertEquals(screen.split("\n")[0], " mm helper · w-child @ ollama · asked by mm");

@@ -1,6 +1,7 @@
 /** Drives a terminal program in tmux: keys in with send-keys, the screen out with capture-pane. */
 
 import { DENO_DIR, MAIN } from "./mm.ts";
+import { TYPE_AHEAD_PAUSE } from "../../lib/frontend/window/window.ts";
 
 let counter = 0;
 
@@ -170,4 +171,12 @@ export class Terminal {
 
 function shellQuote(s: string): string {
   return `'${s.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * Waits the pause after which a permission box or form that just came up takes keys (window mode
+ * keeps the keys of a user still typing for the input box until then): the behaviour's own time.
+ */
+export function boxTakesKeys(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, TYPE_AHEAD_PAUSE + 50));
 }

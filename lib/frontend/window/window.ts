@@ -30,6 +30,7 @@ import { History } from "../terminal/history.ts";
 import { type Key, type MouseKey, readKeys } from "../terminal/keys.ts";
 import { writeAll } from "../terminal/output.ts";
 import { AskForm } from "./form.ts";
+import { MIN_COLUMNS, MIN_ROWS } from "./layout.ts";
 import { PermissionBox } from "./permission.ts";
 import { DRAG_HINT, WindowScreen } from "./render.ts";
 import { guardExits, suspend, WindowTerminal } from "./terminal.ts";
@@ -44,6 +45,12 @@ export interface WindowOptions {
   /** Report the mouse (off with `--no-mouse` or `window.mouse: false`). */
   mouse: boolean;
 }
+
+/**
+ * How long the user must pause, after a permission box or a form comes up, before their keys are
+ * its: until then they are the input box's, where the user was typing.
+ */
+export const TYPE_AHEAD_PAUSE = 500;
 
 /** What the status line says when a cancel put the queued prompts back in the input. */
 export const QUEUE_BACK_HINT =
@@ -77,6 +84,11 @@ class Window {
   #quitAfterTurn = false;
   #quit: (() => void) | undefined;
   #interrupted = false;
+  /** When the permission box or the form on screen came up. */
+  #askingSince = 0;
+  /** When the last key came, and whether the keys since the box came up are still typed ahead. */
+  #lastKeyAt = 0;
+  #typingAhead = false;
   #dragHinted = false;
   #press: MouseKey | undefined;
   #printed = false;
@@ -247,6 +259,13 @@ class Window {
 
   #onKey(key: Key): void {
     if (key.name !== "ctrl-c") this.#interrupted = false;
+    // Nothing can be read in a window too small to draw: only the keys that stop or leave act.
+    const { columns, rows } = this.#size();
+    const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
+    if (tooSmall && !["ctrl-c", "ctrl-d", "ctrl-z", "ctrl-l", "escape"].includes(key.name)) return;
+    const now = Date.now();
+    const sinceKey = now - this.#lastKeyAt;
+    this.#lastKeyAt = now;
     if (key.name === "mouse") return this.#mouse(key);
     if (key.name === "f2") {
       this.#terminal.setMouse(!this.#terminal.mouse);
@@ -260,7 +279,13 @@ class Window {
     // A call longer than the box scrolls in it: its keys are the box's first.
     if (asking?.kind === "permission" && asking.box.scroll(key)) return;
     if (this.#scrollKey(key)) return;
-    if (asking) {
+    // Keys typed for the input box when the box or a form came up stay the input's until the
+    // user pauses: a letter of a word must never allow a call or answer a question unseen.
+    if (asking && key.name !== "ctrl-c") {
+      const justOpened = now - this.#askingSince < TYPE_AHEAD_PAUSE;
+      this.#typingAhead = justOpened || (this.#typingAhead && sinceKey < TYPE_AHEAD_PAUSE);
+    }
+    if (asking && !this.#typingAhead) {
       if (key.name === "ctrl-c") {
         this.#cancel();
         return;
@@ -553,6 +578,7 @@ class Window {
       if (signal?.aborted) return done({ kind: "reject" });
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#screen.asking = { kind: "permission", box, answer: done };
+      this.#askingSince = Date.now();
       this.#screen.requestFrame();
     });
   }
@@ -574,6 +600,7 @@ class Window {
       if (signal.aborted) return done({ kind: "cancelled" });
       signal.addEventListener("abort", onAbort, { once: true });
       this.#screen.asking = { kind: "form", form, answer: done };
+      this.#askingSince = Date.now();
       this.#screen.requestFrame();
     });
   }
