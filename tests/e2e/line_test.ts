@@ -316,6 +316,8 @@ Deno.test("line mode", async (t) => {
         { text: "thanks" },
         { toolCalls: [{ name: "ask_user", arguments: { question: "Colour?", type: "text" } }] },
         { text: "fine" },
+        { toolCalls: [{ name: "ask_user", arguments: { question: "Colour?", type: "text" } }] },
+        { text: "must not be asked for" },
       ]);
       const { term } = await mm("asker");
       try {
@@ -355,6 +357,13 @@ Deno.test("line mode", async (t) => {
           server.chats("asker")[3].body.messages.at(-1).content,
           "[the user declined to answer: do not ask the same thing again; go on without it or stop]",
         );
+        // Ctrl-C at a question cancels the turn: the model is not asked again.
+        await term.type("once more");
+        await term.keys("Enter");
+        await term.waitFor("❓ Colour?");
+        await term.keys("C-c");
+        await term.waitFor("⏹ turn cancelled");
+        assertEquals(server.chats("asker").length, 5, "no request after the cancel");
       } finally {
         await term.kill();
       }

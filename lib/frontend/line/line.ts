@@ -143,7 +143,10 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
       spinner.stop();
       render.newline();
       const r = await editor.read(prompt);
-      return r.kind === "line" ? r.text : null;
+      if (r.kind === "line") return r.text;
+      // Ctrl-C (or the end of the input) at a question cancels the turn, as at the 🔐 prompt.
+      turn?.abort();
+      return null;
     },
     write: (text) => {
       spinner.stop();
