@@ -3,6 +3,7 @@
 import type { KeyRouter } from "./keys.ts";
 import type { Key } from "../terminal/keys.ts";
 import type { History } from "../terminal/history.ts";
+import { charWidth } from "../window/width.ts";
 
 /** What reading a line gave. */
 export type LineResult =
@@ -59,10 +60,7 @@ export class LineEditor {
       const draw = () => {
         const shown = buffer.replaceAll("\n", "⏎");
         const room = Math.max(10, this.#width() - visibleLength(promptNow()) - 1);
-        let start = 0;
-        if (cursor > room) start = cursor - room;
-        const view = shown.slice(start, start + room);
-        const back = start + view.length - cursor;
+        const { view, back } = sideways(shown, cursor, room);
         this.#write(`\r\x1b[2K${promptNow()}${view}${back > 0 ? `\x1b[${back}D` : ""}`);
       };
       const finish = (result: LineResult) => {
@@ -181,4 +179,34 @@ export class LineEditor {
 export function visibleLength(text: string): number {
   // deno-lint-ignore no-control-regex
   return [...text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")].length;
+}
+
+/**
+ * The part of `text` a line of `room` columns shows with the cursor (at code unit `cursor`) in
+ * view, counted in columns (a CJK character or an emoji takes two), and how many columns the
+ * cursor stands before the end of that part.
+ */
+export function sideways(
+  text: string,
+  cursor: number,
+  room: number,
+): { view: string; back: number } {
+  const chars: { ch: string; at: number; width: number }[] = [];
+  let at = 0;
+  for (const ch of text) {
+    chars.push({ ch, at, width: charWidth(ch.codePointAt(0)!) });
+    at += ch.length;
+  }
+  let here = chars.findIndex((c) => c.at >= cursor);
+  if (here < 0) here = chars.length;
+  // From the cursor back as far as fits, then forward to fill the room.
+  let start = here;
+  let used = here < chars.length ? chars[here].width || 1 : 1;
+  while (start > 0 && used + chars[start - 1].width <= room) used += chars[--start].width;
+  let end = start;
+  let width = 0;
+  while (end < chars.length && width + chars[end].width <= room) width += chars[end++].width;
+  const view = chars.slice(start, end).map((c) => c.ch).join("");
+  const back = chars.slice(here, end).reduce((n, c) => n + c.width, 0);
+  return { view, back };
 }
