@@ -31,8 +31,9 @@ export interface SlashCommand {
 
 /** Splits `/name args`; undefined when the line is not a command. */
 export function parseCommand(line: string): SlashCommand | undefined {
-  const m = line.trim().match(/^(\/[A-Za-z-]*)\s*([\s\S]*)$/);
-  return m ? { name: m[1].toLowerCase(), args: m[2].trim() } : undefined;
+  // The name ends at a space or the end: `/etc/hosts what is in it?` is a prompt, not `/etc`.
+  const m = line.trim().match(/^(\/[A-Za-z-]*)(?:\s+([\s\S]*))?$/);
+  return m ? { name: m[1].toLowerCase(), args: (m[2] ?? "").trim() } : undefined;
 }
 
 /** Whether `name` is a known command. */
