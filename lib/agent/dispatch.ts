@@ -210,17 +210,18 @@ export class Dispatcher {
     let result: ToolResult;
     if (!prepared.ok) result = { output: prepared.refusal, failed: true };
     else {
-      const refusal = await this.#refusal(prepared.tool, prepared.input, signal);
-      result = refusal !== undefined
-        ? { output: refusal, failed: true }
-        : await this.#runWithHooks(prepared.tool, prepared.input, signal, call.id, (input) =>
-          emit({
-            type: "tool_input",
-            id: call.id,
-            name,
-            summary: prepared.tool.summary(input, this.#opts.conversation()),
-            input,
-          }));
+      const gate = await this.#gate(prepared.tool, prepared.input, signal);
+      result = gate && "refused" in gate
+        ? { output: gate.refused, failed: true }
+        : gate?.answered ??
+          await this.#runWithHooks(prepared.tool, prepared.input, signal, call.id, (input) =>
+            emit({
+              type: "tool_input",
+              id: call.id,
+              name,
+              summary: prepared.tool.summary(input, this.#opts.conversation()),
+              input,
+            }));
     }
     if (tool?.counter) counters[tool.counter]++;
     const verdict = this.loop.record(
@@ -268,8 +269,9 @@ export class Dispatcher {
       this.#opts.unknownTool,
     );
     if (!prepared.ok) return { kind: "refused", text: prepared.refusal };
-    const refusal = await this.#refusal(prepared.tool, prepared.input, signal);
-    if (refusal !== undefined) return { kind: "refused", text: refusal };
+    const gate = await this.#gate(prepared.tool, prepared.input, signal);
+    if (gate && "refused" in gate) return { kind: "refused", text: gate.refused };
+    if (gate) return { kind: "ran", result: gate.answered };
     return {
       kind: "ran",
       result: await this.#runWithHooks(prepared.tool, prepared.input, signal, id),
@@ -354,31 +356,38 @@ export class Dispatcher {
   }
 
   /**
-   * Why the call may not run (the refusal the model reads), or undefined when it may. A call that
-   * changes a file shows the dialog its diff.
+   * The permission gate: undefined when the call may run; else why it may not (the refusal the
+   * model reads), or its answer when its preview shows it writes nothing (a failing edit is not
+   * asked about). A call that changes a file shows the dialog its diff.
    */
-  async #refusal(
+  async #gate(
     tool: AnyTool,
     input: Record<string, unknown>,
     signal: AbortSignal,
-  ): Promise<string | undefined> {
+  ): Promise<{ refused: string } | { answered: ToolResult } | undefined> {
     const conversation = this.#opts.conversation();
     const asks = typeof tool.asks === "function" ? tool.asks(input, conversation) : tool.asks;
     if (!asks || this.#opts.config.yolo || this.#allowed.has(tool.name)) return undefined;
-    const change = await previewChange(tool, input, {
+    const preview = await previewChange(tool, input, {
       ...this.#opts.context(signal),
       conversation,
     });
+    // A file change that would fail or change nothing writes nothing: its answer, nothing asked.
+    if (preview.kind === "nothing") return { answered: preview.result };
     const answer = await this.#opts.askPermission(
       tool.name,
       tool.summary(input, conversation),
       input,
       undefined,
-      change,
+      preview.kind === "change" ? preview.diff : undefined,
     );
     if (answer.kind === "allowAlways") this.#allowed.add(tool.name);
     if (answer.kind !== "reject") return undefined;
-    return answer.reason ? refusalWithReason(tool.name, answer.reason) : rejectedText(tool.name);
+    return {
+      refused: answer.reason
+        ? refusalWithReason(tool.name, answer.reason)
+        : rejectedText(tool.name),
+    };
   }
 }
 

@@ -3,7 +3,7 @@
  * call's context with its writes kept back (tools.md: "the change travels as a diff").
  */
 
-import type { AnyTool, FileDiff, Files, ToolContext } from "../tool.ts";
+import type { AnyTool, FileDiff, Files, ToolContext, ToolResult } from "../tool.ts";
 
 /** `files` with every write kept back: reads see the files as they are. */
 export function withoutWrites(files: Files): Files {
@@ -15,20 +15,26 @@ export function withoutWrites(files: Files): Files {
   };
 }
 
-/**
- * The change `tool` would make with `input`, or undefined when it does not say (it is no
- * file-changing tool, the call would fail or change nothing, or the tool threw).
- */
+/** What a preview found: the change to ask about, or the answer of a call that writes nothing. */
+export type Preview =
+  | { kind: "change"; diff: FileDiff }
+  /** The call would fail or change nothing: this is its answer, and nothing is asked. */
+  | { kind: "nothing"; result: ToolResult }
+  /** No preview: not a file-changing tool, or the tool threw (the real run tells the model). */
+  | { kind: "none" };
+
+/** What `tool` would do with `input`: the change it would make, or its answer when it makes none. */
 export async function previewChange(
   tool: AnyTool,
   input: Record<string, unknown>,
   ctx: ToolContext,
-): Promise<FileDiff | undefined> {
-  if (!tool.previewsChange) return undefined;
+): Promise<Preview> {
+  if (!tool.previewsChange) return { kind: "none" };
   try {
     const result = await tool.run(input, { ...ctx, fs: withoutWrites(ctx.fs), preview: true });
-    return result.failed ? undefined : result.diff;
+    if (result.diff && !result.failed) return { kind: "change", diff: result.diff };
+    return { kind: "nothing", result };
   } catch {
-    return undefined; // The real run tells the model of the bug.
+    return { kind: "none" };
   }
 }

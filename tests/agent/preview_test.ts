@@ -4,6 +4,7 @@ import { previewChange } from "../../lib/agent/preview.ts";
 import { bash } from "../../tools/bash.ts";
 import { editFile } from "../../tools/edit_file/mod.ts";
 import { writeFile } from "../../tools/write_file.ts";
+import { unchangedText } from "../../tools/_files.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { FAKE_CWD, fakeContext } from "../helpers/fake_context.ts";
 
@@ -14,37 +15,43 @@ Deno.test("previewChange: what a call would change, nothing written", async (t) 
   await t.step("write_file: a new file, and a file replaced", async () => {
     const ctx = fakeContext({ files: { "old.txt": "a\n" } });
     assertEquals(await previewChange(writeFile, { path: "new.txt", content: "n\n" }, ctx), {
-      path: `${FAKE_CWD}/new.txt`,
-      newText: "n\n",
+      kind: "change",
+      diff: { path: `${FAKE_CWD}/new.txt`, newText: "n\n" },
     });
     assertEquals(ctx.fs.files.has(`${FAKE_CWD}/new.txt`), false);
     assertEquals(await previewChange(writeFile, { path: "old.txt", content: "b\n" }, ctx), {
-      path: `${FAKE_CWD}/old.txt`,
-      oldText: "a\n",
-      newText: "b\n",
+      kind: "change",
+      diff: { path: `${FAKE_CWD}/old.txt`, oldText: "a\n", newText: "b\n" },
     });
     assertEquals(text(ctx, "old.txt"), "a\n");
+    // The same content changes nothing: its answer, and nothing to ask.
+    const same = await previewChange(writeFile, { path: "old.txt", content: "a\n" }, ctx);
+    assertEquals(same.kind === "nothing" && same.result.output, unchangedText("old.txt"));
   });
 
-  await t.step("edit_file: the edited text; an edit that would fail shows nothing", async () => {
-    const ctx = fakeContext({ files: { "b.txt": "one\ntwo\n" } });
-    const edit = (old_text: string) => {
-      const parsed = editFile.parse!({ path: "b.txt", edits: [{ old_text, new_text: "TWO" }] });
-      if (!parsed.ok) throw new Error(parsed.faults.join("; "));
-      return { ...parsed.input };
-    };
-    assertEquals(await previewChange(editFile, edit("two"), ctx), {
-      path: `${FAKE_CWD}/b.txt`,
-      oldText: "one\ntwo\n",
-      newText: "one\nTWO\n",
-    });
-    assertEquals(text(ctx, "b.txt"), "one\ntwo\n");
-    assertEquals(await previewChange(editFile, edit("three"), ctx), undefined);
-  });
+  await t.step(
+    "edit_file: the edited text; an edit that would fail is its own answer",
+    async () => {
+      const ctx = fakeContext({ files: { "b.txt": "one\ntwo\n" } });
+      const edit = (old_text: string) => {
+        const parsed = editFile.parse!({ path: "b.txt", edits: [{ old_text, new_text: "TWO" }] });
+        if (!parsed.ok) throw new Error(parsed.faults.join("; "));
+        return { ...parsed.input };
+      };
+      assertEquals(await previewChange(editFile, edit("two"), ctx), {
+        kind: "change",
+        diff: { path: `${FAKE_CWD}/b.txt`, oldText: "one\ntwo\n", newText: "one\nTWO\n" },
+      });
+      assertEquals(text(ctx, "b.txt"), "one\ntwo\n");
+      // An edit that would fail is answered by its failure: nothing is written, nothing asked.
+      const failing = await previewChange(editFile, edit("three"), ctx);
+      assertEquals(failing.kind === "nothing" && failing.result.failed, true);
+    },
+  );
 
   await t.step("a tool that changes no file the same way is not run", async () => {
     const ctx = fakeContext();
-    assertEquals(await previewChange(bash, { command: "rm -rf x" }, ctx), undefined);
+    assertEquals(await previewChange(bash, { command: "rm -rf x" }, ctx), { kind: "none" });
     assertEquals(ctx.exec.requests.length, 0);
   });
 });

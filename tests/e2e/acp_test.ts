@@ -365,6 +365,12 @@ Deno.test("editor mode (ACP)", async (t) => {
           }],
         },
         { toolCalls: [{ name: "write_file", arguments: { path: "c.bin", content: "text\n" } }] },
+        {
+          toolCalls: [{
+            name: "edit_file",
+            arguments: { path: "b.txt", edits: [{ old_text: "absent", new_text: "x" }] },
+          }],
+        },
         { text: "done" },
       ]);
       const dir = await dirFor("perm-edit", "yolo: false\n");
@@ -389,6 +395,9 @@ Deno.test("editor mode (ACP)", async (t) => {
           .filter((u: Any) => u.toolCallId === "call_0" && u.status).map((u: Any) => u.status);
         assertEquals(statuses, ["pending", "failed"]);
         assertEquals(toolOutputs("perm-edit", 1), ["[edit_file rejected by the user]"]);
+        // An edit that would fail writes nothing: no dialog, the model reads why.
+        assertEquals(editor.permissions.length, 2);
+        assertStringIncludes(toolOutputs("perm-edit", 3).at(-1)!, "absent");
         // A binary file replaced is said so: the dialog is not a new file's.
         assertEquals(editor.permissions[1].toolCall.content, [
           { type: "content", content: { type: "text", text: "replaces a binary file of 3 bytes" } },
