@@ -244,6 +244,22 @@ Deno.test("window mode", async (t) => {
           await term.kill();
         }
       },
+    "Ctrl-D in the permission box cancels the turn and leaves, nothing run": async () => {
+      server.script("w-ctrl-d", [bash("touch RAN"), { text: "never" }]);
+      const { term, dir } = await mm("w-ctrl-d", "yolo: false\n");
+      try {
+        await send(term, "go");
+        await waitFor(term, "╭─ 🔐 allow this call?");
+        await boxTakesKeys();
+        await term.keys("C-d");
+        const screen = await exited(term);
+        assertStringIncludes(screen, "[exited 0]");
+        await assertRestored(term);
+        assertEquals(await exists(`${dir}/RAN`), false);
+      } finally {
+        await term.kill();
+      }
+    },
     "a file change shows its diff in the permission box": async () => {
       server.script("w-diff", [
         {

@@ -290,6 +290,12 @@ class Window {
         this.#cancel();
         return;
       }
+      // Ctrl-D during a turn cancels it and leaves after, a box or a form up or not.
+      if (key.name === "ctrl-d") {
+        this.#quitAfterTurn = true;
+        this.#cancel();
+        return;
+      }
       if (asking.kind === "form") {
         const outcome = asking.form.handle(key);
         if (outcome) asking.answer(outcome);
