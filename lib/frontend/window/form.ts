@@ -83,6 +83,14 @@ export class AskForm {
       if (key.name !== "up" && key.name !== "down") this.typed.handle(key);
       return undefined;
     }
+    // Keys that came in one read (fast typing, ssh) are taken one by one: ` 4` ticks and picks.
+    if (key.name === "text" && [...key.text].length > 1) {
+      for (const ch of key.text) {
+        const outcome = this.handle({ ...key, text: ch });
+        if (outcome) return outcome;
+      }
+      return undefined;
+    }
     switch (key.name) {
       case "up":
         move(-1);

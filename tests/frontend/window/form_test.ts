@@ -33,6 +33,13 @@ Deno.test("AskForm", async (t) => {
     assertEquals(feed(form, "7"), undefined);
     assertEquals(feed(form, "2"), answered("green"));
   });
+  await t.step("keys that came in one read are taken one by one", () => {
+    assertEquals(feed(new AskForm([choice]), "x2"), answered("green"));
+    const form = new AskForm([multi]);
+    // Space ticks go; then, in one read, Space ticks ts and 2 ticks rust.
+    assertEquals(feed(form, " ", down, down, " 2"), undefined);
+    assertEquals(feed(form, enter), answered("go, rust, ts"));
+  });
   await t.step("choice: the default is highlighted first", () => {
     assertEquals(feed(new AskForm([{ ...choice, default: "blue" }]), enter), answered("blue"));
   });
