@@ -123,10 +123,14 @@ export function notRunCutText(maxTokens: number | undefined): string {
 
 /** The error that ends a turn whose answer is empty: no text and no call. */
 export function emptyAnswerText(maxTokens: number | undefined, cut: boolean): string {
+  // With no maxTokens the limit is the server's own (llama-server's -n, its n_predict).
+  const fix = maxTokens === undefined
+    ? "raise the server's own limit on answers (llama-server's `-n`), or set maxTokens in the agent file"
+    : "raise maxTokens in the agent file";
   return cut
     ? `[error: the model's answer was cut at ${
       lengthLimit(maxTokens)
-    } before it wrote anything — raise maxTokens in the agent file]`
+    } before it wrote anything — ${fix}]`
     : "[error: the model gave an empty answer (no text, no tool call) — try again, or rephrase the request]";
 }
 
