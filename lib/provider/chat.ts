@@ -386,6 +386,22 @@ export function inStreamError(target: Target, error: unknown): ProviderError {
   return streamFailed(target, words);
 }
 
+/** Milliseconds an answer that has its finish_reason waits for the rest of its stream. */
+export const TRAILER_WAIT = 2_000;
+
+/** `promise`'s value, or undefined when it takes longer than `ms` (the timer cleared either way). */
+async function orNothingAfter<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), ms)),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Why a stream that ended without its end is no answer. */
 export const STREAM_CUT_REASON = "the stream ended without a finish_reason or [DONE]";
 
@@ -397,8 +413,16 @@ async function readStream(
 ): Promise<ChatResult> {
   const result: ChatResult = { text: "", thought: "", toolCalls: [] };
   let done = false;
+  const events = sseEvents(body)[Symbol.asyncIterator]();
   try {
-    for await (const { event, data } of sseEvents(body)) {
+    for (;;) {
+      // Once the answer has its finish_reason only its trailer (usage, [DONE]) is to come: a slow
+      // proxy holding it back does not cost the answer.
+      const next = result.finishReason
+        ? await orNothingAfter(events.next(), TRAILER_WAIT)
+        : await events.next();
+      if (next === undefined || next.done) break;
+      const { event, data } = next.value;
       if (data.trim() === "[DONE]") {
         done = true;
         break;

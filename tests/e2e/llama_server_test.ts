@@ -7,7 +7,7 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { exists, runMM, workdir } from "../helpers/mm.ts";
-import { STREAM_CUT_REASON } from "../../lib/provider/chat.ts";
+import { STREAM_CUT_REASON, TRAILER_WAIT } from "../../lib/provider/chat.ts";
 import { captured } from "../helpers/server/fixtures.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
@@ -195,6 +195,39 @@ Deno.test("llama-server", async (t) => {
       const run = await runMM(["-p", "hi"], { cwd: dir });
       assertEquals([run.code, run.stdout], [0, "fine\n"], run.stderr);
       assertEquals(server.chats("with-v1").length, 1);
+    },
+    "an answer with its finish_reason is kept though the stream's trailer is late": async () => {
+      // A slow proxy holds back the usage chunk and [DONE] after the answer has ended.
+      const enc = new TextEncoder();
+      const late = Deno.serve(
+        { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+        () =>
+          new Response(
+            new ReadableStream({
+              async start(c) {
+                c.enqueue(enc.encode(sse({ role: "assistant", content: "All done." }, "stop")));
+                await new Promise((r) => setTimeout(r, TRAILER_WAIT + 3_000));
+                try {
+                  c.enqueue(enc.encode("data: [DONE]\n\n"));
+                  c.close();
+                } catch {
+                  // mm went on without it.
+                }
+              },
+            }),
+            { headers: { "content-type": "text/event-stream" } },
+          ),
+      );
+      try {
+        const url = `http://127.0.0.1:${late.addr.port}/v1`;
+        const dir = await workdir(
+          `provider: openai\nurl: ${url}\nmodel: m\nwatchdogTimeout: ${TRAILER_WAIT / 1000 + 2}s\n`,
+        );
+        const run = await runMM(["-p", "hi"], { cwd: dir });
+        assertEquals([run.code, run.stdout], [0, "All done.\n"], run.stderr);
+      } finally {
+        await late.shutdown();
+      }
     },
     "tools without --jinja: a server setting, said so": async () => {
       server.script("no-jinja", [{ fixture: "no-jinja-tools" }]);
