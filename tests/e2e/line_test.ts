@@ -131,6 +131,26 @@ Deno.test("line mode", async (t) => {
           await term.kill();
         }
       },
+    "a line continued with \\ keeps › on its first row, … on the next; a paste shows its lines":
+      async () => {
+        server.script("cont", [{ text: "got two lines" }, { text: "got a paste" }]);
+        const { term } = await mm("cont");
+        try {
+          await term.type("L1\\");
+          await term.keys("Enter");
+          await term.type("L2");
+          await term.keys("Enter");
+          let screen = await term.waitFor("got two lines");
+          assertStringIncludes(screen, "› L1\n… L2\n");
+          assertEquals(server.chats("cont")[0].body.messages.at(-1).content, "L1\nL2");
+          await term.type("\x1b[200~one\ntwo\x1b[201~");
+          await term.keys("Enter");
+          screen = await term.waitFor("got a paste");
+          assertStringIncludes(screen, "› one\n… two\n");
+        } finally {
+          await term.kill();
+        }
+      },
     "Esc cancels a running command, and the conversation goes on": async () => {
       server.script("cancel", [
         { toolCalls: [{ name: "bash", arguments: { command: "echo $$ > pid; sleep 30" } }] },

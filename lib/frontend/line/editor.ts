@@ -84,19 +84,23 @@ export class LineEditor {
           case "enter":
           case "ctrl-j":
             if (buffer.endsWith("\\")) {
+              // The row keeps the prompt it was typed at: `›` first, `…` after.
+              const rowPrompt = promptNow();
               done.push(buffer.slice(0, -1));
               this.#write(
-                `\r\x1b[2K${promptNow()}${buffer.slice(0, -1).replaceAll("\n", "⏎")}\r\n`,
+                `\r\x1b[2K${rowPrompt}${buffer.slice(0, -1).replaceAll("\n", "⏎")}\r\n`,
               );
               buffer = "";
               cursor = 0;
               break;
             }
-            done.push(buffer);
             {
+              // The last row is drawn at its own prompt (`…` after a continuation), its pasted
+              // newlines as the lines they are (`⏎` only marks them until sent).
+              this.#write(`\r\x1b[2K${promptNow()}${buffer.replaceAll("\n", "\r\n… ")}`);
+              done.push(buffer);
               const text = done.join("\n");
               done = [];
-              draw();
               if (history) history.add(text);
               finish({ kind: "line", text });
             }
