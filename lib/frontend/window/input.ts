@@ -14,10 +14,14 @@ export const PASTE_LINES = 3;
 /** A paste longer than this shows folded. */
 export const PASTE_CHARS = 1000;
 
-/** The placeholder of a folded paste. */
+/**
+ * The placeholder of a folded paste: its lines (a final newline ends the last, it makes no new
+ * one), or the characters of a paste on one line (`[pasted 1,500 characters]`).
+ */
 export function pasteLabel(text: string): string {
-  const n = text.split("\n").length;
-  return `[pasted ${n} line${n === 1 ? "" : "s"}]`;
+  const n = text.replace(/\n$/, "").split("\n").length;
+  if (n === 1) return `[pasted ${text.length.toLocaleString("en-US")} characters]`;
+  return `[pasted ${n} lines]`;
 }
 
 /** What a key did to the input. */

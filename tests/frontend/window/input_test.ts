@@ -33,7 +33,9 @@ Deno.test("InputEditor", async (t) => {
     type(input, "see ", { name: "paste", text: big }, " please");
     assertEquals(input.text, "see [pasted 12 lines] please");
     assertEquals(input.value(), `see ${big} please`);
-    assertEquals(pasteLabel("a"), "[pasted 1 line]");
+    // One line is counted in characters; a final newline makes no new line.
+    assertEquals(pasteLabel("x".repeat(1500)), "[pasted 1,500 characters]");
+    assertEquals(pasteLabel("a\nb\n"), "[pasted 2 lines]");
     // Backspace after the placeholder removes the whole paste.
     const other = new InputEditor();
     type(other, { name: "paste", text: big }, { name: "backspace" });
