@@ -6,6 +6,7 @@ import { DENO_DIR, exists, MAIN, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { boxTakesKeys, Terminal } from "../helpers/tmux.ts";
 import { DRAG_HINT } from "../../lib/frontend/window/render.ts";
+import { COMPACT_CANCELLED_TEXT } from "../../lib/frontend/window/window.ts";
 
 const server = ScriptedServer.start();
 
@@ -256,6 +257,24 @@ Deno.test("window mode", async (t) => {
         assertStringIncludes(screen, "[exited 0]");
         await assertRestored(term);
         assertEquals(await exists(`${dir}/RAN`), false);
+      } finally {
+        await term.kill();
+      }
+    },
+    "Esc during /compact cancels it and says the conversation is as it was": async () => {
+      server.script("w-compact", [
+        { text: "first answer" },
+        { text: "a summary that takes its time to come", chunkSize: 1, gap: 200 },
+      ]);
+      const { term } = await mm("w-compact");
+      try {
+        await send(term, "hi");
+        await waitFor(term, "first answer");
+        await send(term, "/compact");
+        await waitFor(term, "Compacting");
+        await term.keys("Escape");
+        const screen = await waitFor(term, COMPACT_CANCELLED_TEXT);
+        assertEquals(screen.includes("answer was stopped"), false, screen);
       } finally {
         await term.kill();
       }

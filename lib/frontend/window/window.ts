@@ -52,6 +52,9 @@ export interface WindowOptions {
  */
 export const TYPE_AHEAD_PAUSE = 500;
 
+/** What a /compact cancelled (Esc) says: nothing was changed. */
+export const COMPACT_CANCELLED_TEXT = "/compact cancelled: the conversation is as it was";
+
 /** What the status line says when a cancel put the queued prompts back in the input. */
 export const QUEUE_BACK_HINT =
   "turn cancelled: the prompts queued are back in the input (Enter sends)";
@@ -528,11 +531,13 @@ class Window {
           view.busy = "Compacting";
           const agent = this.#agent!;
           const before = agent.history.length - 1;
+          const signal = this.#turn!.signal;
           try {
-            const notes = await agent.compact(this.#turn!.signal);
+            const notes = await agent.compact(signal);
             view.note(`compacted: ${before} message(s) → a summary of ${notes.length} characters`);
           } catch (e) {
-            if (e instanceof CompactError || e instanceof ProviderError) {
+            if (signal.aborted) view.note(COMPACT_CANCELLED_TEXT);
+            else if (e instanceof CompactError || e instanceof ProviderError) {
               view.note(`/compact: ${e.message}`, "error");
             } else throw e;
           }
