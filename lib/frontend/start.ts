@@ -32,7 +32,7 @@ import {
   askDepth,
   Subagents,
 } from "../subagent/ask.ts";
-import type { AnyTool, AskUser, MoreTools } from "../tool.ts";
+import type { AnyTool, AskUser, MoreTools, UnknownToolAnswer } from "../tool.ts";
 import { settledBefore } from "../wait.ts";
 import { startupTools } from "../../tools/mod.ts";
 
@@ -108,6 +108,11 @@ export function startMcp(
   );
   servers.catch(() => {}); // awaited by whoever uses them
   return servers;
+}
+
+/** The names of the MCP servers the agent file has but turned off (`enabled: false`). */
+function disabledServers(config: Config): string[] {
+  return Object.entries(config.mcpServers).filter(([, s]) => !s.enabled).map(([name]) => name);
 }
 
 /** Milliseconds the first turn waits for MCP servers before it says so. */
@@ -356,11 +361,17 @@ export function frontEndAgent(
     config,
     chat: parts.chat,
     tools,
-    moreTools: parts.mcp?.length
+    moreTools: parts.mcp?.length || disabledServers(config).length
       ? async (signal) => {
+        // A name of a server turned off says so; the running ones answer for theirs first.
+        const { disabledMcpAnswer } = await import("../../tools/mcp/unknown.ts");
+        const off = disabledMcpAnswer(disabledServers(config));
+        if (!parts.mcp?.length) return { tools: [], unknown: off };
         const line = ways.mcpLine ?? mcpLineEvents(ways.emit);
-        const more = await mcpToolsFor(parts.mcp!, tools, config, line, signal);
-        return { ...more, tools: more.tools.map(track) };
+        const more = await mcpToolsFor(parts.mcp, tools, config, line, signal);
+        const unknown: UnknownToolAnswer = (name, declared) =>
+          more.unknown?.(name, declared) ?? off(name, declared);
+        return { ...more, tools: more.tools.map(track), unknown };
       }
       : undefined,
     systemPrompt: parts.systemPrompt,

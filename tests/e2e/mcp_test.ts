@@ -3,6 +3,7 @@
  * `@modelcontextprotocol/server-everything` and `server-filesystem` from npm.
  */
 
+import { disabledServerText } from "../../tools/mcp/unknown.ts";
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { alive, everythingOverHttp, faultPids, faultYaml, logged } from "../helpers/mcp/servers.ts";
@@ -339,15 +340,31 @@ Deno.test("MCP servers in mm -p", async (t) => {
         },
       "an unknown tool of a running server lists that server's tools": async () => {
         server.script("unknown", [
-          { toolCalls: [call("fault_sub", { a: 1 }), call("faults_add")] },
+          { toolCalls: [call("fault_sub", { a: 1 }), call("faults_add"), call("off_read")] },
           { text: "ok" },
         ]);
         const dir = await workdir(
-          agentFile("unknown", { fault: faultYaml({}, "tools: [add, env]") }, "bashTool: false\n"),
+          agentFile("unknown", {
+            fault: faultYaml({}, "tools: [add, env]"),
+            off: "{command: never-started, enabled: false}",
+          }, "bashTool: false\n"),
         );
         const run = await runMM(["-p", "x"], { cwd: dir });
         assertEquals(run.code, 0, run.stderr);
-        const [sub, other] = toolOutputs("unknown");
+        const [sub, other, off] = toolOutputs("unknown");
+        // A server turned off says so, rather than the core's unknown-tool list.
+        assertEquals(off, disabledServerText("off"));
+        assertEquals(
+          off,
+          "[off is turned off in the agent file (mcpServers.off.enabled: false) — its tools cannot be used]",
+        );
+        // The same with no server running at all.
+        server.script("only-off", [{ toolCalls: [call("off_read")] }, { text: "ok" }]);
+        const alone = await workdir(
+          agentFile("only-off", { off: "{command: never-started, enabled: false}" }),
+        );
+        assertEquals((await runMM(["-p", "x"], { cwd: alone })).code, 0);
+        assertEquals(toolOutputs("only-off"), [disabledServerText("off")]);
         assertEquals(sub, '[fault has no tool "fault_sub" — its tools are: fault_add, fault_env]');
         assertMatch(
           other,

@@ -92,3 +92,20 @@ export function unknownMcpAnswer(
     return unknownMcpToolText(server.name, name, tools);
   };
 }
+
+/** The text for a tool name of a server the agent file turned off. */
+export function disabledServerText(server: string): string {
+  return `[${server} is turned off in the agent file (mcpServers.${server}.enabled: false) — its tools cannot be used]`;
+}
+
+/**
+ * The answer to the names of the servers the agent file has but turned off (`enabled: false`):
+ * why their tools cannot be used, rather than the core's unknown-tool text.
+ */
+export function disabledMcpAnswer(servers: readonly string[]): UnknownToolAnswer {
+  const ports = servers.map((name) => ({ name }));
+  return (name) => {
+    const server = serverOfName(ports as unknown as McpServerPort[], name);
+    return server ? disabledServerText(server.name) : undefined;
+  };
+}
