@@ -32,9 +32,13 @@ export function declarationSize(tool: AnyTool): number {
   return JSON.stringify({ name: tool.name, description, parameters: tool.schema ?? {} }).length;
 }
 
-/** The warning for a tool whose name another tool has. */
-export function takenNameText(server: string, tool: string, name: string): string {
-  return `[warning: MCP server ${server}: tool ${tool} left out — another tool is called ${name}]`;
+/**
+ * The warning for a tool whose name another tool has; `owner` names the other MCP server when the
+ * clash is across servers (`a`'s `b_x` and `a_b`'s `x` are both `a_b_x`).
+ */
+export function takenNameText(server: string, tool: string, name: string, owner?: string): string {
+  const other = owner && owner !== server ? `a tool of MCP server ${owner}` : "another tool";
+  return `[warning: MCP server ${server}: tool ${tool} left out — ${other} is called ${name}]`;
 }
 
 /**
@@ -56,7 +60,7 @@ export function mcpTools(
     for (const info of entry.tools) {
       const tool = mcpTool(entry.server, info);
       if (names.has(tool.name)) {
-        dropped.push(takenNameText(entry.server.name, info.name, tool.name));
+        dropped.push(takenNameText(entry.server.name, info.name, tool.name, owners.get(tool.name)));
         continue;
       }
       names.add(tool.name);

@@ -45,4 +45,16 @@ Deno.test("mcpTools", async (t) => {
       "[warning: MCP server fs: tool a_b left out — another tool is called fs_a_b]",
     ]);
   });
+  await t.step("a clash across servers names the other server", () => {
+    const a = new FakeMcpServer("a");
+    const ab = new FakeMcpServer("a_b");
+    const d = mcpTools(
+      [entry(a, [toolInfo("b_x", "x")]), entry(ab, [toolInfo("x", "y")])],
+      AUTO,
+      [],
+    );
+    assertEquals(d.dropped, [
+      "[warning: MCP server a_b: tool x left out — a tool of MCP server a is called a_b_x]",
+    ]);
+  });
 });
