@@ -207,6 +207,7 @@ Deno.test("window mode", async (t) => {
             toolCalls: [{ name: "bash", arguments: { command: "touch RAN" } }],
           },
           { text: "refused then" },
+          { text: "queued one ran" },
         ]);
         const { term, dir } = await mm("w-ahead", "yolo: false\n");
         try {
@@ -220,7 +221,9 @@ Deno.test("window mode", async (t) => {
             await new Promise((r) => setTimeout(r, 60));
             boxed ||= (await term.screen()).includes("╭─ 🔐 allow this call?");
           }
-          const screen = await waitFor(term, "╭─ 🔐 allow this call?");
+          // Enter right after the last key queues what was typed; the status line says so.
+          await term.keys("Enter");
+          const screen = await waitFor(term, "🔐 waiting for your permission · 1 queued");
           assertEquals(boxed, true, "the box came up while the user typed");
           assertEquals(await exists(`${dir}/RAN`), false, "nothing ran unseen");
           assertStringIncludes(screen, "‣ bash  touch RAN  … waiting for permission");
@@ -240,7 +243,12 @@ Deno.test("window mode", async (t) => {
           await waitFor(term, "refused then");
           assertEquals(await exists(`${dir}/RAN`), false);
           assertEquals(toolMessages("w-ahead", 1), ["[command rejected by the user]"]);
-          assertStringIncludes(await term.screen(), "› as a safe start");
+          // The queued prompt runs after the turn.
+          await waitFor(term, "queued one ran");
+          assertEquals(
+            server.chats("w-ahead")[2].body.messages.at(-1).content,
+            "as a safe start, also say yes",
+          );
         } finally {
           await term.kill();
         }

@@ -196,8 +196,10 @@ export class WindowScreen {
     const asking = this.asking;
     if (asking?.kind === "form") return { left: asking.form.hint(), paint: dim, right, wrap: true };
     if (asking?.kind === "permission") {
+      // What is queued is still said: the user typed it while the box was coming.
+      const queued = this.queued ? ` · ${this.queued} queued` : "";
       return {
-        left: "🔐 waiting for your permission",
+        left: `🔐 waiting for your permission${queued}`,
         paint: (t) => style.fg("yellow", t),
         right,
       };
