@@ -5,7 +5,7 @@ import { runCases } from "../helpers/cases.ts";
 import { DENO_DIR, exists, MAIN, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { boxTakesKeys, Terminal } from "../helpers/tmux.ts";
-import { DRAG_HINT } from "../../lib/frontend/window/render.ts";
+import { DRAG_HINT, TYPING_AHEAD_HINT } from "../../lib/frontend/window/render.ts";
 import { COMPACT_CANCELLED_TEXT } from "../../lib/frontend/window/window.ts";
 
 const server = ScriptedServer.start();
@@ -223,22 +223,33 @@ Deno.test("window mode", async (t) => {
           }
           // Enter right after the last key queues what was typed; the status line says so.
           await term.keys("Enter");
-          const screen = await waitFor(term, "🔐 waiting for your permission · 1 queued");
+          const screen = await waitFor(term, `${TYPING_AHEAD_HINT} · 1 queued`);
           assertEquals(boxed, true, "the box came up while the user typed");
           assertEquals(await exists(`${dir}/RAN`), false, "nothing ran unseen");
           assertStringIncludes(screen, "‣ bash  touch RAN  … waiting for permission");
+          // A pause mid-sentence gives the box nothing: the keys stay the input's until Tab.
           await boxTakesKeys();
-          // A window too small to draw the box takes no answer either.
+          await term.type("and s");
+          await boxTakesKeys();
+          await term.type("a");
+          assertEquals(await exists(`${dir}/RAN`), false, "a pause does not hand the box the keys");
+          await term.keys("C-u"); // the draft typed meanwhile, cleared
+          await term.keys("Tab");
+          await waitFor(term, "🔐 waiting for your permission · 1 queued");
+          // A window too small to draw the box takes no answer, nor the key right after it grows.
           await term.resize(30, 8);
           await waitFor(term, "too small");
           await term.type("a");
           await term.resize(100, 30);
           await waitFor(term, "╭─ 🔐 allow this call?");
+          await term.type("a");
           assertEquals(
             await exists(`${dir}/RAN`),
             false,
-            "nothing allowed from a screen too small",
+            "nothing allowed from a screen too small, or just drawn again",
           );
+          await term.keys("C-u", "Tab");
+          await waitFor(term, "🔐 waiting for your permission · 1 queued");
           await term.type("n");
           await waitFor(term, "refused then");
           assertEquals(await exists(`${dir}/RAN`), false);
@@ -249,6 +260,37 @@ Deno.test("window mode", async (t) => {
             server.chats("w-ahead")[2].body.messages.at(-1).content,
             "as a safe start, also say yes",
           );
+        } finally {
+          await term.kill();
+        }
+      },
+    "a form that comes up while the user types: Enter after a pause queues, Esc declines":
+      async () => {
+        server.script("w-ahead-form", [
+          {
+            text: "one question first",
+            chunkSize: 2,
+            gap: 40,
+            ...askUser([{ question: "Drop it?", options: ["yes", "no"] }]),
+          },
+          { text: "declined then" },
+          { text: "the queued one" },
+        ]);
+        const { term } = await mm("w-ahead-form");
+        try {
+          await send(term, "go");
+          for (const c of "next step") {
+            await term.type(c);
+            await new Promise((r) => setTimeout(r, 60));
+          }
+          await waitFor(term, "❓ Drop it?");
+          await boxTakesKeys();
+          await term.keys("Enter"); // after a pause: still the input's, the draft is queued
+          await waitFor(term, `${TYPING_AHEAD_HINT} · 1 queued`);
+          await term.keys("Escape"); // declines the form, does not cancel the turn
+          await waitFor(term, "the queued one");
+          assertEquals(toolMessages("w-ahead-form", 1)[0].startsWith("[the user declined"), true);
+          assertEquals(server.chats("w-ahead-form")[2].body.messages.at(-1).content, "next step");
         } finally {
           await term.kill();
         }

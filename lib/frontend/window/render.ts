@@ -44,6 +44,9 @@ export type Asking =
   | { kind: "permission"; box: PermissionBox; answer(a: PermissionAnswer): void }
   | { kind: "form"; form: AskForm; answer(a: AskOutcome): void };
 
+/** The status line while keys typed go to the input though a box or form is up. */
+export const TYPING_AHEAD_HINT = "your keys go to the input · Tab answers the box · Esc refuses";
+
 /** How the screen reaches its terminal. */
 export interface ScreenIO {
   /** Writes one frame's bytes. */
@@ -67,6 +70,8 @@ export class WindowScreen {
   askedHeader: (name: string) => string = (name) => name;
   /** The question being asked, if any. */
   asking: Asking | undefined;
+  /** Keys typed while the box or form is up go to the input (the user was typing): said so. */
+  typingAhead = false;
   /** A hint over the status line (the drag hint, "Ctrl-C again…"), until the next key. */
   hint: string | undefined;
   /** When the running turn started; undefined when none runs. */
@@ -194,6 +199,11 @@ export class WindowScreen {
       : style.dim(this.notice);
     const dim = (t: string) => style.dim(t);
     const asking = this.asking;
+    if (asking && this.typingAhead) {
+      const queued = this.queued ? ` · ${this.queued} queued` : "";
+      const left = `${TYPING_AHEAD_HINT}${queued}`;
+      return { left, paint: (t) => style.fg("yellow", t), right, wrap: true };
+    }
     if (asking?.kind === "form") return { left: asking.form.hint(), paint: dim, right, wrap: true };
     if (asking?.kind === "permission") {
       // What is queued is still said: the user typed it while the box was coming.

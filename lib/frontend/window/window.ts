@@ -87,11 +87,14 @@ class Window {
   #quitAfterTurn = false;
   #quit: (() => void) | undefined;
   #interrupted = false;
-  /** When the permission box or the form on screen came up. */
+  /** When the permission box or the form on screen came up (or was drawn again after a resize). */
   #askingSince = 0;
-  /** When the last key came, and whether the keys since the box came up are still typed ahead. */
+  /** When the last key came. */
   #lastKeyAt = 0;
-  #typingAhead = false;
+  /** Whether keys go to the box or form on screen; else to the input, where the user types. */
+  #boxFocus = true;
+  /** Whether a key went to the input since the box came up: then only Tab gives the box the keys. */
+  #typedAhead = false;
   #dragHinted = false;
   #press: MouseKey | undefined;
   #printed = false;
@@ -126,7 +129,7 @@ class Window {
     }, { once: true });
     const guard = guardExits(() => this.#leave(), undefined, []);
     const signals: [Deno.Signal, () => void][] = [
-      ["SIGWINCH", () => this.#screen.requestFrame()],
+      ["SIGWINCH", () => this.#resized()],
       ["SIGINT", () => this.#cancel()],
       ["SIGTSTP", () => this.#suspend()],
       ["SIGCONT", () => this.#resume()],
@@ -270,6 +273,22 @@ class Window {
     const sinceKey = now - this.#lastKeyAt;
     this.#lastKeyAt = now;
     if (key.name === "mouse") return this.#mouse(key);
+    const asking = this.#screen.asking;
+    if (asking) {
+      // Ctrl-C and Ctrl-D act at once wherever the keys go.
+      if (key.name === "ctrl-c") return this.#cancel();
+      if (key.name === "ctrl-d") {
+        this.#quitAfterTurn = true;
+        return this.#cancel();
+      }
+      if (!this.#boxFocus) {
+        // The box takes the keys: on Tab; or on a key after a pause, if none was typed since it
+        // came up (the user stopped to read it). A key of a word being typed never answers it.
+        const paused = now - this.#askingSince >= TYPE_AHEAD_PAUSE && sinceKey >= TYPE_AHEAD_PAUSE;
+        if (key.name === "tab" || (!this.#typedAhead && paused)) this.#focusBox(true);
+        if (key.name === "tab") return;
+      }
+    }
     if (key.name === "f2") {
       this.#terminal.setMouse(!this.#terminal.mouse);
       this.#screen.hint = undefined;
@@ -278,27 +297,16 @@ class Window {
     }
     if (key.name === "ctrl-z") return this.#suspend();
     if (key.name === "ctrl-l") return this.#screen.invalidate();
-    const asking = this.#screen.asking;
     // A call longer than the box scrolls in it: its keys are the box's first.
-    if (asking?.kind === "permission" && asking.box.scroll(key)) return;
+    if (asking?.kind === "permission" && this.#boxFocus && asking.box.scroll(key)) return;
     if (this.#scrollKey(key)) return;
-    // Keys typed for the input box when the box or a form came up stay the input's until the
-    // user pauses: a letter of a word must never allow a call or answer a question unseen.
-    if (asking && key.name !== "ctrl-c") {
-      const justOpened = now - this.#askingSince < TYPE_AHEAD_PAUSE;
-      this.#typingAhead = justOpened || (this.#typingAhead && sinceKey < TYPE_AHEAD_PAUSE);
+    // Typed ahead: Esc still answers the box (refuse, decline), a paste and the rest are the input's.
+    if (asking && !this.#boxFocus && key.name !== "escape") {
+      this.#typedAhead = true;
+      this.#screen.typingAhead = true;
     }
-    if (asking && !this.#typingAhead) {
-      if (key.name === "ctrl-c") {
-        this.#cancel();
-        return;
-      }
-      // Ctrl-D during a turn cancels it and leaves after, a box or a form up or not.
-      if (key.name === "ctrl-d") {
-        this.#quitAfterTurn = true;
-        this.#cancel();
-        return;
-      }
+    const forBox = asking && (this.#boxFocus || key.name === "escape") && key.name !== "paste";
+    if (asking && forBox) {
       if (asking.kind === "form") {
         const outcome = asking.form.handle(key);
         if (outcome) asking.answer(outcome);
@@ -353,6 +361,32 @@ class Window {
       if (text.trim()) this.#screen.conversation.end();
       this.#submit(text);
     }
+  }
+
+  /** Gives the keys to the box or form on screen (`true`) or to the input; the status line says which. */
+  #focusBox(focus: boolean): void {
+    this.#boxFocus = focus;
+    this.#screen.typingAhead = !focus && this.#typedAhead;
+  }
+
+  /** A box or form came up (or was drawn again): whose the keys are, from what the user was doing. */
+  #boxOpened(): void {
+    const now = Date.now();
+    this.#askingSince = now;
+    // A draft in the input keeps the keys there until Tab (its Enter sends it, even after a
+    // pause); a key just now keeps them until a pause; someone idle answers at once.
+    this.#typedAhead = !this.#screen.input.empty;
+    this.#focusBox(this.#screen.input.empty && now - this.#lastKeyAt >= TYPE_AHEAD_PAUSE);
+  }
+
+  /** The window changed size: drawn again, and a box on screen is read anew before it is answered. */
+  #resized(): void {
+    if (this.#screen.asking) {
+      this.#askingSince = Date.now();
+      this.#typedAhead = false;
+      this.#focusBox(false);
+    }
+    this.#screen.requestFrame();
   }
 
   /** PgUp, PgDn, Shift-↑↓, and Home/End on an empty input: the conversation scrolls. */
@@ -580,6 +614,7 @@ class Window {
         signal?.removeEventListener("abort", onAbort);
         if (this.#screen.asking?.kind === "permission" && this.#screen.asking.box === box) {
           this.#screen.asking = undefined;
+          this.#screen.typingAhead = false;
         }
         this.#screen.view.setStatus(call, "running");
         resolve(answer);
@@ -589,7 +624,7 @@ class Window {
       if (signal?.aborted) return done({ kind: "reject" });
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#screen.asking = { kind: "permission", box, answer: done };
-      this.#askingSince = Date.now();
+      this.#boxOpened();
       this.#screen.requestFrame();
     });
   }
@@ -602,6 +637,7 @@ class Window {
         signal.removeEventListener("abort", onAbort);
         if (this.#screen.asking?.kind === "form" && this.#screen.asking.form === form) {
           this.#screen.asking = undefined;
+          this.#screen.typingAhead = false;
         }
         this.#screen.view.setStatus(call, "running");
         resolve(outcome);
@@ -611,7 +647,7 @@ class Window {
       if (signal.aborted) return done({ kind: "cancelled" });
       signal.addEventListener("abort", onAbort, { once: true });
       this.#screen.asking = { kind: "form", form, answer: done };
-      this.#askingSince = Date.now();
+      this.#boxOpened();
       this.#screen.requestFrame();
     });
   }
