@@ -3,6 +3,7 @@
 import type { KeyRouter } from "./keys.ts";
 import type { Key } from "../terminal/keys.ts";
 import type { History } from "../terminal/history.ts";
+import { nextLength, prevLength } from "../window/input.ts";
 import { charWidth } from "../window/width.ts";
 
 /** What reading a line gave. */
@@ -105,20 +106,21 @@ export class LineEditor {
               finish({ kind: "line", text });
             }
             return;
-          case "backspace":
-            if (cursor > 0) {
-              buffer = buffer.slice(0, cursor - 1) + buffer.slice(cursor);
-              cursor--;
-            }
+          // A character is a grapheme cluster: an emoji, a flag, a letter and its marks move whole.
+          case "backspace": {
+            const n = prevLength(buffer, cursor);
+            buffer = buffer.slice(0, cursor - n) + buffer.slice(cursor);
+            cursor -= n;
             break;
+          }
           case "delete":
-            buffer = buffer.slice(0, cursor) + buffer.slice(cursor + 1);
+            buffer = buffer.slice(0, cursor) + buffer.slice(cursor + nextLength(buffer, cursor));
             break;
           case "left":
-            cursor = Math.max(0, cursor - 1);
+            cursor -= prevLength(buffer, cursor);
             break;
           case "right":
-            cursor = Math.min(buffer.length, cursor + 1);
+            cursor += nextLength(buffer, cursor);
             break;
           case "home":
           case "ctrl-a":
@@ -160,7 +162,7 @@ export class LineEditor {
               finish({ kind: "eof" });
               return;
             }
-            buffer = buffer.slice(0, cursor) + buffer.slice(cursor + 1);
+            buffer = buffer.slice(0, cursor) + buffer.slice(cursor + nextLength(buffer, cursor));
             break;
           case "escape":
             buffer = "";

@@ -274,7 +274,7 @@ export function prevLength(text: string, offset: number): number {
 }
 
 /** The length of the character at `offset`: a grapheme cluster (see {@linkcode prevLength}). */
-function nextLength(text: string, offset: number): number {
+export function nextLength(text: string, offset: number): number {
   if (offset >= text.length) return 0;
   if (text[offset] === "\n") return 1;
   const { line, start } = lineAround(text, offset);

@@ -1,6 +1,8 @@
 /** The line being edited, scrolled sideways in columns (lib/frontend/line/editor.ts). */
 
-import { sideways } from "../../../lib/frontend/line/editor.ts";
+import { LineEditor, sideways } from "../../../lib/frontend/line/editor.ts";
+import { KeyRouter } from "../../../lib/frontend/line/keys.ts";
+import type { Key } from "../../../lib/frontend/terminal/keys.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 
 Deno.test("sideways: the part of the line in view, in columns", async (t) => {
@@ -23,4 +25,32 @@ Deno.test("sideways: the part of the line in view, in columns", async (t) => {
     assertEquals(sideways(text, text.length, 10), { view: "ab😀cd", back: 0 });
     assertEquals(sideways(text, 2, 10).back, 4);
   });
+});
+
+Deno.test("LineEditor: ← → Backspace Delete take an emoji or a letter and its mark whole", async () => {
+  const router = new KeyRouter();
+  const editor = new LineEditor(router, () => {}, () => 80, new AbortController().signal);
+  const typed = (text: string): Key => ({ name: "text", text });
+  const line = editor.read("› ");
+  for (
+    const key of [
+      typed("ab😀cd"),
+      { name: "left" },
+      { name: "left" },
+      { name: "left" },
+      typed("X"), // before the emoji
+      { name: "right" },
+      { name: "backspace" }, // the emoji, whole
+      { name: "end" },
+      typed("e\u0301"), // e and its combining accent
+      { name: "backspace" },
+      { name: "home" },
+      { name: "delete" },
+      { name: "enter" },
+    ] as Key[]
+  ) {
+    router.dispatch(key);
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  assertEquals(await line, { kind: "line", text: "bXcd" });
 });
