@@ -142,10 +142,11 @@ async function askOnce(flags: Flags): Promise<number> {
   }
   const cwd = Deno.cwd();
   const config = await configFor(flags, cwd);
-  const { runAskOnce, unknownAskName } = await import("./lib/frontend/ask_once.ts");
-  if (!config.mmConfigs[flags.ask!]) throw unknownAskName(flags.ask!, config);
+  const { askName, runAskOnce, unknownAskName } = await import("./lib/frontend/ask_once.ts");
+  const name = askName(flags.ask!, config);
+  if (name === undefined) throw unknownAskName(flags.ask!, config);
   if (prompt.trim() === "") throw new UsageError("the prompt is empty");
-  return await runAskOnce({ config, name: flags.ask!, prompt: prompt.trim(), cwd });
+  return await runAskOnce({ config, name, prompt: prompt.trim(), cwd });
 }
 
 /** `mm init` and `mm doctor`: no prompt, no argument. */

@@ -118,8 +118,22 @@ export function questionType(name: string): Question["type"] | undefined {
   return Object.hasOwn(TYPES, key) ? TYPES[key] : undefined;
 }
 
+/**
+ * `o` with its field names in lower case (`Questions`, `Type` are `questions`, `type`), the name
+ * written exactly winning when both come.
+ */
+function folded(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    const key = k.toLowerCase();
+    if (!(key in out) || k === key) out[key] = v;
+  }
+  return out;
+}
+
 /** The questions a call's arguments hold, as sent: the list, or one question at the top level. */
-export function rawQuestions(args: Record<string, unknown>): unknown[] {
+export function rawQuestions(given: Record<string, unknown>): unknown[] {
+  const args = folded(given);
   let value = args.questions;
   if (typeof value === "string") {
     const inner = parseJSON(value);
@@ -154,7 +168,7 @@ function cleanQuestion(item: unknown, n: number): Question | string {
   }
   const fields: Record<string, unknown> = item !== null && typeof item === "object" &&
       !Array.isArray(item)
-    ? item as Record<string, unknown>
+    ? folded(item as Record<string, unknown>)
     : {};
   const question = scalarText(fields.question ?? fields.prompt);
   if (!question) return noTextText(n);

@@ -3,15 +3,28 @@
  * call's context with its writes kept back (tools.md: "the change travels as a diff").
  */
 
+import { dirname } from "node:path";
 import type { AnyTool, FileDiff, Files, ToolContext, ToolResult } from "../tool.ts";
 
-/** `files` with every write kept back: reads see the files as they are. */
+/**
+ * `files` with every write kept back: reads see the files as they are, and a write fails as the
+ * real one would where a file stands in the way of its directories (`a.txt/x`).
+ */
 export function withoutWrites(files: Files): Files {
   return {
     resolve: (path) => files.resolve(path),
     stat: (path) => files.stat(path),
     read: (path, limit) => files.read(path, limit),
-    writeAtomic: () => Promise.resolve(),
+    writeAtomic: async (path) => {
+      for (let dir = dirname(files.resolve(path)); dir !== dirname(dir); dir = dirname(dir)) {
+        const info = await files.stat(dir);
+        if (info === undefined) continue;
+        if (!info.isDirectory) {
+          throw Object.assign(new Error("not a directory"), { code: "ENOTDIR" });
+        }
+        return;
+      }
+    },
   };
 }
 

@@ -17,6 +17,16 @@ export interface AskOnceOptions {
   cwd: string;
 }
 
+/**
+ * Agent `name` as `mmConfigs` spells it, its case and `-`/`_` forgiven as ask_agent forgives them;
+ * undefined when there is none.
+ */
+export function askName(name: string, config: Config): string | undefined {
+  const names = Object.keys(config.mmConfigs);
+  const folded = (n: string) => n.toLowerCase().replaceAll("-", "_");
+  return names.find((n) => n === name) ?? names.find((n) => folded(n) === folded(name));
+}
+
 /** The usage error for a name `mmConfigs` does not have. */
 export function unknownAskName(name: string, config: Config): UsageError {
   const names = Object.keys(config.mmConfigs).sort();
@@ -34,6 +44,7 @@ export function unknownAskName(name: string, config: Config): UsageError {
  * an agent whose file cannot start it is a {@linkcode ConfigError} (2).
  */
 export async function runAskOnce(opts: AskOnceOptions): Promise<number> {
+  opts = { ...opts, name: askName(opts.name, opts.config) ?? opts.name };
   const ref = opts.config.mmConfigs[opts.name];
   if (!ref) throw unknownAskName(opts.name, opts.config);
   // A file that cannot start the agent is a configuration error (exit 2), said before it starts.

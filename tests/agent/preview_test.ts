@@ -55,3 +55,13 @@ Deno.test("previewChange: what a call would change, nothing written", async (t) 
     assertEquals(ctx.exec.requests.length, 0);
   });
 });
+
+Deno.test("previewChange: a write a file stands in the way of fails as the real one would", async () => {
+  const ctx = fakeContext({ files: { "a.txt": "x\n" } });
+  const preview = await previewChange(writeFile, { path: "a.txt/x", content: "q\n" }, ctx);
+  assertEquals(preview.kind, "nothing");
+  assertEquals(
+    preview.kind === "nothing" && preview.result.output,
+    "cannot write a.txt/x: not a directory — nothing was written",
+  );
+});

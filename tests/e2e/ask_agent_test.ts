@@ -731,7 +731,8 @@ Deno.test("mm --ask", async (t) => {
     "prints the asked agent's answer": async () => {
       server.script("child-o", [{ text: "The capital is Paris." }]);
       const dir = await dirFor("main-o", "child-o");
-      const run = await runMM(["--ask", "helper", "capital of France?"], { cwd: dir });
+      // The name's case is forgiven, as ask_agent forgives it.
+      const run = await runMM(["--ask", "Helper", "capital of France?"], { cwd: dir });
       assertEquals(run.code, 0, run.stderr);
       assertEquals(run.stdout, "The capital is Paris.\n");
       assertEquals(server.chats("main-o").length, 0);

@@ -14,6 +14,7 @@ import {
   NOBODY_TEXT,
   QUESTIONS_DESCRIPTION,
   questionType,
+  rawQuestions,
 } from "../../tools/ask_user.ts";
 import { BUILTIN_TOOLS, declaredTools } from "../../tools/mod.ts";
 
@@ -383,4 +384,17 @@ Deno.test("ask_user", async (t) => {
     assertEquals(result, { output: CANCELLED_TEXT, failed: true });
     assertEquals(scripted.asked, []);
   });
+});
+
+Deno.test("ask_user: field names in another case are the same fields", () => {
+  assertEquals(
+    cleanQuestions(
+      rawQuestions({ Questions: [{ Question: "Name?", Type: "text", Default: "Ann" }] }),
+    ),
+    { ok: true, questions: [{ question: "Name?", type: "text", options: [], default: "Ann" }] },
+  );
+  assertEquals(
+    cleanQuestions(rawQuestions({ Question: "Colour?", Options: ["red", "blue"] })),
+    { ok: true, questions: [{ question: "Colour?", type: "choice", options: ["red", "blue"] }] },
+  );
 });

@@ -319,6 +319,12 @@ const NEW_KEYS = ["new", "new_string", "new_text", "newText"];
 /** The first of `keys` present (not undefined or null) in `o`, and its value. */
 function pick(o: Record<string, unknown>, keys: string[]): unknown {
   for (const k of keys) if (o[k] !== undefined && o[k] !== null) return o[k];
+  // A name in another case or style (`DryRun`, `OldText`, `Path`) is the same field.
+  const plain = (k: string) => k.toLowerCase().replace(/[-_]/g, "");
+  const wanted = new Set(keys.map(plain));
+  for (const [k, v] of Object.entries(o)) {
+    if (v !== undefined && v !== null && wanted.has(plain(k))) return v;
+  }
   return undefined;
 }
 
@@ -382,7 +388,7 @@ export function parseEditFileInput(
 }
 
 function readEdits(args: Record<string, unknown>, faults: string[]): Edit[] | undefined {
-  let raw = args.edits ?? undefined;
+  let raw = pick(args, ["edits"]);
   const single = pick(args, OLD_KEYS) !== undefined || pick(args, NEW_KEYS) !== undefined;
   if (raw === undefined || raw === null) {
     if (!single) {

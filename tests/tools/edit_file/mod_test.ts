@@ -108,6 +108,17 @@ Deno.test("edit_file: the input, read leniently", async (t) => {
       input: { path: "x", edits, dry_run: true },
     });
   });
+  await t.step("names in another case or style: Path, DryRun, Edits, Old/OldText", () => {
+    // A DryRun ignored once made a dry run a real edit.
+    assertEquals(
+      parseEditFileInput({ Path: "x", DryRun: true, Edits: [{ Old: "a", NewText: "b" }] }),
+      { ok: true, input: { path: "x", edits, dry_run: true } },
+    );
+    assertEquals(parseEditFileInput({ PATH: "x", OldText: "a", NEW: "b" }), {
+      ok: true,
+      input: { path: "x", edits, dry_run: false },
+    });
+  });
   await t.step("edits sent as a JSON string", () => {
     assertEquals(parseEditFileInput({ path: "x", edits: JSON.stringify(edits) }), {
       ok: true,
