@@ -102,9 +102,13 @@ export function askRefusal(input: AskAgentInput, names: string[]): string | unde
  */
 export function normalInput(input: AskAgentInput, names: string[]): AskAgentInput {
   const agent = String(input.agent ?? "").trim();
-  const plain = (n: string) => n.toLowerCase().replaceAll("-", "_");
-  const known = names.includes(agent) ? agent : names.find((n) => plain(n) === plain(agent));
-  return { ...input, agent: known ?? agent };
+  return { ...input, agent: agentName(agent, names) ?? agent };
+}
+
+/** `name` as `names` spell it, its case and `-`/`_` forgiven; undefined when none is it. */
+export function agentName(name: string, names: readonly string[]): string | undefined {
+  const folded = (n: string) => n.toLowerCase().replaceAll("-", "_");
+  return names.find((n) => n === name) ?? names.find((n) => folded(n) === folded(name));
 }
 
 /** What ask_agent answers when this front end cannot ask agents. */

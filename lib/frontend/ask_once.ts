@@ -3,6 +3,7 @@
 import type { Config } from "../config/config.ts";
 import { UsageError } from "../cli/flags.ts";
 import { ConfigError } from "../config/errors.ts";
+import { agentName } from "../../tools/ask_agent.ts";
 import { askDepth, readAgentFile, Subagents } from "../subagent/ask.ts";
 import { CLOSED_EXIT, interruptedText, RunStop, stopExitCode } from "./exit.ts";
 import { Output } from "./terminal/output.ts";
@@ -22,9 +23,7 @@ export interface AskOnceOptions {
  * undefined when there is none.
  */
 export function askName(name: string, config: Config): string | undefined {
-  const names = Object.keys(config.mmConfigs);
-  const folded = (n: string) => n.toLowerCase().replaceAll("-", "_");
-  return names.find((n) => n === name) ?? names.find((n) => folded(n) === folded(name));
+  return agentName(name, Object.keys(config.mmConfigs));
 }
 
 /** The usage error for a name `mmConfigs` does not have. */
