@@ -145,6 +145,9 @@ function describePrepared(
   return { name: tool.name, kind, summary: tool.summary(input, conversation), input };
 }
 
+/** What a hook's new input that the display line does not show adds to it. */
+export const INPUT_CHANGED = "(its input changed by the hook)";
+
 /** A call's end: the output the model reads and, when the call ends the turn, why. */
 export interface CallEnd {
   output: string;
@@ -214,14 +217,17 @@ export class Dispatcher {
       result = gate && "refused" in gate
         ? { output: gate.refused, failed: true }
         : gate?.answered ??
-          await this.#runWithHooks(prepared.tool, prepared.input, signal, call.id, (input) =>
+          await this.#runWithHooks(prepared.tool, prepared.input, signal, call.id, (input) => {
+            const now = prepared.tool.summary(input, this.#opts.conversation());
+            // A change the display line does not show (an edit's text) is said to be one.
             emit({
               type: "tool_input",
               id: call.id,
               name,
-              summary: prepared.tool.summary(input, this.#opts.conversation()),
+              summary: now === summary ? `${now} ${INPUT_CHANGED}` : now,
               input,
-            }));
+            });
+          });
     }
     if (tool?.counter) counters[tool.counter]++;
     const verdict = this.loop.record(

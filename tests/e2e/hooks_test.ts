@@ -6,6 +6,7 @@ import { exists, gone, runMM, until, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 import { hookInputText } from "../../lib/agent/texts.ts";
+import { INPUT_CHANGED } from "../../lib/agent/dispatch.ts";
 
 const server = ScriptedServer.start();
 
@@ -127,6 +128,26 @@ Deno.test("hooks", async (t) => {
           "preToolCall hook gave bash an input it cannot take (command is missing) — kept the input it had",
         );
       },
+    "a new input the call's line does not show is said to be one": async () => {
+      server.script("content-only", [
+        { toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content: "model\n" } }] },
+        { text: "ok" },
+      ]);
+      const rewrite = JSON.stringify({ input: { path: "a.txt", content: "hook\n" } });
+      const dir = await dirWithHooks(
+        "content-only",
+        `  preToolCall:\n    - command: ${
+          JSON.stringify(["bash", "-c", `cat >/dev/null; echo '${rewrite}'`])
+        }\n`,
+      );
+      const run = await runMM(["-p", "x"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      assertStringIncludes(
+        run.stderr,
+        `📝 write_file: a.txt\n   ↳ preToolCall hook: write_file: a.txt ${INPUT_CHANGED}\n`,
+      );
+      assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "hook\n");
+    },
     "preGeneration adds context to the prompt, or blocks it": async () => {
       server.script("pregen", [{ text: "ok" }]);
       const dir = await dirWithHooks(
