@@ -57,6 +57,12 @@ export class PermissionBox {
       : `a allow once · s allow ${this.tool} for this session · r refuse, saying why · n refuse`;
   }
 
+  /** The choices in a few characters, for a window with little room: `a · s · r · n`. */
+  shortChoices(): string {
+    if (this.reasoning) return "Enter refuse · Esc back";
+    return this.asked ? "a · r · n" : "a · s · r · n";
+  }
+
   /** Whether the call has more rows than the box showed last (↑↓ PgUp PgDn scroll it). */
   get cut(): boolean {
     return this.#total > this.#shown;
@@ -131,8 +137,14 @@ export class PermissionBox {
     // An asked agent's request is the whole question already: `<agent> asks: <title>`.
     const asked = this.asked ? this.summary : `${this.tool}: ${this.summary}`;
     const summary = wrapText(visible(asked), inner);
-    const hint = (cut: boolean) =>
+    // In a window with little room the hint is its keys alone, so the box keeps its borders.
+    const full = (cut: boolean) =>
       wrapText(cut ? `${SCROLL_HINT} · ${this.choices()}` : this.choices(), inner);
+    const reasonRows = this.reasoning ? 1 : 0;
+    const hint = (cut: boolean) =>
+      3 + reasonRows + full(cut).length <= room
+        ? full(cut)
+        : wrapText(`${cut ? "↑↓ · " : ""}${this.shortChoices()}`, inner);
     // The borders, the reason's row and the hint take what they need; the call the rest.
     const fixed = (cut: boolean) => 2 + (this.reasoning ? 1 : 0) + hint(cut).length;
     const most = Math.max(SUMMARY_ROWS, Math.floor(room / 2));

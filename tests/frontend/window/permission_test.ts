@@ -66,6 +66,21 @@ Deno.test("PermissionBox", async (t) => {
     assertEquals(box.rows(40, style, 10).rows.length, 10);
     assertEquals(box.handle({ name: "text", text: "a" }), undefined, "a is typed in the reason");
   });
+  await t.step("little room: the hint is the keys alone, and the borders stay", () => {
+    const box = new PermissionBox("write_file", "notes/a-rather-long-name.txt", false);
+    const style = new Style(false);
+    for (const room of [5, 6]) {
+      const rows = box.rows(40, style, room).rows.map(plainText);
+      assertEquals(rows.length <= room, true, `${rows.length} rows in ${room}`);
+      assertEquals(rows.at(-1)!.startsWith("╰"), true, "the bottom border is there");
+      assertEquals(rows.some((r) => r.includes("a · s · r · n")), true);
+    }
+    // With room, the words.
+    assertEquals(
+      box.rows(40, style, 12).rows.map(plainText).join(" ").includes("allow once"),
+      true,
+    );
+  });
   await t.step("Backspace in the reason takes a ZWJ emoji whole", () => {
     assertEquals(
       feed(own(), "r", "no 👩\u200d👩\u200d👧", { name: "backspace" }, { name: "enter" }),
