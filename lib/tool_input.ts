@@ -166,7 +166,7 @@ export function coerceInput(
 }
 
 /** A field's name as compared when it is not exact: lowercase, without `_` and `-`. */
-function plainKey(key: string): string {
+export function plainKey(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, "");
 }
 

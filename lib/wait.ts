@@ -13,6 +13,19 @@ export async function within(promise: Promise<unknown>, ms: number): Promise<boo
   }
 }
 
+/** `promise`'s value, or undefined when it takes longer than `ms` (the timer cleared either way). */
+export async function orNothingAfter<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), ms)),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Whether `promise` settles (either way) before `signal` aborts; false at once when it has. */
 export function settledBefore(promise: Promise<unknown>, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);

@@ -1,6 +1,6 @@
 /** Waiting with a limit or until a cancellation (lib/wait.ts). */
 
-import { settledBefore, within } from "../lib/wait.ts";
+import { orNothingAfter, settledBefore, within } from "../lib/wait.ts";
 import { assertEquals } from "./helpers/assert.ts";
 
 Deno.test("within: whether a promise settles in time", async () => {
@@ -22,4 +22,9 @@ Deno.test("settledBefore: whether a promise settles before the signal aborts", a
   const waiting = settledBefore(new Promise(() => {}), later.signal);
   later.abort();
   assertEquals(await waiting, false);
+});
+
+Deno.test("orNothingAfter: the value in time, else undefined", async () => {
+  assertEquals(await orNothingAfter(Promise.resolve(7), 1000), 7);
+  assertEquals(await orNothingAfter(new Promise(() => {}), 10), undefined);
 });

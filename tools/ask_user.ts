@@ -2,6 +2,7 @@
 
 import { yesNo } from "../lib/text.ts";
 import type { AskOutcome, Question, Tool, ToolResult } from "../lib/tool.ts";
+import { plainKey } from "../lib/tool_input.ts";
 
 /** Input of ask_user as the core hands it over: the questions as sent, cleaned by `run`. */
 export interface AskUserInput {
@@ -119,13 +120,13 @@ export function questionType(name: string): Question["type"] | undefined {
 }
 
 /**
- * `o` with its field names in lower case (`Questions`, `Type` are `questions`, `type`), the name
+ * `o` with its field names as compared (`Questions`, `Type` are `questions`, `type`), the name
  * written exactly winning when both come.
  */
 function folded(o: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {
-    const key = k.toLowerCase();
+    const key = plainKey(k);
     if (!(key in out) || k === key) out[key] = v;
   }
   return out;

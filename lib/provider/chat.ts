@@ -6,6 +6,7 @@
 
 import type { Config } from "../config/config.ts";
 import type { Message, ToolCall } from "../history.ts";
+import { orNothingAfter } from "../wait.ts";
 import { chatBaseURL, modelsURL } from "./endpoints.ts";
 import {
   causeText,
@@ -388,19 +389,6 @@ export function inStreamError(target: Target, error: unknown): ProviderError {
 
 /** Milliseconds an answer that has its finish_reason waits for the rest of its stream. */
 export const TRAILER_WAIT = 2_000;
-
-/** `promise`'s value, or undefined when it takes longer than `ms` (the timer cleared either way). */
-async function orNothingAfter<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), ms)),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Why a stream that ended without its end is no answer. */
 export const STREAM_CUT_REASON = "the stream ended without a finish_reason or [DONE]";

@@ -5,7 +5,7 @@
  * it names hold each pass), the placing of new `placement.ts`; docs/tools.md has the rules.
  */
 
-import { coerceValue, faultValue } from "../../lib/tool_input.ts";
+import { coerceValue, faultValue, plainKey } from "../../lib/tool_input.ts";
 import { errorReason } from "../../lib/files.ts";
 import { truncateMiddle } from "../../lib/text.ts";
 import type { Tool, ToolResult } from "../../lib/tool.ts";
@@ -320,10 +320,9 @@ const NEW_KEYS = ["new", "new_string", "new_text", "newText"];
 function pick(o: Record<string, unknown>, keys: string[]): unknown {
   for (const k of keys) if (o[k] !== undefined && o[k] !== null) return o[k];
   // A name in another case or style (`DryRun`, `OldText`, `Path`) is the same field.
-  const plain = (k: string) => k.toLowerCase().replace(/[-_]/g, "");
-  const wanted = new Set(keys.map(plain));
+  const wanted = new Set(keys.map(plainKey));
   for (const [k, v] of Object.entries(o)) {
-    if (v !== undefined && v !== null && wanted.has(plain(k))) return v;
+    if (v !== undefined && v !== null && wanted.has(plainKey(k))) return v;
   }
   return undefined;
 }

@@ -303,7 +303,7 @@ class Window {
     // Typed ahead: Esc still answers the box (refuse, decline), a paste and the rest are the input's.
     if (asking && !this.#boxFocus && key.name !== "escape") {
       this.#typedAhead = true;
-      this.#screen.typingAhead = true;
+      this.#focusBox(false);
     }
     const forBox = asking && (this.#boxFocus || key.name === "escape") && key.name !== "paste";
     if (asking && forBox) {
@@ -614,7 +614,6 @@ class Window {
         signal?.removeEventListener("abort", onAbort);
         if (this.#screen.asking?.kind === "permission" && this.#screen.asking.box === box) {
           this.#screen.asking = undefined;
-          this.#screen.typingAhead = false;
         }
         this.#screen.view.setStatus(call, "running");
         resolve(answer);
@@ -637,7 +636,6 @@ class Window {
         signal.removeEventListener("abort", onAbort);
         if (this.#screen.asking?.kind === "form" && this.#screen.asking.form === form) {
           this.#screen.asking = undefined;
-          this.#screen.typingAhead = false;
         }
         this.#screen.view.setStatus(call, "running");
         resolve(outcome);
