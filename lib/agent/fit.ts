@@ -1,33 +1,20 @@
 /**
  * Keeping a conversation inside the context window (docs/sessions.md, "When the context window
- * fills"): the "apply" side of budget.ts. Old tool outputs are shortened, an unread step too big
- * for the window is cut to fit, else the conversation is compacted as `/compact` does; an overflow
- * the server reports is answered once the same way.
+ * fills"): the effect of fit_decision.ts's decisions. Old tool outputs are shortened, an unread
+ * step too big for the window is cut to fit, else the conversation is compacted as `/compact`
+ * does (the summary asked here); an overflow the server reports is answered once the same way.
  */
 
-import { COMPACT_REQUEST, COMPACT_WRAPPER, type Message } from "../history.ts";
-import { ProviderError } from "../provider/errors.ts";
+import { COMPACT_REQUEST, type Message } from "../history.ts";
+import type { ProviderError } from "../provider/errors.ts";
 import {
   compactFailedText,
-  compactingNotice,
   type Cut,
-  KEPT_HEAD,
-  leastTokens,
   OVERFLOW_CUT_NOTICE,
-  OVERFLOW_NOTICE,
   overflowAnsweredText,
-  planCuts,
-  planUnreadCuts,
-  promptLimit,
-  promptTokens,
-  rawPromptTokens,
-  sendLimit,
-  shortenTo,
-  STEP_TOO_BIG,
   summaryRequest,
-  tooBigText,
-  unreadFrom,
 } from "./budget.ts";
+import { decideAfterSummary, decideFit, type FitDecision } from "./fit_decision.ts";
 import type { ModelCaller } from "./model_call.ts";
 import { TurnStop } from "./texts.ts";
 
@@ -88,14 +75,11 @@ export async function summarise(
 }
 
 /**
- * Fits the history to the context window before a request: the oldest tool outputs the model has
- * read are shortened; if that is not enough and the outputs of the step the model has not read are
- * too big for the window by themselves (or there is nothing else to compact), they are cut to what
- * fits; else the conversation is compacted as `/compact` does and the turn's prompt put back after
- * the summary. After an `overflow` the server reported, every read output is shortened and the
- * conversation compacted (or, with nothing to compact, the last step's outputs cut to their
- * heads); the session's `errors` note it. Throws {@linkcode TurnStop} with one sentence when the
- * prompt cannot fit.
+ * Fits the history to the context window before a request, as {@linkcode decideFit} decides:
+ * outputs shortened, or the conversation compacted as `/compact` does (the turn's prompt, and the
+ * step the model has not read, put back after the summary). After an `overflow` the server
+ * reported, the session's `errors` note how mm answered it. Throws {@linkcode TurnStop} with one
+ * sentence when the prompt cannot fit, the server's `overflow` when mm has no answer to it.
  */
 export async function fitWindow(
   t: FitTarget,
@@ -104,90 +88,15 @@ export async function fitWindow(
 ): Promise<void> {
   const { history, model } = t;
   const budget = model.budget();
-  if (!budget && !overflow) return;
   const tools = model.schemas;
   const promptAt = t.promptAt();
-  const unread = unreadFrom(history, promptAt);
-  const plan = planCuts(history, tools, budget, unread, overflow !== undefined);
-  // Cuts that leave little room: the window fills again in a step or two, and each cut changes
-  // what the server has cached. Compacting now makes room for many steps (docs/performance.md).
-  const step0 = unread > promptAt ? unread : undefined;
-  const brief = !overflow && plan.fits && plan.cuts.length > 0 && !plan.roomy &&
-    isCompactable(history, promptAt, step0 ?? history.length);
-  if (!brief) {
-    await t.applyCuts(plan.cuts);
-    if (plan.fits && !overflow) return;
-  }
-  const prompt = history[promptAt];
-  // Refused only when it cannot fit whatever the real count: before the server has counted a
-  // prompt, mm's estimate is high on purpose.
-  const least = leastTokens(rawPromptTokens([history[0], prompt], tools), budget?.calibration);
-  if (budget && least > sendLimit(budget)) {
-    throw new TurnStop(tooBigText(least, budget), "window");
-  }
-  // The step the model has not read yet: its calls and their outputs.
-  const step = step0;
-  const compactable = step === undefined || isCompactable(history, promptAt, step);
-  if (step !== undefined && overflow && !compactable) {
-    // Nothing to compact, and no window to trust: the outputs are cut to their heads.
-    const cuts = unreadOutputs(history, step).flatMap((i) => {
-      const content = shortenTo(history[i].content as string, KEPT_HEAD, true);
-      return content === undefined ? [] : [{ index: i, content }];
-    });
-    if (!cuts.length) throw overflow;
-    t.notice(OVERFLOW_CUT_NOTICE);
-    t.recordError(overflowAnsweredText(overflowWords(overflow), false));
-    await t.applyCuts(cuts);
-    return;
-  }
-  if (step !== undefined && budget && !overflow) {
-    const withStep = promptTokens(
-      [history[0], prompt, ...history.slice(step)],
-      tools,
-      budget.calibration,
-    );
-    // Compacting cannot make room for outputs too big for the window by themselves.
-    if (withStep > promptLimit(budget) || !compactable) {
-      const fit = planUnreadCuts(history, tools, budget, step + 1);
-      if (fit.fits && (fit.kept >= KEPT_HEAD || !compactable)) {
-        await t.applyCuts(fit.cuts);
-        return;
-      }
-      if (!compactable) {
-        throw new TurnStop(
-          compactFailedText(budget.window, STEP_TOO_BIG, budget.toldWindow),
-          "window",
-        );
-      }
-    }
-  }
-  // The prompt is put back after the summary: not summarised when the model has not seen it yet.
-  // So is the step the model has not read (its calls and their outputs): summarised, the model
-  // would run those calls again — an edit twice, a commit twice.
-  const keepStep = step !== undefined && !overflow;
-  const earlier = keepStep
-    ? history.slice(0, step)
-    : promptAt === history.length - 1
-    ? history.slice(0, -1)
-    : history;
-  if (earlier.length <= 1) {
-    // Nothing but the prompt: it leaves the answer less room than mm likes, but the server can
-    // still answer it (the check above holds it to what the server can take).
-    if (brief) return await t.applyCuts(plan.cuts);
-    if (!overflow && budget && least <= sendLimit(budget)) return;
-    if (overflow) throw overflow;
-    // Name what is too big: the step's outputs when there is one, else the prompt itself.
-    throw new TurnStop(
-      step !== undefined
-        ? compactFailedText(budget!.window, STEP_TOO_BIG, budget!.toldWindow)
-        : tooBigText(least, budget!),
-      "window",
-    );
-  }
-  t.notice(overflow ? OVERFLOW_NOTICE : compactingNotice(budget!.window));
+  const decision = decideFit({ history, promptAt, tools, budget, overflow: !!overflow });
+  await apply(t, decision, overflow);
+  if (decision.kind !== "compact") return;
+  t.notice(decision.notice);
   let notes: string;
   try {
-    notes = await summarise(model, signal, earlier, overflow !== undefined);
+    notes = await summarise(model, signal, history.slice(0, decision.summarised), !!overflow);
   } catch (e) {
     if (e instanceof CompactError) {
       throw new TurnStop(
@@ -198,47 +107,27 @@ export async function fitWindow(
     throw e;
   }
   if (overflow) t.recordError(overflowAnsweredText(overflowWords(overflow), true));
-  const kept = keepStep ? [prompt, ...history.slice(step)] : [prompt];
+  const { keptFrom } = decision;
+  const kept = [history[promptAt], ...(keptFrom === undefined ? [] : history.slice(keptFrom))];
   await t.replaceBySummary(notes, kept);
-  const after = model.budget();
-  if (after && promptTokens(history, tools, after.calibration) > promptLimit(after)) {
-    // The step's outputs may still be too big beside the summary: cut them to fit.
-    const fit = keepStep ? planUnreadCuts(history, tools, after, t.promptAt() + 2) : undefined;
-    if (!fit?.fits) {
-      throw new TurnStop(
-        compactFailedText(
-          after.window,
-          "the summary is too long for the window",
-          after.toldWindow,
-        ),
-        "window",
-      );
-    }
-    await t.applyCuts(fit.cuts);
+  const after = { history, promptAt: t.promptAt(), tools, budget: model.budget() };
+  await apply(t, decideAfterSummary(after, keptFrom !== undefined), overflow);
+}
+
+/** Applies a decision's cuts; a refusal then ends the turn. */
+async function apply(t: FitTarget, d: FitDecision, overflow?: ProviderError): Promise<void> {
+  if (d.kind === "nothing") return;
+  if (d.kind === "cut" && d.headsOnly) {
+    t.notice(OVERFLOW_CUT_NOTICE);
+    t.recordError(overflowAnsweredText(overflowWords(overflow!), false));
   }
+  await t.applyCuts(d.cuts);
+  if (d.kind !== "refuse") return;
+  if (d.text === undefined) throw overflow;
+  throw new TurnStop(d.text, "window");
 }
 
 /** The server's own words of an overflow, or its whole sentence. */
 function overflowWords(e: ProviderError): string {
   return e.serverMessage ?? e.message;
-}
-
-/** Where the outputs of the step whose calls are at `step` are in the history. */
-function unreadOutputs(history: readonly Message[], step: number): number[] {
-  const out: number[] = [];
-  for (let i = step + 1; i < history.length; i++) {
-    if (history[i].role === "tool") out.push(i);
-  }
-  return out;
-}
-
-/**
- * Whether compacting could make room before the step at `step`: something comes before it other
- * than the system prompt, the turn's prompt, and a summary with its acknowledgement.
- */
-function isCompactable(history: readonly Message[], promptAt: number, step: number): boolean {
-  const before = history.slice(1, step).filter((_, i) => i + 1 !== promptAt);
-  const first = before[0];
-  const summary = first?.role === "user" && first.content.startsWith(COMPACT_WRAPPER);
-  return before.length > (summary ? 2 : 0);
 }
