@@ -19,15 +19,10 @@ import {
   rawPromptTokens,
 } from "./budget.ts";
 import type { AgentEvent } from "./events.ts";
-import { isRunaway, runawayText } from "./loop_detector.ts";
-import { repetitionText, RepetitionWatch } from "./repetition.ts";
 import { toolSchema } from "./schema.ts";
-import { TextCallFilter } from "./text_calls/filter.ts";
+import { type StreamStop, StreamWatch } from "./stream_watch.ts";
 import { textToolCalls } from "./text_calls/mod.ts";
-import { TurnStop, watchdogText } from "./texts.ts";
-
-/** The least time between two `progress` events of one model call. */
-export const PROGRESS_MS = 250;
+import { TurnStop } from "./texts.ts";
 
 /** What a model call needs. */
 export interface ModelCallOptions {
@@ -81,35 +76,28 @@ export class ModelCaller {
     const { config, chat, tools, emit } = this.#opts;
     const controller = new AbortController();
     let stop: TurnStop | undefined;
-    const stopWith = (message: string, reason: "watchdog" | "runaway" | "repetition") => {
-      stop = new TurnStop(message, reason);
+    const stopWith = (why: StreamStop) => {
+      stop = new TurnStop(why.message, why.reason);
       controller.abort();
     };
     const onTurnAbort = () => controller.abort();
     turnSignal.addEventListener("abort", onTurnAbort);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const feed = () => {
-      clearTimeout(timer);
-      timer = setTimeout(
-        () => stopWith(watchdogText(config.watchdogTimeout), "watchdog"),
-        config.watchdogTimeout,
-      );
-    };
-    feed();
-    const composing = new Set<number>();
-    // Deltas that show nothing (a call's arguments, text held as a possible call) still say the
-    // model is alive, at most every PROGRESS_MS: an asking mm's watchdog waits on it (docs/acp.md).
-    let progressAt = 0;
-    const progress = () => {
-      if (Date.now() - progressAt < PROGRESS_MS) return;
-      progressAt = Date.now();
-      emit({ type: "progress" });
-    };
     // With structuredOutput the answer is JSON: a message of bare JSON is never a call.
-    const shown = new TextCallFilter(tools, { jsonAnswer: config.structuredOutput !== undefined });
-    let heldRanAway = false;
-    const answerLoop = new RepetitionWatch();
-    const thoughtLoop = new RepetitionWatch();
+    const jsonAnswer = config.structuredOutput !== undefined;
+    const watch = new StreamWatch(
+      { silence: config.watchdogTimeout, ...(withTools ? { tools, jsonAnswer } : {}) },
+      Date.now(),
+    );
+    // One timer at a time, at the watch's deadline; asked again there, as deltas move it on.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      timer = setTimeout(() => {
+        const why = watch.tick(Date.now());
+        if (why) stopWith(why);
+        else if (!watch.stopped) arm();
+      }, Math.max(0, watch.deadline - Date.now()));
+    };
+    arm();
     const schemas = withTools || summary?.tools ? this.schemas : [];
     const raw = rawPromptTokens(messages, schemas);
     try {
@@ -120,58 +108,21 @@ export class ModelCaller {
         ...(summary?.tools ? { toolChoice: "none" as const } : {}),
         signal: controller.signal,
         // The server asked mm to wait (HTTP 429): that silence is not the model's.
-        onWait: (ms) => {
-          clearTimeout(timer);
-          timer = setTimeout(
-            () => stopWith(watchdogText(config.watchdogTimeout), "watchdog"),
-            ms + config.watchdogTimeout,
-          );
-        },
+        onWait: (ms) => watch.wait(ms, Date.now()),
         onDelta: (d) => {
-          if (stop) return;
-          feed();
-          if (!withTools) return;
-          if (d.type === "text") {
-            const text = shown.push(d.text);
-            if (text) emit({ type: "text", text });
-            else progress();
-            // A model repeating itself inside what may be a text-form call runs away as well.
-            const held = shown.heldRunaway();
-            if (held !== undefined) {
-              heldRanAway = true;
-              stopWith(runawayText(held), "runaway");
-              return;
-            }
-            // What is shown is watched; what is held as a possible call is the runaway rule's.
-            const repeated = text ? answerLoop.push(text) : undefined;
-            if (repeated !== undefined) {
-              heldRanAway = true;
-              stopWith(repetitionText(repeated, "answer"), "repetition");
-            }
-          } else if (d.type === "thought") {
-            emit({ type: "thought", text: d.text });
-            const repeated = thoughtLoop.push(d.text);
-            if (repeated !== undefined) {
-              stopWith(repetitionText(repeated, "thinking"), "repetition");
-            }
-          } else {
-            if (!composing.has(d.index)) {
-              composing.add(d.index);
-              emit({ type: "composing", tool: d.name });
-            } else progress();
-            if (isRunaway(d.arguments)) stopWith(runawayText(d.arguments), "runaway");
-          }
+          const verdict = watch.push(d, Date.now());
+          for (const event of verdict.show) emit(event);
+          if (verdict.stop) stopWith(verdict.stop);
         },
       });
       this.#calibration = calibrate(raw, result.usage?.promptTokens) ?? this.#calibration;
       // The held text, without the text-form calls it held (they run as calls, not as an answer).
-      const rest = withTools ? shown.finish(result.toolCalls.length === 0) : "";
+      const rest = watch.finish(result.toolCalls.length > 0);
       if (rest) emit({ type: "text", text: rest });
       return result;
     } catch (e) {
-      // Cancelled or failed mid-answer: the text held as a possible call is shown after all,
-      // without a call it completed (a runaway's is not: its error shows its end).
-      const rest = withTools && !heldRanAway ? shown.finish(composing.size === 0) : "";
+      // Cancelled or failed mid-answer: the held text is shown after all (lib/agent/stream_watch.ts).
+      const rest = watch.abandon();
       if (rest) emit({ type: "text", text: rest });
       if (stop && !turnSignal.aborted) throw stop;
       throw e;
