@@ -88,16 +88,7 @@ export class ModelCaller {
       { silence: config.watchdogTimeout, ...(withTools ? { tools, jsonAnswer } : {}) },
       Date.now(),
     );
-    // One timer at a time, at the watch's deadline; asked again there, as deltas move it on.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => {
-      timer = setTimeout(() => {
-        const why = watch.tick(Date.now());
-        if (why) stopWith(why);
-        else if (!watch.stopped) arm();
-      }, Math.max(0, watch.deadline - Date.now()));
-    };
-    arm();
+    const clear = watchdogTimer(watch, stopWith);
     const schemas = withTools || summary?.tools ? this.schemas : [];
     const raw = rawPromptTokens(messages, schemas);
     try {
@@ -127,10 +118,28 @@ export class ModelCaller {
       if (stop && !turnSignal.aborted) throw stop;
       throw e;
     } finally {
-      clearTimeout(timer);
+      clear();
       turnSignal.removeEventListener("abort", onTurnAbort);
     }
   }
+}
+
+/**
+ * Asks `watch` the time at its deadline, with one timer at a time (deltas move the deadline on, so
+ * it is asked again there), and calls `onStop` when the watchdog stops the stream. Returns the
+ * function that clears the timer.
+ */
+export function watchdogTimer(watch: StreamWatch, onStop: (why: StreamStop) => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    timer = setTimeout(() => {
+      const why = watch.tick(Date.now());
+      if (why) onStop(why);
+      else if (!watch.stopped) arm();
+    }, Math.max(0, watch.deadline - Date.now()));
+  };
+  arm();
+  return () => clearTimeout(timer);
 }
 
 /**

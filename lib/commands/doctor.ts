@@ -4,6 +4,8 @@
  * `✘ … — <the fix>`. Exit code 0 when every check passed, 1 otherwise.
  */
 
+import { watchdogTimer } from "../agent/model_call.ts";
+import { type StreamStop, StreamWatch } from "../agent/stream_watch.ts";
 import { matchToolName } from "../agent/tool_name.ts";
 import { textToolCalls } from "../agent/text_calls/mod.ts";
 import { parseToolArguments } from "../tool_input.ts";
@@ -237,7 +239,10 @@ async function toolCallCheck(
 ): Promise<Check> {
   const controller = new AbortController();
   const silence = config.watchdogTimeout;
-  let timer = setTimeout(() => controller.abort(), silence);
+  // A turn's own watch (lib/agent/stream_watch.ts): its watchdog, which does not count the waits
+  // a 429 asks for, and its stop of a call that runs away or a model that repeats itself.
+  const watch = new StreamWatch({ silence, tools: [PROBE_PARAMETERS] }, Date.now());
+  const clear = watchdogTimer(watch, () => controller.abort());
   try {
     const result = await chat.stream({
       messages: [
@@ -249,9 +254,9 @@ async function toolCallCheck(
       ],
       tools: [PROBE_TOOL],
       signal: controller.signal,
-      onDelta: () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => controller.abort(), silence);
+      onWait: (ms) => watch.wait(ms, Date.now()),
+      onDelta: (d) => {
+        if (watch.push(d, Date.now()).stop) controller.abort();
       },
     });
     // mm runs what its agent core forgives (docs/small-models.md): a call written as text, a
@@ -295,7 +300,8 @@ async function toolCallCheck(
       }`,
     };
   } catch (e) {
-    if (controller.signal.aborted) {
+    const stop = watch.stopped;
+    if (stop?.reason === "watchdog") {
       return {
         ok: false,
         text: `tool calling: ${model} sent nothing for ${formatDuration(silence)}`,
@@ -303,11 +309,20 @@ async function toolCallCheck(
           "the server may still be loading the model: run mm doctor again, or raise watchdogTimeout",
       };
     }
+    if (stop) return { ok: false, text: stoppedText(model, stop), fix: toolHint(config, info) };
     if (!(e instanceof ProviderError)) throw e;
     return split(`tool calling: ${e.message}`);
   } finally {
-    clearTimeout(timer);
+    clear();
   }
+}
+
+/** The line of a probe the watch stopped: a call that ran away, a model repeating itself. */
+function stoppedText(model: string, stop: StreamStop): string {
+  const why = stop.reason === "runaway"
+    ? "its call ran away (its arguments kept repeating)"
+    : "it kept repeating itself";
+  return `tool calling: ${model} was stopped: ${why}`;
 }
 
 /**

@@ -371,6 +371,40 @@ Deno.test("mm doctor", async (t) => {
         await forgiving.close();
       }
     },
+    "the probe is watched as a turn is: silence, a 429's wait, a runaway call": async () => {
+      const watched = ScriptedServer.start();
+      watched.models = ["doc-silent", "doc-patient", "doc-runaway"];
+      watched.script("doc-silent", [{ hang: true }]);
+      const limited = { raw: { status: 429, headers: { "retry-after": "2" }, body: "slow down" } };
+      watched.script("doc-patient", [limited, {
+        toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }],
+      }]);
+      watched.script("doc-runaway", [{ runaway: "la la ", name: "add" }]);
+      const line = async (model: string, extra = "") => {
+        const dir = await workdir(`url: ${watched.url}\nmodel: ${model}\n${extra}`);
+        const run = await runMM(["doctor"], { cwd: dir });
+        return run.stdout.split("\n").find((l) => l.includes("tool calling"));
+      };
+      const hint =
+        "use a model whose template supports tools (Qwen2.5-Coder, Qwen3, Llama 3.1 and later: ollama.com/search?c=tools)";
+      try {
+        assertEquals(
+          await line("doc-silent", "watchdogTimeout: 400ms\n"),
+          "✘ tool calling: doc-silent sent nothing for 400ms — the server may still be loading the model: run mm doctor again, or raise watchdogTimeout",
+        );
+        // The server asked for 2s: the watchdog's 1s does not count them.
+        assertEquals(
+          await line("doc-patient", "watchdogTimeout: 1s\n"),
+          '✔ tool calling: doc-patient called the test tool (add {"a":2,"b":3})',
+        );
+        assertEquals(
+          await line("doc-runaway"),
+          `✘ tool calling: doc-runaway was stopped: its call ran away (its arguments kept repeating) — ${hint}`,
+        );
+      } finally {
+        await watched.close();
+      }
+    },
     "a model that is not on the server: what is there, and how to get it": async () => {
       const several = ScriptedServer.start();
       several.models = ["qwen3:8b", "llama3.1:8b"];
