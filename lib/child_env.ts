@@ -1,6 +1,6 @@
 /**
  * The environment of every process mm starts (bash and declared tools, hooks, language servers,
- * MCP servers, child agents): mm's own, without mm's secrets. `MM_API_KEY` is left out, and so is
+ * MCP servers, child agents: lib/exec/spawn.ts): mm's own, without mm's secrets. `MM_API_KEY` is left out, and so is
  * any variable whose value is a secret mm was told of (the agent file's `apiKey`, which itself
  * never enters an environment; lib/secrets.ts): `env` in a tool must not show the key to the
  * model, from where it would reach the session file and the server.
@@ -30,8 +30,8 @@ export function withoutSecrets(
 }
 
 /**
- * The options of `Deno.Command` (or the `env` of `node:child_process`) that start a child with
- * this process's environment without its secrets, and `extra` over it. Without the permission to
+ * The options of `Deno.Command` that start a child with this process's environment without its
+ * secrets, and `extra` over it (used by the one starter, lib/exec/spawn.ts). Without the permission to
  * read the environment, it cannot be cleaned: the child inherits it, with `extra`.
  */
 export function childEnv(

@@ -1,7 +1,7 @@
 /** The real tool context: the file system and processes of this machine. */
 
 import type { Config } from "./config/config.ts";
-import { realExec } from "./exec.ts";
+import { realExec } from "./exec/run.ts";
 import { realFiles } from "./files.ts";
 import type { Lsp, ToolContext } from "./tool.ts";
 

@@ -2,7 +2,8 @@
  * The layer rule of docs/architecture.md, checked: every import of `main.ts`, `lib/` and `tools/`
  * goes down the layers (base ← adapters ← tools and core ← front ends and commands ← main), tools
  * and the core meet only through the base, and no module imports itself through others (a static
- * scan of the import statements, as Deno std's circular-import lint does). Exits 1 with one line
+ * scan of the import statements, as Deno std's circular-import lint does). One more rule: only
+ * `lib/exec/` starts processes (`new Deno.Command`, `node:child_process`). Exits 1 with one line
  * per fault.
  *
  * ```sh
@@ -135,13 +136,35 @@ async function modules(root: string): Promise<string[]> {
   return out.sort();
 }
 
-/** The faults of the tree below `root`: layer faults, then cycles. */
+/** The folder whose modules alone start processes: the one starter and what it needs. */
+export const PROCESS_FOLDER = "lib/exec/";
+
+/** What starts a process other than through the one starter (lib/exec/spawn.ts). */
+const PROCESS_STARTERS = ["new Deno.Command", "node:child_process"];
+
+/**
+ * Why the module at `path` (its text `source`) breaks the process rule, or undefined: only
+ * {@linkcode PROCESS_FOLDER} starts processes (`new Deno.Command`, `node:child_process`), so that
+ * every child gets its own group, a clean environment, the kills and the exit registry. A static
+ * text scan: comments count too.
+ */
+export function processFault(path: string, source: string): string | undefined {
+  if (path.startsWith(PROCESS_FOLDER)) return undefined;
+  const found = PROCESS_STARTERS.find((text) => source.includes(text));
+  if (found === undefined) return undefined;
+  return `${path} uses ${found}: a process is started only through lib/exec/spawn.ts`;
+}
+
+/** The faults of the tree below `root`: process faults, layer faults, then cycles. */
 export async function checkTree(root: string): Promise<string[]> {
   const graph = new Map<string, string[]>();
-  for (const path of await modules(root)) {
-    graph.set(path, importsOf(path, await Deno.readTextFile(join(root, path))));
-  }
   const faults: string[] = [];
+  for (const path of await modules(root)) {
+    const source = await Deno.readTextFile(join(root, path));
+    const fault = processFault(path, source);
+    if (fault) faults.push(fault);
+    graph.set(path, importsOf(path, source));
+  }
   for (const [from, tos] of graph) {
     for (const to of tos) {
       const fault = layerFault(from, to);
@@ -160,5 +183,5 @@ if (import.meta.main) {
     console.error(`${faults.length} import fault(s): see docs/architecture.md, "The layer rule"`);
     Deno.exit(1);
   }
-  console.log("imports: every one goes down the layers, no cycle");
+  console.log("imports: every one goes down the layers, no cycle; processes start in lib/exec/");
 }

@@ -11,7 +11,7 @@ import { textToolCalls } from "../agent/text_calls/mod.ts";
 import { parseToolArguments } from "../tool_input.ts";
 import type { Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
-import { NOT_IN_PATH, startProblem } from "../exec.ts";
+import { NOT_IN_PATH, startProblem } from "../exec/program.ts";
 import type { ChatClient, ToolSchema } from "../provider/chat.ts";
 import { chatAPIText, type ContextPlan, createClient } from "../provider/client.ts";
 import { type ContextWindowInfo, discoverContextWindow } from "../provider/context_window.ts";

@@ -2,16 +2,8 @@
 
 import type { HookConfig, HookEvent } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
-import { childEnv } from "../child_env.ts";
-import {
-  groupedSpawn,
-  grouping,
-  KILL_GRACE,
-  killAtExit,
-  killGroup,
-  killTree,
-  startProblem,
-} from "../exec.ts";
+import { startProblem } from "../exec/program.ts";
+import { type Spawned, spawnProcess } from "../exec/spawn.ts";
 
 /** What a hook is told, as JSON on its stdin. */
 export interface HookPayload {
@@ -84,7 +76,7 @@ export type InputCheck = (
  * Runs the hooks of one event in order; a deny stops the ones after it. A new input is checked by
  * `check` as each hook gives it: one the tool cannot take is that hook's failure, and the hooks
  * after it see the input that will run. `signal` is the turn's cancellation: it kills the running
- * hook's process group (SIGTERM, then SIGKILL after {@linkcode KILL_GRACE} ms) and ends the
+ * hook's process group (SIGTERM, then SIGKILL after `KILL_GRACE` ms: lib/exec/spawn.ts) and ends the
  * verdict `cancelled`. Never throws.
  */
 export async function runHooks(
@@ -130,7 +122,7 @@ type HookResult = { answer: HookAnswer } | { failure: string } | { cancelled: tr
 
 /**
  * Runs one hook: argv without a shell, the payload on stdin, a timeout, in a process group of its
- * own (as a command: lib/exec.ts), which a timeout or `signal` kills whole.
+ * own (lib/exec/spawn.ts, the one starter), which a timeout or `signal` kills whole.
  */
 async function runHook(
   hook: HookConfig,
@@ -141,45 +133,28 @@ async function runHook(
   const name = `${payload.event} hook ${JSON.stringify(hook.command.join(" "))}`;
   const problem = await startProblem(hook.command, payload.cwd);
   if (problem !== undefined) return { failure: `${name} cannot be started: ${problem}` };
-  const spawn = groupedSpawn(hook.command, await grouping());
-  let child: Deno.ChildProcess;
+  let child: Spawned;
   try {
-    child = new Deno.Command(spawn.argv[0], {
-      args: spawn.argv.slice(1),
+    child = await spawnProcess({
+      argv: hook.command,
       cwd: payload.cwd,
-      ...childEnv(),
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      detached: spawn.detached,
-    }).spawn();
+      timeout,
+      signal,
+    });
   } catch (e) {
     return { failure: `${name} cannot be started: ${(e as Error).message}` };
   }
-  const pid = child.pid;
-  const forget = killAtExit(pid);
-  let ended: "timeout" | "cancelled" | undefined;
-  let grace: ReturnType<typeof setTimeout> | undefined;
-  let halt = () => {};
-  const halted = new Promise<undefined>((resolve) => halt = () => resolve(undefined));
-  const stop = (why: "timeout" | "cancelled") => {
-    if (ended) return;
-    ended = why;
-    killTree(pid, "SIGTERM");
-    grace = setTimeout(() => killTree(pid, "SIGKILL"), KILL_GRACE);
-    halt();
-  };
-  const timer = setTimeout(() => stop("timeout"), timeout);
-  const onAbort = () => stop("cancelled");
-  signal?.addEventListener("abort", onAbort, { once: true });
   const pipes = Promise.all([
-    new Response(child.stdout).arrayBuffer(),
-    new Response(child.stderr).arrayBuffer(),
+    new Response(child.child.stdout).arrayBuffer(),
+    new Response(child.child.stderr).arrayBuffer(),
   ]);
   pipes.catch(() => {}); // not awaited when the hook is stopped
   (async () => {
     try {
-      const writer = child.stdin.getWriter();
+      const writer = child.child.stdin.getWriter();
       await writer.write(new TextEncoder().encode(JSON.stringify(payload)));
       await writer.close().catch(() => {});
     } catch {
@@ -191,16 +166,14 @@ async function runHook(
   try {
     status = await child.status;
     // A job the hook left holds its pipes: a stop ends the wait for them too.
-    if (!ended) read = await Promise.race([pipes, halted]);
+    if (!child.stopped) {
+      read = await Promise.race([pipes, child.halted.then(() => undefined)]);
+    }
   } finally {
-    forget();
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    child.end(); // what a stopped hook's group left behind is killed
   }
-  if (ended || read === undefined) {
-    clearTimeout(grace);
-    killGroup(pid, "SIGKILL"); // what the group left behind
-    if (ended === "cancelled") return { cancelled: true };
+  if (child.stopped || read === undefined) {
+    if (child.stopped === "cancel") return { cancelled: true };
     return { failure: `${name} timed out after ${formatDuration(timeout)}` };
   }
   const text = new TextDecoder().decode(read[0]).trim();

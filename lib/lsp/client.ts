@@ -2,14 +2,13 @@
  * One language server over stdio: the process, the JSON-RPC connection (`vscode-jsonrpc`), the
  * `initialize` handshake, the documents it was told about, and the diagnostics it published.
  *
- * The server runs in its own process group (spawned detached), in the project root, with
+ * The server runs in its own process group (lib/exec/spawn.ts, the one starter), in the project root, with
  * `processId` set to mm's pid so that a server outliving mm by accident (mm killed with SIGKILL)
  * notices and exits. {@linkcode LspClient.close} sends `shutdown` and `exit`, waits for the process,
  * kills it (then its group) when it lingers, and reaps it: no server is left behind, not even as a
  * zombie.
  */
 
-import type { ChildProcess } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { basename } from "node:path";
 import type { MessageConnection } from "npm:vscode-jsonrpc@10.0.0/node";
@@ -24,7 +23,9 @@ import type {
 import type { LspServerConfig } from "../config/config.ts";
 import type { Publication, SyncResult } from "../tool.ts";
 import { within } from "../wait.ts";
-import { childEnv } from "../child_env.ts";
+import { startProblem } from "../exec/program.ts";
+import { type Spawned, spawnProcess } from "../exec/spawn.ts";
+import { type NodePipes, nodePipes } from "../exec/node_streams.ts";
 
 /**
  * What went wrong with a server: `server` (it answered with an error), `gone` (it stopped), `timeout`,
@@ -58,12 +59,6 @@ export interface LspClientOptions {
   requestTimeout?: number;
   /** The environment of the server process; default mm's own without its secrets. */
   env?: Record<string, string>;
-}
-
-/** mm's environment without its secrets, for node's spawn (which inherits all when it is unset). */
-function serverEnv(): Record<string, string> | undefined {
-  const { env, clearEnv } = childEnv();
-  return clearEnv ? env : undefined;
 }
 
 /** Default time for a server to answer `initialize`. */
@@ -155,7 +150,8 @@ export class LspClient {
   /** What the server said it can do. */
   capabilities: ServerCapabilities = {};
   #options: LspClientOptions;
-  #child: ChildProcess;
+  #process: Spawned;
+  #child: NodePipes;
   #conn?: MessageConnection;
   #rpc?: typeof import("npm:vscode-jsonrpc@10.0.0/node");
   #exit: Promise<void>;
@@ -168,42 +164,41 @@ export class LspClient {
   #seq = 0;
   #waiters = new Set<() => void>();
 
-  private constructor(server: LspServerConfig, child: ChildProcess, options: LspClientOptions) {
+  private constructor(server: LspServerConfig, process: Spawned, options: LspClientOptions) {
     this.server = server;
-    this.#child = child;
-    this.pid = child.pid ?? -1;
+    this.#process = process;
+    this.#child = nodePipes(process);
+    this.pid = process.pid;
     this.#options = options;
-    this.#exit = new Promise((resolve) => {
-      child.once("exit", (code, signal) => {
-        this.#exitStatus = signal ? `killed by ${signal}` : `exit code ${code}`;
-        this.#wake();
-        resolve();
-      });
+    this.#exit = process.status.then(({ code, signal }) => {
+      this.#exitStatus = signal ? `killed by ${signal}` : `exit code ${code}`;
+      this.#wake();
     });
   }
 
   /** Starts the server and completes `initialize`; throws an {@linkcode LspError} when it cannot. */
   static async start(server: LspServerConfig, options: LspClientOptions): Promise<LspClient> {
     const rpc = await import("npm:vscode-jsonrpc@10.0.0/node");
-    let child: ChildProcess;
+    const argv = [server.command, ...server.args];
+    const problem = await startProblem(argv, options.root);
+    if (problem !== undefined) {
+      throw new LspError(`cannot start ${server.command}: ${problem}`, "start");
+    }
+    let process: Spawned;
     try {
-      // node:child_process loads on first use: most runs start no language server.
-      const { spawn } = await import("node:child_process");
-      child = spawn(server.command, server.args, {
+      process = await spawnProcess({
+        argv,
         cwd: options.root,
-        stdio: ["pipe", "pipe", "pipe"],
-        detached: Deno.build.os !== "windows",
-        env: options.env ?? serverEnv(),
-      });
-      await new Promise<void>((resolve, reject) => {
-        child.once("spawn", resolve);
-        child.once("error", reject);
+        ...(options.env ? { wholeEnv: options.env } : {}),
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
       });
     } catch (err) {
       throw new LspError(`cannot start ${server.command}: ${(err as Error).message}`, "start");
     }
-    const client = new LspClient(server, child, options);
-    child.on("error", () => {}); // reported through the exit and the connection
+    const client = new LspClient(server, process, options);
+    const child = client.#child;
     child.stdin!.on("error", () => {}); // EPIPE when the server died: the connection says so
     child.stdout!.on("error", () => {});
     child.stderr!.on("error", () => {});
@@ -490,7 +485,8 @@ export class LspClient {
       if (!await waited(CLOSE_GRACE / 2)) this.#kill("SIGKILL");
       await this.#exit;
     }
-    this.#killGroup("SIGKILL"); // what the server started and left behind (tsserver, workers)
+    this.#process.kill("SIGKILL"); // what the server started and left behind (tsserver, workers)
+    this.#process.end();
     this.#conn?.dispose();
     this.#child.stdin?.destroy();
     this.#child.stdout?.destroy();
@@ -515,25 +511,7 @@ export class LspClient {
 
   #kill(signal: "SIGTERM" | "SIGKILL"): void {
     if (this.#exitStatus !== undefined) return;
-    if (Deno.build.os === "windows") {
-      this.#child.kill();
-      return;
-    }
-    this.#killGroup(signal);
-    try {
-      this.#child.kill(signal);
-    } catch {
-      // already gone
-    }
-  }
-
-  #killGroup(signal: Deno.Signal): void {
-    if (Deno.build.os === "windows" || this.pid <= 0) return;
-    try {
-      Deno.kill(-this.pid, signal);
-    } catch {
-      // ESRCH: nothing left in the group.
-    }
+    this.#process.kill(signal);
   }
 }
 

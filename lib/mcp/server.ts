@@ -300,11 +300,6 @@ export class McpServer implements McpServerPort {
     return this.#closing;
   }
 
-  /** Kills a stdio server's process group at once (mm is being terminated). */
-  kill(): void {
-    this.#stdio?.kill();
-  }
-
   /** Closes the client and the transport (the process, for stdio). */
   async #shut(): Promise<void> {
     try {

@@ -103,8 +103,6 @@ export class McpServers {
   /** Every server of the set, enabled ones only, in the order of the configuration. */
   readonly servers: McpServer[];
   #settled: Promise<void>;
-  /** The last resort of every exit path: mm exits (`Deno.exit`) before the set was closed. */
-  #onUnload = () => this.kill();
 
   /** Starts every enabled server of `configs` at once. */
   constructor(configs: Record<string, McpServerConfig>, opts: McpServersOptions) {
@@ -134,7 +132,6 @@ export class McpServers {
       });
     }
     this.#settled = Promise.all(this.servers.map((s) => s.started)).then(() => {});
-    globalThis.addEventListener("unload", this.#onUnload);
   }
 
   /** Whether every server has started or failed. */
@@ -161,20 +158,11 @@ export class McpServers {
     });
   }
 
-  /** Closes every server; resolves once each process is reaped. */
-  async close(): Promise<void> {
-    try {
-      await Promise.all(this.servers.map((s) => s.close()));
-    } finally {
-      globalThis.removeEventListener("unload", this.#onUnload);
-    }
-  }
-
   /**
-   * Kills every stdio server's process group at once (mm is exiting now: a second signal, any
-   * `Deno.exit` before the set was closed).
+   * Closes every server; resolves once each process is reaped. A set not closed when mm exits
+   * (a second signal, any `Deno.exit`) is killed by the one registry (lib/exec/registry.ts).
    */
-  kill(): void {
-    for (const s of this.servers) s.kill();
+  async close(): Promise<void> {
+    await Promise.all(this.servers.map((s) => s.close()));
   }
 }

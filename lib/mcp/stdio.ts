@@ -3,7 +3,7 @@
  * message per line on stdin and stdout).
  *
  * mm's own rather than the SDK's, for the lifecycle: the server runs in its own session and
- * process group (started through `setsid`, like commands: lib/exec.ts), so a Ctrl-C typed in mm's
+ * process group (lib/exec/spawn.ts, the one starter, as for commands), so a Ctrl-C typed in mm's
  * terminal never reaches it, and closing kills the whole group — `npx` and the server it started,
  * and whatever that one started. stdin, stdout and stderr are pipes: stderr is never drawn over
  * mm's window nor mixed into the editor's protocol; its last lines are kept for error messages.
@@ -11,7 +11,8 @@
  * otherwise ignored. When mm dies without closing (SIGKILL), the server reads the end of its stdin.
  */
 
-import { grouping, startProblem } from "../exec.ts";
+import { startProblem } from "../exec/program.ts";
+import { type Spawned, spawnProcess } from "../exec/spawn.ts";
 import { within } from "../wait.ts";
 
 /** Lines of stderr kept for error messages. */
@@ -82,13 +83,11 @@ export class StdioTransport {
   /** Settles when the process has exited and been reaped. */
   readonly ended: Promise<ProcessEnd>;
   #opts: StdioOptions;
-  #child?: Deno.ChildProcess;
+  #process?: Spawned;
   #writer?: WritableStreamDefaultWriter<Uint8Array>;
   #end?: ProcessEnd;
   #setEnd!: (end: ProcessEnd) => void;
   #closing?: Promise<void>;
-  /** Closed and its group killed: its pid may belong to another process by now. */
-  #reaped = false;
   #readers: Promise<void>[] = [];
 
   /** A transport for the server `opts` starts; nothing runs before `start`. */
@@ -99,7 +98,7 @@ export class StdioTransport {
 
   /** The process id (its group's id too), once started. */
   get pid(): number | undefined {
-    return this.#child?.pid;
+    return this.#process?.pid;
   }
 
   /** How the process ended, once it has. */
@@ -112,23 +111,20 @@ export class StdioTransport {
     const { argv, cwd, env } = this.#opts;
     const problem = await startProblem(argv, cwd);
     if (problem !== undefined) throw new Error(`${argv[0]} cannot be started: ${problem}`);
-    const how = await grouping();
-    const spawned = how === "setsid" ? ["setsid", ...argv] : argv;
     try {
-      this.#child = new Deno.Command(spawned[0], {
-        args: spawned.slice(1),
+      this.#process = await spawnProcess({
+        argv,
         cwd,
-        env,
-        clearEnv: true,
+        wholeEnv: env,
         stdin: "piped",
         stdout: "piped",
         stderr: "piped",
-        detached: how === "detached",
-      }).spawn();
+        grace: CLOSE_GRACE,
+      });
     } catch (e) {
       throw new Error(`${argv[0]} cannot be started: ${(e as Error).message}`);
     }
-    const child = this.#child;
+    const child = this.#process.child;
     this.#writer = child.stdin.getWriter();
     this.#readers.push(this.#readStdout(child.stdout), this.#readStderr(child.stderr));
     child.status.then(async (status) => {
@@ -155,26 +151,17 @@ export class StdioTransport {
     return this.#closing;
   }
 
-  /** Kills the whole group at once, without waiting (mm is exiting now); nothing once reaped. */
-  kill(): void {
-    const pid = this.#child?.pid;
-    if (pid !== undefined && !this.#reaped) killGroup(pid, "SIGKILL");
-  }
-
   async #stop(): Promise<void> {
-    const child = this.#child;
-    if (!child) return;
-    const exited = (ms: number) => this.#end ? Promise.resolve(true) : within(child.status, ms);
+    const process = this.#process;
+    if (!process) return;
     if (!this.#end) {
       await this.#writer?.close().catch(() => {});
-      if (!await exited(CLOSE_GRACE)) {
-        killGroup(child.pid, "SIGTERM");
-        if (!await exited(CLOSE_GRACE)) killGroup(child.pid, "SIGKILL");
-      }
+      // SIGTERM to the group, SIGKILL after CLOSE_GRACE more.
+      if (!await within(process.status, CLOSE_GRACE)) process.stop();
     }
-    await child.status;
-    killGroup(child.pid, "SIGKILL"); // what the server started and left behind
-    this.#reaped = true;
+    await process.status;
+    process.kill("SIGKILL"); // what the server started and left behind
+    process.end(); // its pid may belong to another process from now on
     await this.ended;
     await Promise.all(this.#readers);
   }
@@ -216,27 +203,6 @@ export class StdioTransport {
       for await (const chunk of stream) this.stderr.push(decoder.decode(chunk, { stream: true }));
     } catch {
       // The pipe broke with the process.
-    }
-  }
-}
-
-/** Sends `signal` to process group `pgid`, or to the process alone before it made its group. */
-function killGroup(pgid: number, signal: Deno.Signal): void {
-  if (Deno.build.os === "windows") {
-    try {
-      Deno.kill(pgid, signal);
-    } catch {
-      // already gone
-    }
-    return;
-  }
-  try {
-    Deno.kill(-pgid, signal);
-  } catch {
-    try {
-      Deno.kill(pgid, signal);
-    } catch {
-      // ESRCH: nothing left.
     }
   }
 }

@@ -44,7 +44,7 @@ export function permissionNeeds(config: Config, frontEnd: FrontEnd): PermissionN
   if (stdioMcp) run.push("MCP servers");
   // An editor may pass MCP servers of its own in session/new, stdio ones among them.
   else if (frontEnd === "acp") run.push("the editor's MCP servers");
-  // Commands write their output into a temporary file (lib/exec.ts).
+  // Commands write their output into a temporary file (lib/exec/run.ts).
   if (config.bashTool) write.push("bash");
   if (config.tools.length) write.push("declared tools");
   if (config.editTools) write.push("write_file and edit_file");

@@ -178,13 +178,13 @@ export function agentFaultWarning(name: string, fault: string): string {
 
 /**
  * The agents of `config.mmConfigs` for this process (at asking depth `depth`): each started as a
- * child `mm -acp` on its first question and reused, all of them stopped at exit.
+ * child `mm -acp` on its first question and reused, all of them stopped at exit (the one
+ * registry of lib/exec/registry.ts sends them SIGTERM).
  */
 export class Subagents implements Agents {
   #config: Config;
   #depth: number;
   #children = new Map<string, ChildAgent>();
-  #exitHook = false;
 
   /** The agents of `config`, asked from a process at asking depth `depth`. */
   constructor(config: Config, depth: number) {
@@ -284,12 +284,6 @@ export class Subagents implements Agents {
     if (!child) {
       child = new ChildAgent(name, ref, this.#config, this.#depth);
       this.#children.set(name, child);
-    }
-    if (!this.#exitHook) {
-      this.#exitHook = true;
-      globalThis.addEventListener("unload", () => {
-        for (const c of this.#children.values()) c.kill();
-      });
     }
     return child;
   }

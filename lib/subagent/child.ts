@@ -18,7 +18,7 @@ import type {
 import type { AgentRef, Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { parseConfig } from "../config/load.ts";
-import { childEnv } from "../child_env.ts";
+import { type Spawned, spawnProcess } from "../exec/spawn.ts";
 import type { AskOutcome } from "../tool.ts";
 import { VERSION } from "../version.ts";
 import { formQuestions, formResponse } from "./forms.ts";
@@ -101,7 +101,7 @@ export class ChildAgent {
   readonly file: string;
   readonly yolo: boolean;
   #depth: number;
-  #child?: Deno.ChildProcess;
+  #child?: Spawned;
   #agent?: ClientContext;
   #starting?: Promise<void>;
   #stderr = "";
@@ -179,30 +179,14 @@ export class ChildAgent {
     }
   }
 
-  /** Stops the child: closes its stdin, then kills it if it lingers. */
+  /** Stops the child: closes its stdin, then kills its group if it lingers. */
   async close(): Promise<void> {
     const child = this.#child;
     if (!child || this.#exited) return;
-    await child.stdin.close().catch(() => {});
-    const timer = setTimeout(() => {
-      try {
-        child.kill("SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }, 2_000);
+    await child.child.stdin.close().catch(() => {});
+    const timer = setTimeout(() => child.kill("SIGKILL"), 2_000);
     await child.status.catch(() => {});
     clearTimeout(timer);
-  }
-
-  /** Kills the child at once (at exit). */
-  kill(): void {
-    if (!this.#child || this.#exited) return;
-    try {
-      this.#child.kill("SIGTERM");
-    } catch {
-      // Already gone.
-    }
   }
 
   /**
@@ -239,16 +223,20 @@ export class ChildAgent {
 
   async #spawn(): Promise<void> {
     const { program, args } = mmCommand();
-    const child = new Deno.Command(program, {
-      args: [...args, "-acp", "-c", this.file, `--yolo=${this.yolo}`],
+    const spawned = await spawnProcess({
+      argv: [program, ...args, "-acp", "-c", this.file, `--yolo=${this.yolo}`],
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      ...childEnv({ MM_ASK_DEPTH: String(this.#depth + 1), ...childKey(this.file) }),
-    }).spawn();
-    this.#child = child;
-    child.status.then(() => {
+      env: { MM_ASK_DEPTH: String(this.#depth + 1), ...childKey(this.file) },
+      // At mm's exit: SIGTERM, so the child kills what it started (its commands, its servers).
+      atExit: "SIGTERM",
+    });
+    this.#child = spawned;
+    const child = spawned.child;
+    spawned.status.then(() => {
       this.#exited = true;
+      spawned.end();
     });
     this.#stderrDone = (async () => {
       const decoder = new TextDecoder();

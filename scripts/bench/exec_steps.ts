@@ -1,6 +1,6 @@
 /**
  * `deno run -A scripts/bench/exec_steps.ts [ROUNDS] [BALLAST_MIB]`: what starting one `bash -c true`
- * costs, each way `lib/exec.ts` can start it and two plain spawns for comparison (not a test).
+ * costs, each way `lib/exec/run.ts` can start it and two plain spawns for comparison (not a test).
  *
  * Each way runs 20 times in a row, the ways take turns for ROUNDS rounds (9 by default), and the
  * table gives the median and the lowest of the per-call means, in ms. BALLAST_MIB (0 by default)
@@ -8,7 +8,8 @@
  * (`detached: true`) costs more in a larger process. docs/performance.md explains the figures.
  */
 
-import { type Grouping, runProcess } from "../../lib/exec.ts";
+import type { Grouping } from "../../lib/exec/group.ts";
+import { runProcess } from "../../lib/exec/run.ts";
 
 const ROUNDS = Number(Deno.args[0] ?? 9);
 const BALLAST_MIB = Number(Deno.args[1] ?? 0);

@@ -2,7 +2,14 @@
 
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { checkTree, cycles, importsOf, layerFault, layerOf } from "../../scripts/check_imports.ts";
+import {
+  checkTree,
+  cycles,
+  importsOf,
+  layerFault,
+  layerOf,
+  processFault,
+} from "../../scripts/check_imports.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { tempDir } from "../helpers/mm.ts";
 
@@ -89,5 +96,30 @@ Deno.test("check_imports: this tree keeps the rule; a tree that breaks it is tol
   assertEquals(faults, [
     "lib/tool.ts (base) imports lib/agent/agent.ts (core): an import goes down, never up",
     "import cycle: lib/agent/agent.ts ↔ lib/tool.ts",
+  ]);
+});
+
+Deno.test("check_imports: only lib/exec/ starts processes", async () => {
+  const command = `const c = new Deno.Command("ls", {}).spawn();`;
+  const node = `const { spawn } = await import("node:child_process");`;
+  assertEquals(processFault("lib/exec/spawn.ts", command), undefined);
+  assertEquals(processFault("lib/exec/other.ts", node), undefined);
+  assertEquals(processFault("lib/hooks/run.ts", `const s: Deno.CommandStatus = x;`), undefined);
+  assertEquals(
+    processFault("lib/hooks/run.ts", command),
+    "lib/hooks/run.ts uses new Deno.Command: a process is started only through lib/exec/spawn.ts",
+  );
+  assertEquals(
+    processFault("lib/lsp/client.ts", `import type { ChildProcess } from "node:child_process";`),
+    "lib/lsp/client.ts uses node:child_process: a process is started only through lib/exec/spawn.ts",
+  );
+  assertEquals(processFault("tools/bash.ts", node)?.startsWith("tools/bash.ts uses"), true);
+  const dir = await tempDir("mm-processes-");
+  await Deno.mkdir(join(dir, "lib/exec"), { recursive: true });
+  await Deno.mkdir(join(dir, "tools"));
+  await Deno.writeTextFile(join(dir, "main.ts"), command);
+  await Deno.writeTextFile(join(dir, "lib/exec/spawn.ts"), command);
+  assertEquals(await checkTree(dir), [
+    "main.ts uses new Deno.Command: a process is started only through lib/exec/spawn.ts",
   ]);
 });

@@ -1,21 +1,19 @@
 import { join } from "node:path";
-import { assertEquals, assertMatch } from "./helpers/assert.ts";
-import { fakeContext } from "./helpers/fake_context.ts";
+import { assertEquals, assertMatch } from "../helpers/assert.ts";
+import { fakeContext } from "../helpers/fake_context.ts";
+import { type Grouping, grouping } from "../../lib/exec/group.ts";
+import { NOT_IN_PATH } from "../../lib/exec/program.ts";
+import { OutputKeeper } from "../../lib/exec/keeper.ts";
 import {
   droppedText,
-  type Grouping,
-  grouping,
-  NOT_IN_PATH,
-  OutputKeeper,
   READ_BACK_END,
   READ_BACK_LIMIT,
   readBack,
-  realExec,
-  runProcess,
   TOO_LARGE_MARKER,
-} from "../lib/exec.ts";
-import type { Exec, ExecRequest, ExecResult } from "../lib/tool.ts";
-import { bash } from "../tools/bash.ts";
+} from "../../lib/exec/read_back.ts";
+import { realExec, runProcess } from "../../lib/exec/run.ts";
+import type { Exec, ExecRequest, ExecResult } from "../../lib/tool.ts";
+import { bash } from "../../tools/bash.ts";
 
 /** Rejects when `promise` takes longer than `ms`: a guard, not a measure. */
 async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
@@ -379,7 +377,7 @@ Deno.test("realExec", async (t) => {
   await Deno.remove(dir, { recursive: true });
 });
 
-/** Each way a command is started (lib/exec.ts), with what must hold for every one. */
+/** Each way a command is started (lib/exec/run.ts), with what must hold for every one. */
 for (
   const way of [
     { how: "setsid", userBashEnv: false, name: "setsid, the command's own bash redirects" },
@@ -437,7 +435,7 @@ for (
       await t.step("temporary directories named with quotes, spaces and `$`", async () => {
         // In a process of its own: TMPDIR is process-wide, and `deno test --parallel` runs other
         // test files in this one.
-        const exec = JSON.stringify(new URL("../lib/exec.ts", import.meta.url).href);
+        const exec = JSON.stringify(new URL("../../lib/exec/run.ts", import.meta.url).href);
         const script = 'echo in; dirname "$(readlink /proc/$$/fd/1)"';
         for (const name of [`it's a "dir"`, "a $HOME `x` \\"]) {
           const tmp = join(dir, name);
@@ -521,8 +519,11 @@ Deno.test("grouping: detached when setsid is not on the PATH", async () => {
   try {
     await Deno.symlink((await plainBash("command -v bash", dir)).trim(), join(dir, "bash"));
     const code = `
-      import { grouping, realExec } from ${
-      JSON.stringify(new URL("../lib/exec.ts", import.meta.url).href)
+      import { realExec } from ${
+      JSON.stringify(new URL("../../lib/exec/run.ts", import.meta.url).href)
+    };
+      import { grouping } from ${
+      JSON.stringify(new URL("../../lib/exec/group.ts", import.meta.url).href)
     };
       const result = await realExec.run({
         argv: ["bash", "-c", "echo hi"], cwd: "/", timeout: 5000, signal: new AbortController().signal,
