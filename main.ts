@@ -6,27 +6,21 @@ import { COMMIT } from "./lib/build_info.ts";
 import { CLOSED_EXIT } from "./lib/frontend/exit.ts";
 import type { FrontEnd } from "./lib/permissions/sandbox.ts";
 import { VERSION } from "./lib/version.ts";
+import { UserError } from "./lib/presentation.ts";
 
 /** Runs mm with `args` and returns the exit code. */
 export async function main(args: string[]): Promise<number> {
   try {
     return await run(args);
   } catch (e) {
-    if (e instanceof UsageError) return fail(e.message, 2);
-    if (e instanceof Error && CONFIG_ERRORS.includes(e.name)) return fail(e.message, 2);
-    // Another mm uses the session, or its lock cannot be made: the run could not be done (1).
-    if (e instanceof Error && RUN_ERRORS.includes(e.name)) return fail(e.message, 1);
+    // A flag, the agent file, a session or the server: one sentence, and its exit code (2 for a
+    // request that cannot be used, 1 for one that cannot be done now).
+    if (e instanceof UserError) return fail(e.message, e.exitCode);
     // `mm doctor | head -2`: the reader has what it wanted; end quietly, as SIGPIPE would.
     if (e instanceof Deno.errors.BrokenPipe) return CLOSED_EXIT;
     throw e;
   }
 }
-
-/** Errors that mean the configuration or the request cannot be used: exit code 2. */
-const CONFIG_ERRORS = ["ConfigError", "SessionRequestError", "SessionFileError"];
-
-/** Errors that mean the run cannot be done now, though its request is sound: exit code 1. */
-const RUN_ERRORS = ["SessionBusyError", "SessionLockError"];
 
 function fail(message: string, code: number): number {
   writeAll(Deno.stderr, `mm: ${message}\n`);

@@ -146,7 +146,7 @@ export class Agent {
     }, signal);
     if (pre.denied !== undefined) {
       const error = blockedText(pre.denied);
-      emit({ type: "error", message: error, where: "hook" });
+      emit({ type: "error", message: error, kind: "bracketed", where: "hook" });
       return { status: "failed", error, reason: "blocked", counters };
     }
     await this.#push({ role: "user", content: withHookContext(prompt, pre.context) });
@@ -154,7 +154,9 @@ export class Agent {
     const fail = async (error: string, reason: FailReason): Promise<TurnOutcome> => {
       this.recordError("generation", error);
       await this.#opts.onStep?.();
-      emit({ type: "error", message: error, where: "generation" });
+      // Only the server's own failures are sentences; every other is mm's bracketed text.
+      const kind = reason === "provider" ? "sentence" : "bracketed";
+      emit({ type: "error", message: error, kind, where: "generation" });
       return { status: "failed", error, reason, counters };
     };
     for (let step = 0; step < config.maxTurns; step++) {

@@ -39,6 +39,7 @@ import {
   unknownToolText,
 } from "./texts.ts";
 import { matchToolName } from "./tool_name.ts";
+import { warningText } from "../presentation.ts";
 
 /** The conversation as a tool sees it: the history, the calling message, the previous answer. */
 export function conversationOf(history: Message[], previousAnswer?: string): Conversation {
@@ -311,7 +312,7 @@ export class Dispatcher {
   /** A hook's failure: recorded for the session file and shown as a warning. */
   #hookFailure(message: string): void {
     this.#opts.recordError("hook", message);
-    this.#opts.emit({ type: "warning", message: `[warning: ${message}]` });
+    this.#opts.emit({ type: "warning", message: warningText(message) });
   }
 
   /** Runs a tool between its preToolCall and postToolCall hooks; `changed` hears of a new input. */

@@ -2,6 +2,7 @@
 
 import type { FileDiff, NestedEvent, ToolKind } from "../tool.ts";
 import type { Counters } from "./recap.ts";
+import type { MessageKind } from "../presentation.ts";
 
 /** One event of a turn, in the order it happens. `--json` writes each as one line. */
 export type AgentEvent =
@@ -41,4 +42,13 @@ export type AgentEvent =
   | { type: "notice"; message: string }
   | { type: "recap"; counters: Counters }
   | { type: "answer"; text: string }
-  | { type: "error"; message: string; where: "generation" | "tool" | "hook" | "session" };
+  /**
+   * The turn failed: `kind` says what `message` is (a provider's sentence, mm's own bracketed
+   * text), which decides how it is shown (`errorLine`); `--json` leaves it out.
+   */
+  | {
+    type: "error";
+    message: string;
+    kind: MessageKind;
+    where: "generation" | "tool" | "hook" | "session";
+  };

@@ -7,6 +7,7 @@
 
 import type { ChatClient, ToolSchema } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
+import { warningText } from "../presentation.ts";
 
 /** Whether `e` is the server refusing a request for its tools' grammar. */
 export function isGrammarRefusal(e: unknown): e is ProviderError {
@@ -16,7 +17,9 @@ export function isGrammarRefusal(e: unknown): e is ProviderError {
 /** The warning that names the tools left out, and why. */
 export function grammarDroppedText(names: string[]): string {
   const list = names.join(", ");
-  return `[warning: the server cannot parse the grammar of ${list}: left out of this conversation — mm doctor names what to exclude]`;
+  return warningText(
+    `the server cannot parse the grammar of ${list}: left out of this conversation — mm doctor names what to exclude`,
+  );
 }
 
 /** Whether the server takes a request declaring `tools`: its first delta is enough. */

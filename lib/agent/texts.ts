@@ -3,6 +3,7 @@
 import { formatDuration } from "../config/duration.ts";
 import { nearest } from "../config/suggest.ts";
 import type { Counters } from "./recap.ts";
+import { warningText } from "../presentation.ts";
 
 /**
  * Why a turn failed, so that no front end compares error strings: the server or the connection
@@ -103,7 +104,7 @@ function lengthLimit(maxTokens: number | undefined): string {
 
 /** The warning after an answer the server cut at its length limit (`finish_reason: "length"`). */
 export function answerCutText(maxTokens: number | undefined): string {
-  return `[warning: the answer was cut at ${lengthLimit(maxTokens)}]`;
+  return warningText(`the answer was cut at ${lengthLimit(maxTokens)}`);
 }
 
 /** The error that ends a turn whose tool call the server cut at its length limit. */

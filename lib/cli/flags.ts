@@ -1,6 +1,7 @@
 /** Command-line flags, Go style (`-p`, `-tui`, `-yolo=false`) and GNU style (`--prompt`, `--tui`). */
 
 import { nearest } from "../config/suggest.ts";
+import { UserError } from "../presentation.ts";
 
 /** Everything the command line can say. */
 export interface Flags {
@@ -32,10 +33,10 @@ export interface Flags {
 }
 
 /** A command line that cannot be understood: one line, exit code 2. */
-export class UsageError extends Error {
+export class UsageError extends UserError {
   /** Builds the error; the message already says how to get help. */
   constructor(message: string) {
-    super(`${message} — run mm --help for the flags`);
+    super(`${message} — run mm --help for the flags`, 2);
     this.name = "UsageError";
   }
 }

@@ -9,6 +9,7 @@ import { modelsURL, pullHint } from "../provider/endpoints.ts";
 import { requestServer } from "../provider/http.ts";
 import { writeAll, writeReport } from "../frontend/terminal/output.ts";
 import { redactUrl } from "../secrets.ts";
+import { UserError } from "../presentation.ts";
 
 /** One place to look for a running server. */
 export interface Probe {
@@ -50,10 +51,10 @@ export function probesFrom(value: string | undefined): Probe[] {
 }
 
 /** A fault that stops mm init before anything is written. */
-export class InitError extends Error {
+export class InitError extends UserError {
   /** Builds the error from its one-line message. */
   constructor(message: string) {
-    super(message);
+    super(message, 2);
     this.name = "InitError";
   }
 }

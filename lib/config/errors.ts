@@ -1,7 +1,9 @@
 /** The agent file's one error type, and the one line it renders as. */
 
+import { UserError } from "../presentation.ts";
+
 /** A fault in the agent file (or in finding it), rendered as one line with its position. */
-export class ConfigError extends Error {
+export class ConfigError extends UserError {
   /** The agent file's path. */
   readonly file: string;
   /** 1-based line of the fault; 0 when the fault is the file itself (missing, unreadable). */
@@ -13,7 +15,7 @@ export class ConfigError extends Error {
 
   /** `detail` is the text after the position, e.g. `yolo: expected true or false, found "nope"`. */
   constructor(file: string, line: number, column: number, key: string, detail: string) {
-    super(line > 0 ? `${file}:${line}:${column}: ${detail}` : `${file}: ${detail}`);
+    super(line > 0 ? `${file}:${line}:${column}: ${detail}` : `${file}: ${detail}`, 2);
     this.name = "ConfigError";
     this.file = file;
     this.line = line;

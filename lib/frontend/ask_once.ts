@@ -9,6 +9,7 @@ import { CLOSED_EXIT, interruptedText, RunStop, stopExitCode } from "./exit.ts";
 import { Output } from "./terminal/output.ts";
 import { visible } from "./terminal/visible.ts";
 import { plain } from "./terminal/plain.ts";
+import { warningText } from "../presentation.ts";
 
 /** What `mm --ask` needs. */
 export interface AskOnceOptions {
@@ -76,7 +77,7 @@ export async function runAskOnce(opts: AskOnceOptions): Promise<number> {
       config: opts.config,
       signal: stop.signal,
       emit: (event) => render({ type: "nested", call: "ask", event }),
-      hookFailure: (f) => out.stderr(`[warning: ${visible(f)}]\n`),
+      hookFailure: (f) => out.stderr(`${warningText(visible(f))}\n`),
     });
     if (stop.reason === "stdout closed") return CLOSED_EXIT;
     if (stop.reason) return fail(interruptedText(stop.reason), stopExitCode(stop.reason));

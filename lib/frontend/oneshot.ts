@@ -42,6 +42,19 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   }
 }
 
+/**
+ * An event as `--json` writes it (docs/json-events.md): `turn_start` with what the start-up found
+ * (`started`), `error` without its `kind`, which only says how a front end shows its message.
+ */
+function jsonEvent(e: AgentEvent, started: Record<string, unknown>): Record<string, unknown> {
+  if (e.type === "turn_start") return { ...e, ...started };
+  if (e.type === "error") {
+    const { kind: _, ...written } = e;
+    return written;
+  }
+  return e;
+}
+
 /** The turn of {@linkcode runOneShot}, stopped by `stop`. */
 async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
   const out = new Output(() => stop.stop("stdout closed"));
@@ -50,7 +63,7 @@ async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
   const emit = opts.json
     ? (e: AgentEvent) => {
       if (e.type === "progress") return;
-      out.stdout(JSON.stringify(e.type === "turn_start" ? { ...e, ...started } : e) + "\n");
+      out.stdout(JSON.stringify(jsonEvent(e, started)) + "\n");
     }
     : plain(out, opts.config);
   const begun = await stop.startingUp(
@@ -66,11 +79,16 @@ async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
     }),
     (reason) => {
       if (reason === "stdout closed") return;
-      emit({ type: "error", message: interruptedText(reason), where: "generation" });
+      emit({
+        type: "error",
+        message: interruptedText(reason),
+        kind: "bracketed",
+        where: "generation",
+      });
     },
   );
   if (!begun.ok) {
-    emit({ type: "error", message: begun.error, where: "generation" });
+    emit({ type: "error", message: begun.error, kind: "sentence", where: "generation" });
     return 1;
   }
   // The turn stops on a signal or a closed stdout (`stop`), or when it runs too long.
@@ -97,6 +115,7 @@ async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
       emit({
         type: "error",
         message: turnTimeoutText(opts.config.turnTimeout),
+        kind: "bracketed",
         where: "generation",
       });
       return 1;
@@ -104,7 +123,12 @@ async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
     if (outcome.status === "cancelled") {
       const reason = stop.reason ?? "SIGINT";
       if (reason === "stdout closed") return CLOSED_EXIT;
-      emit({ type: "error", message: interruptedText(reason), where: "generation" });
+      emit({
+        type: "error",
+        message: interruptedText(reason),
+        kind: "bracketed",
+        where: "generation",
+      });
       return stopExitCode(reason);
     }
     // The answer written into a pipe its reader had closed (`mm -p hi | true`) is lost: say so.

@@ -35,6 +35,7 @@ import {
 import type { AnyTool, AskUser, MoreTools, UnknownToolAnswer } from "../tool.ts";
 import { settledBefore } from "../wait.ts";
 import { startupTools } from "../../tools/mod.ts";
+import { warningText } from "../presentation.ts";
 
 /** What a run of mm finds once, whatever its front end and however many directories it serves. */
 export interface Run {
@@ -231,7 +232,7 @@ async function readSystemFile(config: Config, cwd: string): Promise<string | und
 
 /** The warning when `AGENTS.md` at `path` is there but cannot be read. */
 export function agentsMdText(path: string, reason: string): string {
-  return `[warning: ${path} cannot be read (${reason}) — it is not added to the system prompt]`;
+  return warningText(`${path} cannot be read (${reason}) — it is not added to the system prompt`);
 }
 
 /** The AGENTS.md of `cwd`, when there is one; one that cannot be read is a warning. */

@@ -5,6 +5,7 @@
 
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { Config, LspServerConfig } from "../config/config.ts";
+import { warningText } from "../presentation.ts";
 
 /** The configured servers found on the PATH at start-up, and a warning for each one skipped. */
 export interface AvailableServers {
@@ -14,12 +15,14 @@ export interface AvailableServers {
 
 /** The start-up warning for a server whose command is not on the PATH. */
 export function notFoundWarning(server: LspServerConfig): string {
-  return `[warning: lsp server ${server.name} (${server.command}) not found on the PATH — skipped]`;
+  return warningText(
+    `lsp server ${server.name} (${server.command}) not found on the PATH — skipped`,
+  );
 }
 
 /**
  * The servers of `config` whose command is on the PATH of `env` (a command with a slash is resolved
- * against `cwd`), and the `[warning: … skipped]` line of each other one.
+ * against `cwd`), and the warning (`… skipped`) of each other one.
  */
 export function availableLspServers(
   config: Config,

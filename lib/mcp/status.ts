@@ -7,6 +7,7 @@
 import type { McpOptions } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import type { McpEvent, UnmatchedGlob } from "./servers.ts";
+import { warningText } from "../presentation.ts";
 
 /** The emoji of the MCP servers' lines. */
 export const PLUG = "🔌";
@@ -19,17 +20,19 @@ export function serverLine(name: string, declared: number, listed: number): stri
 
 /** The warning of a server that did not start. */
 export function notStartedText(name: string, reason: string): string {
-  return `[warning: MCP server ${name} did not start: ${reason}]`;
+  return warningText(`MCP server ${name} did not start: ${reason}`);
 }
 
 /** The warning of a server that stopped after starting. */
 export function stoppedText(name: string, reason: string): string {
-  return `[warning: MCP server ${name} stopped: ${reason} — its tools now answer that it is not running]`;
+  return warningText(
+    `MCP server ${name} stopped: ${reason} — its tools now answer that it is not running`,
+  );
 }
 
 /** The warning of a tool its server's listing dropped. */
 export function droppedText(name: string, note: string): string {
-  return `[warning: MCP server ${name}: ${note}]`;
+  return warningText(`MCP server ${name}: ${note}`);
 }
 
 /** The notice of a server that changed its tools. */
@@ -56,10 +59,10 @@ export function catalogText(count: number, size: number, options: McpOptions): s
 
 /**
  * The warning for a glob of a server's allow or deny list that matches none of its tools:
- * `[warning: MCP server ev: tools entry "ech" matches none of its 13 tools — did you mean "echo"?]`.
+ * `MCP server ev: tools entry "ech" matches none of its 13 tools — did you mean "echo"?` in {@linkcode warningText}'s brackets.
  */
 export function unmatchedText(server: string, u: UnmatchedGlob, listed: number): string {
-  return `[warning: ${unmatchedDetail(server, u, listed)}]`;
+  return warningText(unmatchedDetail(server, u, listed));
 }
 
 /** What {@linkcode unmatchedText} says, without the warning's brackets (mm doctor's `✘` line). */

@@ -6,6 +6,7 @@
 import type { ProviderName } from "../config/config.ts";
 import { pullHint, startHint } from "./endpoints.ts";
 import { redactUrl } from "../secrets.ts";
+import { UserError } from "../presentation.ts";
 
 /** What went wrong with the server. */
 export type ProviderErrorKind =
@@ -20,7 +21,7 @@ export type ProviderErrorKind =
   | "rateLimited";
 
 /** A failure of the model server, rendered once by the front end. */
-export class ProviderError extends Error {
+export class ProviderError extends UserError {
   /** The kind of failure. */
   kind: ProviderErrorKind;
   /** The HTTP status, when the server answered one. */
@@ -30,7 +31,7 @@ export class ProviderError extends Error {
 
   /** Builds the error from its one-sentence message. */
   constructor(kind: ProviderErrorKind, message: string, status?: number) {
-    super(message);
+    super(message, 1);
     this.name = "ProviderError";
     this.kind = kind;
     this.status = status;

@@ -18,6 +18,7 @@
 
 import { join } from "node:path";
 import { errorReason, specialKind } from "../files.ts";
+import { UserError } from "../presentation.ts";
 
 /** Milliseconds a run waits for a session another mm is using before it refuses. */
 export const LOCK_WAIT = 3_000;
@@ -26,24 +27,25 @@ export const LOCK_WAIT = 3_000;
 const RETRY_EVERY = 50;
 
 /** A session another mm is using: refused, exit 1. */
-export class SessionBusyError extends Error {
+export class SessionBusyError extends UserError {
   /** The other mm's pid, when its lock file says it. */
   readonly pid?: number;
 
   /** The refusal of session `id`, held by `pid`. */
   constructor(id: string, pid: number | undefined) {
-    super(`session ${id} is in use by another mm (pid ${pid ?? "unknown"})`);
+    super(`session ${id} is in use by another mm (pid ${pid ?? "unknown"})`, 1);
     this.name = "SessionBusyError";
     this.pid = pid;
   }
 }
 
 /** A session whose lock file cannot be made or opened: one sentence, exit 1. */
-export class SessionLockError extends Error {
+export class SessionLockError extends UserError {
   /** The sentence for session `id`'s lock file at `path`, which cannot be used for `reason`. */
   constructor(id: string, path: string, reason: string) {
     super(
       `session ${id} cannot be locked: ${path} cannot be used (${reason}) — check sessions.dir in the agent file`,
+      1,
     );
     this.name = "SessionLockError";
   }

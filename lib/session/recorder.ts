@@ -12,6 +12,7 @@ import {
   sessionsDir,
 } from "./store.ts";
 import { SessionLock } from "./lock.ts";
+import { UserError, warningText } from "../presentation.ts";
 
 /** How a front end asks for a session. */
 export interface SessionRequest {
@@ -27,10 +28,10 @@ export interface SessionRequest {
 }
 
 /** What a session is asked for that cannot be given. */
-export class SessionRequestError extends Error {
+export class SessionRequestError extends UserError {
   /** Builds the error. */
   constructor(message: string) {
-    super(message);
+    super(message, 2);
     this.name = "SessionRequestError";
   }
 }
@@ -129,14 +130,16 @@ export class SessionRecorder {
     if (req.continueLatest) {
       const listed = await listSessions(dir);
       const latest = listed.find((l) => l.ok && l.session.cwd === req.cwd);
-      for (const l of listed) if (!l.ok) warnings.push(`[warning: ${l.error.message}]`);
+      for (const l of listed) if (!l.ok) warnings.push(warningText(l.error.message));
       if (latest?.ok) return { session: latest.session, resumed: true, warnings };
       // A sessions directory shared by projects may hold sessions, only none of this directory.
       const others = listed.some((l) => l.ok);
       warnings.push(
         others
-          ? `[warning: no session of ${req.cwd} to continue in ${dir} (it holds other directories' sessions) — starting a new one]`
-          : `[warning: no session to continue in ${dir} — starting a new one]`,
+          ? warningText(
+            `no session of ${req.cwd} to continue in ${dir} (it holds other directories' sessions) — starting a new one`,
+          )
+          : warningText(`no session to continue in ${dir} — starting a new one`),
       );
     }
     return { session: fresh, resumed: false, warnings };
@@ -166,9 +169,11 @@ export class SessionRecorder {
     } catch (e) {
       if (this.#failed) return undefined;
       this.#failed = true;
-      return `[warning: the session file ${sessionPath(this.dir, s.id)} cannot be written (${
-        (e as Error).message
-      }) — this conversation is not being saved]`;
+      return warningText(
+        `the session file ${sessionPath(this.dir, s.id)} cannot be written (${
+          (e as Error).message
+        }) — this conversation is not being saved`,
+      );
     }
   }
 }

@@ -4,6 +4,7 @@ import { basename, join, resolve } from "node:path";
 import { COMPACT_WRAPPER } from "../history.ts";
 import type { Message } from "../history.ts";
 import { redact } from "../secrets.ts";
+import { UserError } from "../presentation.ts";
 
 /** Where a failure happened. */
 export type ErrorWhere = "generation" | "tool" | "hook" | "session";
@@ -31,13 +32,13 @@ export interface SessionFile {
 }
 
 /** A session file that cannot be used: reported, never overwritten. */
-export class SessionFileError extends Error {
+export class SessionFileError extends UserError {
   /** The file's path. */
   readonly path: string;
 
   /** Builds the error for `path`. */
   constructor(path: string, reason: string) {
-    super(`the session file ${path} cannot be read (${reason}) — it was left untouched`);
+    super(`the session file ${path} cannot be read (${reason}) — it was left untouched`, 2);
     this.name = "SessionFileError";
     this.path = path;
   }

@@ -20,6 +20,7 @@ import type {
 import { agentFilePath, ChildAgent, silenceReason, silenceText } from "./child.ts";
 import type { AskResult, Decide } from "./child_question.ts";
 import { nestedEvent } from "./updates.ts";
+import { warningText } from "../presentation.ts";
 
 /** What mm knows of an asked agent's file without starting it. */
 export interface AgentInfo {
@@ -173,7 +174,7 @@ export function readAgentFile(
 
 /** The start-up warning of an agent of `mmConfigs` whose file cannot start it. */
 export function agentFaultWarning(name: string, fault: string): string {
-  return `[warning: agent ${name} of mmConfigs cannot be asked: ${fault}]`;
+  return warningText(`agent ${name} of mmConfigs cannot be asked: ${fault}`);
 }
 
 /**

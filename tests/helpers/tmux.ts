@@ -1,7 +1,7 @@
 /** Drives a terminal program in tmux: keys in with send-keys, the screen out with capture-pane. */
 
 import { DENO_DIR, MAIN } from "./mm.ts";
-import { TYPE_AHEAD_PAUSE } from "../../lib/frontend/window/window.ts";
+import { TYPE_AHEAD_PAUSE } from "../../lib/frontend/window/focus.ts";
 
 let counter = 0;
 

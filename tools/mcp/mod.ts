@@ -10,6 +10,7 @@ import type { AnyTool, McpServerPort, McpServerTools, UnknownToolAnswer } from "
 import { catalogTools } from "./catalog.ts";
 import { mcpTool } from "./tool.ts";
 import { unknownMcpAnswer } from "./unknown.ts";
+import { warningText } from "../../lib/presentation.ts";
 
 /** The MCP tools of a conversation, and how they were chosen. */
 export interface McpDeclaration {
@@ -38,7 +39,7 @@ export function declarationSize(tool: AnyTool): number {
  */
 export function takenNameText(server: string, tool: string, name: string, owner?: string): string {
   const other = owner && owner !== server ? `a tool of MCP server ${owner}` : "another tool";
-  return `[warning: MCP server ${server}: tool ${tool} left out — ${other} is called ${name}]`;
+  return warningText(`MCP server ${server}: tool ${tool} left out — ${other} is called ${name}`);
 }
 
 /**

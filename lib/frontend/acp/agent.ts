@@ -24,6 +24,7 @@ import { resolveModel } from "../../provider/models.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { newSessionId } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
+import { UserError } from "../../presentation.ts";
 import { ALIVE_METHOD, type AliveParams, mayAskUser, turnErrorMeta } from "../../acp/mm_ext.ts";
 import { writeAll } from "../terminal/output.ts";
 import type { McpEvent, McpServers } from "../../mcp/servers.ts";
@@ -62,17 +63,7 @@ export function initializeResponse(config: Config): InitializeResponse {
  */
 function userError(e: unknown, log?: (line: string) => void): RequestError {
   if (e instanceof RequestError) return e;
-  const names = [
-    "ConfigError",
-    "ProviderError",
-    "SessionRequestError",
-    "SessionFileError",
-    "SessionBusyError",
-    "SessionLockError",
-  ];
-  if (e instanceof Error && names.includes(e.name)) {
-    return new RequestError(-32603, e.message, { reason: e.name });
-  }
+  if (e instanceof UserError) return new RequestError(-32603, e.message, { reason: e.name });
   log?.(`mm: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
   throw e;
 }

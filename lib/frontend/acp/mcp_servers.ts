@@ -10,10 +10,13 @@
 import type { McpServer } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { McpServerConfig } from "../../config/config.ts";
 import { mcpServerConfig, type ServerNameFault, serverNameFault } from "../../config/mcp.ts";
+import { warningText } from "../../presentation.ts";
 
 /** The log line of an editor's server left out for its name. */
 export function sameNameText(name: string): string {
-  return `[warning: the editor's MCP server ${name} is left out: the agent file has a server of that name]`;
+  return warningText(
+    `the editor's MCP server ${name} is left out: the agent file has a server of that name`,
+  );
 }
 
 /** The log line of an editor's server left out because its tools' names would clash. */
@@ -23,7 +26,7 @@ export function badNameText(name: string, fault: ServerNameFault): string {
     : fault.kind === "same tools"
     ? `its tools would have the names of server ${fault.other}'s (${fault.prefix}_…)`
     : `its tools could take the name of ${fault.tool}`;
-  return `[warning: the editor's MCP server ${JSON.stringify(name)} is left out: ${why}]`;
+  return warningText(`the editor's MCP server ${JSON.stringify(name)} is left out: ${why}`);
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { Agent } from "../../agent/agent.ts";
 import type { AgentEvent } from "../../agent/events.ts";
+import { errorLine } from "../../presentation.ts";
 import type { Config } from "../../config/config.ts";
 import type { LspPool } from "../../lsp/pool.ts";
 import type { McpServers } from "../../mcp/servers.ts";
@@ -301,7 +302,7 @@ export class AcpSession {
         this.#warn(e.message, "info");
         break;
       case "error":
-        this.#opts.log(e.message.startsWith("[") ? e.message : `mm: ${e.message}`);
+        this.#opts.log(errorLine(e.message, e.kind));
         this.#say(e.message, true);
         break;
       default:

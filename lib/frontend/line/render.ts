@@ -5,6 +5,7 @@
  */
 
 import type { AgentEvent } from "../../agent/events.ts";
+import { errorLine } from "../../presentation.ts";
 import { recapLine } from "../../agent/recap.ts";
 import { hookInputLine, previewLines, toolLine } from "../terminal/display.ts";
 import { endsCall, indented, NestedTitles, nestedToolLine } from "../terminal/nested_lines.ts";
@@ -123,7 +124,7 @@ export class LineRenderer {
         this.newline();
         break;
       case "error":
-        this.line(`${e.message.startsWith("[") ? "" : "mm: "}${visible(e.message)}`);
+        this.line(visible(errorLine(e.message, e.kind)));
         break;
     }
   }

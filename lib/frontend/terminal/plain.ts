@@ -5,6 +5,7 @@
  */
 
 import type { AgentEvent } from "../../agent/events.ts";
+import { errorLine } from "../../presentation.ts";
 import { recapLine } from "../../agent/recap.ts";
 import type { Config } from "../../config/config.ts";
 import { hookInputLine, previewLines, toolLine } from "./display.ts";
@@ -96,7 +97,7 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
         // What the model said before the turn failed is not an answer, but it was said.
         if (pending.trim()) out.stderr(visible(pending.trim()) + "\n");
         pending = "";
-        out.stderr(`${e.message.startsWith("[") ? "" : "mm: "}${visible(e.message)}\n`);
+        out.stderr(`${visible(errorLine(e.message, e.kind))}\n`);
         break;
     }
   };

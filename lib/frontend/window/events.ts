@@ -6,6 +6,7 @@
 
 import { describeCall } from "../../agent/dispatch.ts";
 import type { AgentEvent } from "../../agent/events.ts";
+import { errorLine } from "../../presentation.ts";
 import { COMPACT_WRAPPER, type Message } from "../../history.ts";
 import { type Counters, emptyCounters, recapLine } from "../../agent/recap.ts";
 import type { AnyTool, Counter, NestedEvent } from "../../tool.ts";
@@ -234,7 +235,7 @@ export class EventView {
         this.note(e.message, "notice");
         return;
       case "error":
-        this.note(e.message.startsWith("[") ? e.message : `mm: ${e.message}`, "error");
+        this.note(errorLine(e.message, e.kind), "error");
         return;
       case "recap": {
         this.#closeOpen(top);

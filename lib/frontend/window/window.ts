@@ -31,6 +31,7 @@ import { type Key, type MouseKey, readKeys } from "../terminal/keys.ts";
 import { writeAll } from "../terminal/output.ts";
 import { AskForm } from "./form.ts";
 import { MIN_COLUMNS, MIN_ROWS } from "./layout.ts";
+import { boxOpened, boxRedrawn, type Focus, IDLE, routeKey, typingAhead } from "./focus.ts";
 import { PermissionBox } from "./permission.ts";
 import { DRAG_HINT, WindowScreen } from "./render.ts";
 import { guardExits, suspend, WindowTerminal } from "./terminal.ts";
@@ -45,12 +46,6 @@ export interface WindowOptions {
   /** Report the mouse (off with `--no-mouse` or `window.mouse: false`). */
   mouse: boolean;
 }
-
-/**
- * How long the user must pause, after a permission box or a form comes up, before their keys are
- * its: until then they are the input box's, where the user was typing.
- */
-export const TYPE_AHEAD_PAUSE = 500;
 
 /** What a /compact cancelled (Esc) says: nothing was changed. */
 export const COMPACT_CANCELLED_TEXT = "/compact cancelled: the conversation is as it was";
@@ -87,14 +82,8 @@ class Window {
   #quitAfterTurn = false;
   #quit: (() => void) | undefined;
   #interrupted = false;
-  /** When the permission box or the form on screen came up (or was drawn again after a resize). */
-  #askingSince = 0;
-  /** When the last key came. */
-  #lastKeyAt = 0;
-  /** Whether keys go to the box or form on screen; else to the input, where the user types. */
-  #boxFocus = true;
-  /** Whether a key went to the input since the box came up: then only Tab gives the box the keys. */
-  #typedAhead = false;
+  /** Whose the keys are while a box or form is up (./focus.ts). */
+  #focus: Focus = IDLE;
   #dragHinted = false;
   #press: MouseKey | undefined;
   #printed = false;
@@ -268,27 +257,20 @@ class Window {
     // Nothing can be read in a window too small to draw: only the keys that stop or leave act.
     const { columns, rows } = this.#size();
     const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
-    if (tooSmall && !["ctrl-c", "ctrl-d", "ctrl-z", "ctrl-l", "escape"].includes(key.name)) return;
-    const now = Date.now();
-    const sinceKey = now - this.#lastKeyAt;
-    this.#lastKeyAt = now;
-    if (key.name === "mouse") return this.#mouse(key);
     const asking = this.#screen.asking;
-    if (asking) {
-      // Ctrl-C and Ctrl-D act at once wherever the keys go.
-      if (key.name === "ctrl-c") return this.#cancel();
-      if (key.name === "ctrl-d") {
-        this.#quitAfterTurn = true;
-        return this.#cancel();
-      }
-      if (!this.#boxFocus) {
-        // The box takes the keys: on Tab; or on a key after a pause, if none was typed since it
-        // came up (the user stopped to read it). A key of a word being typed never answers it.
-        const paused = now - this.#askingSince >= TYPE_AHEAD_PAUSE && sinceKey >= TYPE_AHEAD_PAUSE;
-        if (key.name === "tab" || (!this.#typedAhead && paused)) this.#focusBox(true);
-        if (key.name === "tab") return;
-      }
+    // Who gets the key (./focus.ts): a letter of a word being typed never answers the box.
+    const { focus, route } = routeKey(this.#focus, key.name, Date.now(), {
+      asking: asking !== undefined,
+      tooSmall,
+    });
+    this.#setFocus(focus);
+    if (route === "ignored" || route === "focus") return;
+    if (route === "cancel") return this.#cancel();
+    if (route === "leave") {
+      this.#quitAfterTurn = true;
+      return this.#cancel();
     }
+    if (key.name === "mouse") return this.#mouse(key);
     if (key.name === "f2") {
       this.#terminal.setMouse(!this.#terminal.mouse);
       this.#screen.hint = undefined;
@@ -298,15 +280,9 @@ class Window {
     if (key.name === "ctrl-z") return this.#suspend();
     if (key.name === "ctrl-l") return this.#screen.invalidate();
     // A call longer than the box scrolls in it: its keys are the box's first.
-    if (asking?.kind === "permission" && this.#boxFocus && asking.box.scroll(key)) return;
+    if (asking?.kind === "permission" && focus.box && asking.box.scroll(key)) return;
     if (this.#scrollKey(key)) return;
-    // Typed ahead: Esc still answers the box (refuse, decline), a paste and the rest are the input's.
-    if (asking && !this.#boxFocus && key.name !== "escape") {
-      this.#typedAhead = true;
-      this.#focusBox(false);
-    }
-    const forBox = asking && (this.#boxFocus || key.name === "escape") && key.name !== "paste";
-    if (asking && forBox) {
+    if (asking && route === "box") {
       if (asking.kind === "form") {
         const outcome = asking.form.handle(key);
         if (outcome) asking.answer(outcome);
@@ -363,29 +339,20 @@ class Window {
     }
   }
 
-  /** Gives the keys to the box or form on screen (`true`) or to the input; the status line says which. */
-  #focusBox(focus: boolean): void {
-    this.#boxFocus = focus;
-    this.#screen.typingAhead = !focus && this.#typedAhead;
+  /** Whose the keys are now; the status line says when they go to the input though a box is up. */
+  #setFocus(focus: Focus): void {
+    this.#focus = focus;
+    this.#screen.typingAhead = typingAhead(focus);
   }
 
-  /** A box or form came up (or was drawn again): whose the keys are, from what the user was doing. */
+  /** A box or form came up: whose the keys are, from what the user was doing. */
   #boxOpened(): void {
-    const now = Date.now();
-    this.#askingSince = now;
-    // A draft in the input keeps the keys there until Tab (its Enter sends it, even after a
-    // pause); a key just now keeps them until a pause; someone idle answers at once.
-    this.#typedAhead = !this.#screen.input.empty;
-    this.#focusBox(this.#screen.input.empty && now - this.#lastKeyAt >= TYPE_AHEAD_PAUSE);
+    this.#setFocus(boxOpened(this.#focus, Date.now(), this.#screen.input.empty));
   }
 
   /** The window changed size: drawn again, and a box on screen is read anew before it is answered. */
   #resized(): void {
-    if (this.#screen.asking) {
-      this.#askingSince = Date.now();
-      this.#typedAhead = false;
-      this.#focusBox(false);
-    }
+    if (this.#screen.asking) this.#setFocus(boxRedrawn(this.#focus, Date.now()));
     this.#screen.requestFrame();
   }
 

@@ -395,12 +395,27 @@ Deno.test("window frames", async (t) => {
   await everywhere(t, "warnings, notices and errors are one-line blocks", async (s) => {
     s.events({ type: "warning", message: "[warning: hook failed]" });
     s.events({ type: "notice", message: "compacted the window" });
-    s.events({ type: "error", message: "the server is down", where: "generation" });
+    s.events({
+      type: "error",
+      message: "the server is down",
+      kind: "sentence",
+      where: "generation",
+    });
+    // The kind decides, not the string: a sentence that starts with a bracket is still one.
+    s.events({ type: "error", message: "[a] is down", kind: "sentence", where: "generation" });
+    s.events({
+      type: "error",
+      message: "[error: interrupted]",
+      kind: "bracketed",
+      where: "generation",
+    });
     const screen = await s.draw();
-    assertEquals(screen.slice(1, 4), [
+    assertEquals(screen.slice(1, 6), [
       "[warning: hook failed]",
       "compacted the window",
       "mm: the server is down",
+      "mm: [a] is down",
+      "[error: interrupted]",
     ]);
     if (s.style.colour) assertEquals(s.emulator.cell(1, 0).fg, 3, "a warning in yellow");
   });
