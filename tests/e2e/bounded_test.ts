@@ -1,13 +1,15 @@
 /**
  * What mm reads no more of (lib/bounded/limits.ts), through the real `mm -p` against the scripted
  * server: a 100 MB line, a 40 MB answer, a 40 MB body end the run in seconds with one sentence
- * naming the limit and the server, and mm never holds them.
+ * naming the limit and the server, and mm never holds them; an MCP server's 40 MB answer is an
+ * error the model reads.
  */
 
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
+import { faultYaml } from "../helpers/mcp/servers.ts";
 
 const server = ScriptedServer.start();
 const MB = 1_000_000;
@@ -69,6 +71,25 @@ Deno.test("bounded reading of a model server", async (t) => {
       );
       assertEquals(server.nativeChats("huge-ndjson").length, 1);
     },
+    "an MCP server answering 40 MB over stdio: the model reads the error, the next call works":
+      async () => {
+        server.script("huge-mcp", [
+          { toolCalls: [{ name: "fault_big", arguments: { bytes: 40 * MB } }] },
+          { toolCalls: [{ name: "fault_add", arguments: { a: 1, b: 2 } }] },
+          { text: "done" },
+        ]);
+        const r = await run(
+          `url: ${server.url}\nmodel: huge-mcp\nmcpServers:\n  fault: ${
+            faultYaml({ FAULT_BIG: "1" }, "timeout: 60s")
+          }\n`,
+        );
+        assertEquals([r.code, r.stdout], [0, "done\n"], r.stderr.slice(-2000));
+        const outputs = server.toolOutputs("huge-mcp");
+        assertEquals(outputs, [
+          "[error: fault refused the call: its answer is larger than 32 MiB, more than mm reads, and was not read — ask for less (a narrower query, a smaller range)]",
+          "3",
+        ]);
+      },
   }, 2);
 });
 
