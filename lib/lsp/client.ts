@@ -26,6 +26,8 @@ import { within } from "../wait.ts";
 import { startProblem } from "../exec/program.ts";
 import { type Spawned, spawnProcess } from "../exec/spawn.ts";
 import { type NodePipes, nodePipes } from "../exec/node_streams.ts";
+import { sizeText } from "../bounded/limits.ts";
+import { ContentLengthGuard } from "./framing.ts";
 
 /**
  * What went wrong with a server: `server` (it answered with an error), `gone` (it stopped), `timeout`,
@@ -157,6 +159,8 @@ export class LspClient {
   #exit: Promise<void>;
   #exitStatus?: string;
   #closedConnection = false;
+  /** Why mm stopped reading the server: a message past its limit. */
+  #refused?: string;
   #closing?: Promise<void>;
   #stderr = "";
   #docs = new Map<string, { version: number; text: string; sentAt: number }>();
@@ -205,7 +209,7 @@ export class LspClient {
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (d: string) => client.#stderr = tail(client.#stderr + d, 4000));
     const conn = rpc.createMessageConnection(
-      new rpc.StreamMessageReader(child.stdout!),
+      new rpc.StreamMessageReader(await client.#bounded(child.stdout!)),
       new rpc.StreamMessageWriter(child.stdin!),
     );
     client.#conn = conn;
@@ -276,6 +280,29 @@ export class LspClient {
     conn.onRequest(() => null);
   }
 
+  /**
+   * The server's output with its messages bounded (lib/lsp/framing.ts): one announced longer than
+   * {@linkcode MAX_LSP_MESSAGE} ends the stream there, the connection closes with the reason, and
+   * the pool starts the server again on its next use.
+   */
+  async #bounded(stdout: NodeJS.ReadableStream): Promise<NodeJS.ReadableStream> {
+    const { Transform } = await import("node:stream");
+    const guard = new ContentLengthGuard();
+    const bounded = new Transform({
+      transform: (chunk: Uint8Array, _encoding, done) => {
+        const refused = guard.feed(chunk);
+        if (refused === undefined) return done(null, chunk);
+        this.#refused = `the server sent a message of ${refused} bytes, larger than ${
+          sizeText(guard.limit)
+        }, more than mm reads: mm stopped reading the server`;
+        done(new Error(this.#refused));
+      },
+    });
+    bounded.on("error", () => {});
+    stdout.pipe(bounded);
+    return bounded;
+  }
+
   /** The end of what the server wrote on stderr, as ` (stderr: …)`, or "". */
   #stderrLine(): string {
     const lines = this.#stderr.trim().split("\n").map((l) => l.trim()).filter((l) => l);
@@ -290,6 +317,7 @@ export class LspClient {
 
   /** Why the connection is gone: the exit status when the process ended. */
   #goneReason(): string {
+    if (this.#refused) return this.#refused;
     const status = this.#exitStatus ? ` (${this.#exitStatus})` : "";
     return `the server stopped${status}${this.#stderrLine()}`;
   }

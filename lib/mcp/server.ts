@@ -21,6 +21,7 @@ import { type Listing, readListing } from "./list.ts";
 import { ANY_RESULT, loadSdk, type SdkClient, type SdkTransport } from "./sdk.ts";
 import { within } from "../wait.ts";
 import { type ProcessEnd, StdioTransport } from "./stdio.ts";
+import { boundedFetch } from "./oversize.ts";
 
 /** Where a server is in its life. */
 export type McpState =
@@ -183,10 +184,11 @@ export class McpServer implements McpServerPort {
       return this.#stdio as unknown as SdkTransport;
     }
     const url = new URL(config.url!);
-    const requestInit = { headers: config.headers };
+    // Every answer bounded: a message past MAX_MCP_MESSAGE is never held (lib/mcp/oversize.ts).
+    const options = { requestInit: { headers: config.headers }, fetch: boundedFetch() };
     return type === "sse"
-      ? new sdk.SSEClientTransport(url, { requestInit })
-      : new sdk.StreamableHTTPClientTransport(url, { requestInit });
+      ? new sdk.SSEClientTransport(url, options)
+      : new sdk.StreamableHTTPClientTransport(url, options);
   }
 
   /** Every page of `tools/list`, read leniently; none when the server has no tools. */

@@ -14,6 +14,9 @@
 import { startProblem } from "../exec/program.ts";
 import { type Spawned, spawnProcess } from "../exec/spawn.ts";
 import { within } from "../wait.ts";
+import { MAX_MCP_MESSAGE } from "../bounded/limits.ts";
+import { readLines, type SkippedLine } from "../bounded/lines.ts";
+import { skippedId, tooLargeReply, tooLargeText } from "./oversize.ts";
 
 /** Lines of stderr kept for error messages. */
 export const KEPT_LINES = 20;
@@ -166,16 +169,21 @@ export class StdioTransport {
     await Promise.all(this.#readers);
   }
 
+  /**
+   * One JSON message a line, read in linear time; a line longer than {@linkcode MAX_MCP_MESSAGE}
+   * is passed over, and the request it answered gets an error in its place (lib/mcp/oversize.ts);
+   * one that names no request is only kept with stderr's lines.
+   */
   async #readStdout(stream: ReadableStream<Uint8Array>): Promise<void> {
-    let partial = "";
-    const decoder = new TextDecoder();
+    const skip = (line: SkippedLine) => {
+      const id = skippedId(line);
+      if (id !== undefined) return this.#message(tooLargeReply(id));
+      this.stderr.add(
+        `mm: passed over a message of ${line.bytes} bytes that answers no call: ${tooLargeText()}`,
+      );
+    };
     try {
-      for await (const chunk of stream) {
-        const lines = (partial + decoder.decode(chunk, { stream: true })).split("\n");
-        partial = lines.pop() ?? "";
-        for (const line of lines) this.#line(line);
-      }
-      if (partial) this.#line(partial);
+      for await (const line of readLines(stream, { max: MAX_MCP_MESSAGE, skip })) this.#line(line);
     } catch {
       // The pipe broke with the process: its exit is told by `status`.
     }
@@ -190,6 +198,10 @@ export class StdioTransport {
       this.stderr.add(line);
       return;
     }
+    this.#message(message);
+  }
+
+  #message(message: unknown): void {
     try {
       this.onmessage?.(message);
     } catch (e) {

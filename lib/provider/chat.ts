@@ -27,8 +27,11 @@ import {
   reachReason,
   streamFailed,
   type Target,
+  tooLarge,
   unreachable,
 } from "./errors.ts";
+import { MAX_ANSWER, MAX_BODY, MAX_ERROR_BODY } from "../bounded/limits.ts";
+import { readBody, TooLarge } from "../bounded/lines.ts";
 import { requestServer, serverHeaders } from "./http.ts";
 import { sseEvents } from "./sse.ts";
 
@@ -202,13 +205,23 @@ export async function sendChat(
   }
 }
 
-/** The text of an error answer, at most 64 KiB of it; empty when it cannot be read. */
-async function bodyText(response: Response, signal: AbortSignal): Promise<string> {
+/**
+ * The text of an answer: an error's first {@linkcode MAX_ERROR_BODY} bytes (empty when it cannot
+ * be read), or with `target`, the whole of a 2xx answer, which past {@linkcode MAX_BODY} is the
+ * error of a body too large.
+ */
+async function bodyText(
+  response: Response,
+  signal: AbortSignal,
+  target?: Target,
+): Promise<string> {
+  if (!response.body) return "";
   try {
-    const text = await response.text();
-    return text.length > 65_536 ? text.slice(0, 65_536) : text;
-  } catch {
+    const max = target ? MAX_BODY : MAX_ERROR_BODY;
+    return new TextDecoder().decode(await readBody(response.body, max, { cut: !target }));
+  } catch (e) {
     if (signal.aborted) throw new StreamAborted();
+    if (e instanceof TooLarge && target) throw tooLarge(target, "a body", e.limit);
     return "";
   }
 }
@@ -306,7 +319,7 @@ async function readAnswer(
   if (/text\/event-stream/i.test(type) && response.body) {
     return await readStream(target, response.body, request);
   }
-  const text = await bodyText(response, request.signal);
+  const text = await bodyText(response, request.signal, target);
   // An event stream a proxy labelled otherwise (text/plain, nothing) is read all the same.
   if (/^\s*data:/.test(text)) return await readStream(target, textStream(text), request);
   const json = /json/i.test(type) || /^\s*\{/.test(text) ? parseJSON(text) : undefined;
@@ -401,6 +414,7 @@ async function readStream(
 ): Promise<ChatResult> {
   const result: ChatResult = { text: "", thought: "", toolCalls: [] };
   let done = false;
+  let size = 0;
   const events = sseEvents(body)[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -421,11 +435,13 @@ async function readStream(
       if (event === "error") throw inStreamError(target, chunk?.error ?? chunk ?? data);
       if (typeof chunk !== "object" || chunk === null) continue;
       if (chunk.error !== undefined) throw inStreamError(target, chunk.error);
-      takeChunk(chunk, result, request);
+      size += takeChunk(chunk, result, request);
+      if (size > MAX_ANSWER) throw tooLarge(target, "an answer", MAX_ANSWER);
     }
   } catch (e) {
     if (request.signal.aborted) throw new StreamAborted();
     if (e instanceof ProviderError) throw e;
+    if (e instanceof TooLarge) throw tooLarge(target, "a line", e.limit);
     throw dropped(target, causeText(e));
   } finally {
     body.cancel().catch(() => {});
@@ -441,9 +457,13 @@ async function readStream(
   return result;
 }
 
-/** One `chat.completion.chunk` added to `result`, its deltas told to the request. */
+/**
+ * One `chat.completion.chunk` added to `result`, its deltas told to the request; how many
+ * characters of content, reasoning and arguments it added.
+ */
 // deno-lint-ignore no-explicit-any
-function takeChunk(chunk: any, result: ChatResult, request: ChatRequest): void {
+function takeChunk(chunk: any, result: ChatResult, request: ChatRequest): number {
+  let added = 0;
   if (chunk.usage) {
     result.usage = {
       promptTokens: chunk.usage.prompt_tokens ?? 0,
@@ -451,16 +471,18 @@ function takeChunk(chunk: any, result: ChatResult, request: ChatRequest): void {
     };
   }
   const choice = chunk.choices?.[0];
-  if (!choice) return;
+  if (!choice) return 0;
   if (choice.finish_reason) result.finishReason = choice.finish_reason;
   const delta = choice.delta ?? {};
   const thought = delta.reasoning_content ?? delta.reasoning;
   if (typeof thought === "string" && thought) {
     result.thought += thought;
+    added += thought.length;
     request.onDelta({ type: "thought", text: thought });
   }
   if (typeof delta.content === "string" && delta.content) {
     result.text += delta.content;
+    added += delta.content.length;
     request.onDelta({ type: "text", text: delta.content });
   }
   for (const tc of delta.tool_calls ?? []) {
@@ -472,10 +494,16 @@ function takeChunk(chunk: any, result: ChatResult, request: ChatRequest): void {
     const name = tc.function?.name;
     if (name && call.name !== name) call.name += name;
     const args = tc.function?.arguments;
-    if (typeof args === "string") call.arguments += args;
-    else if (args && typeof args === "object") call.arguments += JSON.stringify(args);
+    const piece = typeof args === "string"
+      ? args
+      : args && typeof args === "object"
+      ? JSON.stringify(args)
+      : "";
+    call.arguments += piece;
+    added += piece.length;
     request.onDelta({ type: "toolCall", index, name: call.name, arguments: call.arguments });
   }
+  return added;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ProviderName } from "../config/config.ts";
 import { pullHint, startHint } from "./endpoints.ts";
 import { redactUrl } from "../secrets.ts";
 import { UserError } from "../presentation.ts";
+import { sizeText } from "../bounded/limits.ts";
 
 /** What went wrong with the server. */
 export type ProviderErrorKind =
@@ -18,7 +19,8 @@ export type ProviderErrorKind =
   | "noModel"
   | "stream"
   | "notStream"
-  | "rateLimited";
+  | "rateLimited"
+  | "tooLarge";
 
 /** A failure of the model server, rendered once by the front end. */
 export class ProviderError extends UserError {
@@ -287,6 +289,25 @@ export function notAStream(
     "notStream",
     `${url} answered HTTP 200 with ${what}${line}, not a model's answer — check \`url\`: it must be the ${t.provider} server itself, not a proxy's or a login page`,
     200,
+  );
+}
+
+/** What mm reads no more of than its limit (lib/bounded/limits.ts). */
+export type TooLargeWhat = "a line" | "an answer" | "a body";
+
+/**
+ * The server sent more than mm reads: one line of its stream, a streamed answer, or an answer
+ * that is not streamed, past its limit; mm stopped reading there rather than hold it all.
+ */
+export function tooLarge(t: Target, what: TooLargeWhat, limit: number): ProviderError {
+  const hint = what === "an answer"
+    ? "set `maxTokens` in the agent file to keep answers shorter, or look at the server's log"
+    : "look at the server's log: a model server does not send that much at once";
+  return new ProviderError(
+    "tooLarge",
+    `the ${t.provider} server at ${redactUrl(t.url)} sent ${what} of more than ${
+      sizeText(limit)
+    } for "${t.model}", mm's limit — mm stopped reading it: ${hint}`,
   );
 }
 

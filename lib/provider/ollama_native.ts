@@ -15,7 +15,9 @@ import {
 } from "./chat.ts";
 import { type Message, type ToolCall } from "../history.ts";
 import { serverRoot } from "./endpoints.ts";
-import { causeText, dropped, ProviderError, type Target } from "./errors.ts";
+import { causeText, dropped, ProviderError, type Target, tooLarge } from "./errors.ts";
+import { MAX_ANSWER, MAX_STREAM_LINE } from "../bounded/limits.ts";
+import { readLines, TooLarge } from "../bounded/lines.ts";
 
 /** One message in Ollama's shape: tool-call arguments as objects, `tool_name` on tool results. */
 export interface OllamaMessage {
@@ -110,6 +112,7 @@ async function streamOllama(
   });
   const result: ChatResult = { text: "", thought: "", toolCalls: [] };
   let done = false;
+  let size = 0;
   try {
     for await (const line of ndjsonLines(response.body!)) {
       // deno-lint-ignore no-explicit-any
@@ -123,17 +126,21 @@ async function streamOllama(
       const message = part.message ?? {};
       if (typeof message.thinking === "string" && message.thinking) {
         result.thought += message.thinking;
+        size += message.thinking.length;
         request.onDelta({ type: "thought", text: message.thinking });
       }
       if (typeof message.content === "string" && message.content) {
         result.text += message.content;
+        size += message.content.length;
         request.onDelta({ type: "text", text: message.content });
       }
       for (const tc of (message.tool_calls ?? []) as unknown[]) {
         const call = toolCall(tc, result.toolCalls.length);
         const index = result.toolCalls.push(call) - 1;
+        size += call.arguments.length;
         request.onDelta({ type: "toolCall", index, name: call.name, arguments: call.arguments });
       }
+      if (size > MAX_ANSWER) throw tooLarge(target, "an answer", MAX_ANSWER);
       if (part.done) {
         done = true;
         result.finishReason = result.toolCalls.length ? "tool_calls" : part.done_reason || "stop";
@@ -148,6 +155,7 @@ async function streamOllama(
   } catch (e) {
     if (request.signal.aborted) throw new StreamAborted();
     if (e instanceof ProviderError) throw e;
+    if (e instanceof TooLarge) throw tooLarge(target, "a line", e.limit);
     throw dropped(target, causeText(e));
   }
   if (request.signal.aborted) throw new StreamAborted();
@@ -155,21 +163,12 @@ async function streamOllama(
   return result;
 }
 
-/** The lines of an NDJSON body, as they come; the empty ones left out. */
+/** The lines of an NDJSON body, as they come, trimmed; the empty ones left out. */
 async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, nl).trim();
-      buffer = buffer.slice(nl + 1);
-      if (line) yield line;
-    }
+  for await (const raw of readLines(body, { max: MAX_STREAM_LINE })) {
+    const line = raw.trim();
+    if (line) yield line;
   }
-  const last = (buffer + decoder.decode()).trim();
-  if (last) yield last;
 }
 
 /** A tool call as Ollama sends it, whole: arguments as an object, an id only in recent versions. */

@@ -32,8 +32,8 @@ const env = Deno.env.toObject();
 delete env.MM_CONFIG;
 env.NO_COLOR = "1";
 
-/** Runs `deno ARGS…` in `cwd`, and fails loudly if it does not exit 0. */
-export async function measure(args: string[], cwd: string): Promise<Sample> {
+/** Runs `deno ARGS…` in `cwd`, and fails loudly if it does not exit with `code` (0). */
+export async function measure(args: string[], cwd: string, code = 0): Promise<Sample> {
   const rssFile = hasTime ? await Deno.makeTempFile() : "";
   const argv = [Deno.execPath(), ...args];
   const [cmd, ...rest] = hasTime ? [TIME, "-f", "%M", "-o", rssFile, ...argv] : argv;
@@ -56,7 +56,7 @@ export async function measure(args: string[], cwd: string): Promise<Sample> {
     hwm = Number((await Deno.readTextFile(rssFile)).trim().split("\n").at(-1));
     await Deno.remove(rssFile);
   }
-  if (!out.success) {
+  if (out.code !== code) {
     const stderr = new TextDecoder().decode(out.stderr);
     throw new Error(`deno ${args.join(" ")} exited ${out.code}: ${stderr}`);
   }

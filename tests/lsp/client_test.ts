@@ -80,6 +80,29 @@ Deno.test("lsp client", async (t) => {
   await removeProjects();
 });
 
+Deno.test("lsp client: a message over 32 MiB is refused at its header, not buffered", async () => {
+  const dir = await project({ "h.fk": "huge\n" });
+  const client = await LspClient.start(fakeServer(), { root: dir });
+  const file = `${dir}/h.fk`;
+  client.sync(file, "fake", "huge\n");
+  const began = performance.now();
+  const err = await rejection(client.request("textDocument/hover", {
+    textDocument: { uri: fileUri(file) },
+    position: { line: 0, character: 1 },
+  }));
+  assertEquals(err.kind, "gone");
+  assertMatch(
+    err.message,
+    /^the server sent a message of 4000\d{4} bytes, larger than 32 MiB, more than mm reads: mm stopped reading the server$/,
+  );
+  assertEquals(client.alive, false);
+  const seconds = (performance.now() - began) / 1000;
+  if (seconds > 20) throw new Error(`took ${seconds} s`);
+  await client.close();
+  assertEquals(await groupGone(client.pid), []);
+  await removeProjects();
+});
+
 Deno.test("lsp client: close sends shutdown and exit, and reaps the process", async () => {
   const dir = await project({});
   const client = await LspClient.start(fakeServer(), { root: dir });

@@ -75,6 +75,28 @@ Deno.test("an MCP server over stdio: the fault server", async (t) => {
       assertEquals(await server.call("hang", {}, NEVER), { kind: "timeout", ms: 300 });
       await server.close();
     },
+    "a 40 MB answer, its id first or last: an error the model reads, the server goes on":
+      async () => {
+        const { server } = start("fault", faultConfig({ FAULT_BIG: "1" }, { timeout: 60_000 }));
+        const began = performance.now();
+        const refused = {
+          kind: "error",
+          message:
+            "its answer is larger than 32 MiB, more than mm reads, and was not read — ask for less (a narrower query, a smaller range)",
+        };
+        assertEquals(await server.call("big", { bytes: 40_000_000 }, NEVER), refused);
+        assertEquals(await server.call("big", { bytes: 40_000_000, idLast: true }, NEVER), refused);
+        const seconds = (performance.now() - began) / 1000;
+        if (seconds > 30) throw new Error(`two 40 MB answers took ${seconds} s`);
+        // Not wedged: the next answer, a large one within the limit, comes whole.
+        const ok = await server.call("big", { bytes: 5_000_000 }, NEVER);
+        assertEquals(
+          ok.kind === "result" && (ok.result.content[0] as { text: string }).text.length,
+          5_000_000,
+        );
+        assertEquals(server.state, { kind: "running" });
+        await server.close();
+      },
     "a crash during a call: the server is down, with its exit and last stderr line": async () => {
       const { server, downs } = start("fault", faultConfig());
       await server.started;

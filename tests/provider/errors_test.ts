@@ -1,6 +1,7 @@
 /** The overflow sentence: what to do depends on `contextSize` and the server's window. */
 
-import { largerWindow, overflow, type Target } from "../../lib/provider/errors.ts";
+import { largerWindow, overflow, type Target, tooLarge } from "../../lib/provider/errors.ts";
+import { MAX_ANSWER, MAX_BODY, MAX_STREAM_LINE } from "../../lib/bounded/limits.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 const t: Target = { provider: "llamacpp", url: "http://h:8080", model: "m" };
@@ -61,4 +62,23 @@ Deno.test("the advice of an overflow", async (t2) => {
     const e = overflow({ ...t, provider: "dmr", contextSize: 16384, serverWindow: 4096 }, "x");
     assertEquals(e.message.endsWith("`docker model configure --context-size 16384 m`"), true);
   });
+});
+
+Deno.test("more than mm reads: a line, an answer, a body, each with its limit", () => {
+  const head = "the llamacpp server at http://h:8080 sent";
+  const log = "look at the server's log: a model server does not send that much at once";
+  assertEquals(
+    tooLarge(t, "a line", MAX_STREAM_LINE).message,
+    `${head} a line of more than 8 MiB for "m", mm's limit — mm stopped reading it: ${log}`,
+  );
+  assertEquals(
+    tooLarge(t, "an answer", MAX_ANSWER).message,
+    `${head} an answer of more than 32 MiB for "m", mm's limit — mm stopped reading it: set \`maxTokens\` in the agent file to keep answers shorter, or look at the server's log`,
+  );
+  const body = tooLarge(t, "a body", MAX_BODY);
+  assertEquals(
+    body.message,
+    `${head} a body of more than 32 MiB for "m", mm's limit — mm stopped reading it: ${log}`,
+  );
+  assertEquals(body.kind, "tooLarge");
 });

@@ -6,7 +6,7 @@
  * - `fileOps: true`: `rename` answers with a file creation among its edits;
  * - `outside`: an absolute path `definition` also points into, with a `deno:` URI and a duplicate.
  * `hover` answers `<word> at <line>:<character>` with the wire position it received, null on a line
- * holding `NOHOVER`; on `boom` it answers an error, on `crash` the process exits at once. `didOpen` and `didChange` are recorded
+ * holding `NOHOVER`; on `boom` it answers an error, on `crash` the process exits at once, on `huge` it answers 40 MB. `didOpen` and `didChange` are recorded
  * and answered by the custom request `fake/log`.
  */
 
@@ -117,6 +117,7 @@ conn.onNotification("textDocument/didChange", (p) => {
 conn.onRequest("textDocument/hover", (p): unknown => {
   const { word } = wordAt(lineOf(p.textDocument.uri, p.position.line), p.position.character);
   if (word === "crash") Deno.exit(3);
+  if (word === "huge") return { contents: { kind: "markdown", value: "h".repeat(40_000_000) } };
   if (word === "boom") throw new rpc.ResponseError(-32603, "boom happened\nat the server");
   if (word === "" || lineOf(p.textDocument.uri, p.position.line).includes("NOHOVER")) return null;
   return {

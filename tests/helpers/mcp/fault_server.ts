@@ -16,6 +16,8 @@
  *   FAULT_EXIT_AFTER_MS    exit with status 5 that long after answering `tools/list` (a server
  *                          that dies on its own)
  *   FAULT_CLASH            also declare `add.one` and `add_one`, whose tools' names are the same
+ *   FAULT_BIG              also declare `big`: an answer of `bytes` characters in one line (its
+ *                          id last with `idLast`), for mm's limit of one message
  *   FAULT_SCHEMAS          also declare `ghostly` (`required` names a property it does not have)
  *                          and `either` (a top-level `oneOf` of two objects); both echo their arguments
  *
@@ -30,7 +32,8 @@ const log = (line: string) => {
 const encoder = new TextEncoder();
 const send = (message: unknown) => {
   try {
-    Deno.stdout.writeSync(encoder.encode(JSON.stringify(message) + "\n"));
+    const bytes = encoder.encode(JSON.stringify(message) + "\n");
+    for (let at = 0; at < bytes.length;) at += Deno.stdout.writeSync(bytes.subarray(at));
   } catch {
     // stdout closed: mm is gone
   }
@@ -124,6 +127,18 @@ if (env("FAULT_CLASH")) {
   for (const name of ["add.one", "add_one"]) {
     tools.push({ name, description: "Adds one.", inputSchema: { type: "object" } });
   }
+}
+if (env("FAULT_BIG")) {
+  tools.push(
+    {
+      name: "big",
+      description: "Answers a text of `bytes` characters, in one line; its id last with `idLast`.",
+      inputSchema: {
+        type: "object",
+        properties: { bytes: { type: "integer" }, idLast: { type: "boolean" } },
+      },
+    },
+  );
 }
 if (env("FAULT_SCHEMAS")) {
   tools.push({
@@ -252,6 +267,11 @@ function call(id: unknown, name: string, args: Record<string, unknown>): void {
       return;
     case "hang":
       return;
+    case "big": {
+      const result = text("b".repeat(Number(args.bytes)));
+      if (args.idLast) return send({ jsonrpc: "2.0", result, id });
+      return answer(id, result);
+    }
     case "crash":
       console.error("fault server: crashing on purpose");
       Deno.exit(7);

@@ -9,7 +9,7 @@ import type { Reply } from "./mod.ts";
 /** A scripted reply that streams (every kind but a fixed status and body). */
 export type StreamedReply = Exclude<
   Reply,
-  { status: number } | { fixture: unknown } | { raw: unknown }
+  { status: number } | { fixture: unknown } | { raw: unknown } | { huge: unknown }
 >;
 
 /** What a stream body writes with. */

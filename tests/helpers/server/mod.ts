@@ -14,6 +14,7 @@ import { type FixtureName, fixtureResponse } from "./fixtures.ts";
 import { ollamaModelNotFound, ollamaStream } from "./ollama_ndjson.ts";
 import { openaiModelNotFound, openaiStream } from "./openai_sse.ts";
 import { sideAnswer, type SideState } from "./side_apis.ts";
+import { type HugeKind, hugeResponse } from "./huge.ts";
 
 /** One tool call the scripted model makes. */
 export interface ScriptedCall {
@@ -53,7 +54,9 @@ export type Reply =
   /** Answer as llama-server answered in a captured exchange (tests/fixtures/llama-server/). */
   | { fixture: FixtureName }
   /** Answer exactly this: a proxy's page, a server that ignores `stream`. */
-  | { raw: { status: number; headers: Record<string, string>; body: string } };
+  | { raw: { status: number; headers: Record<string, string>; body: string } }
+  /** More than mm reads: a line, an answer or a body of `bytes` (./huge.ts). */
+  | { huge: HugeKind; bytes: number };
 
 /** A request the server received. */
 export interface Recorded {
@@ -181,6 +184,7 @@ export class ScriptedServer implements SideState {
     if (!reply) return native ? ollamaModelNotFound(model) : openaiModelNotFound(model);
     if ("status" in reply) return Response.json(reply.body, { status: reply.status });
     if ("fixture" in reply) return fixtureResponse(reply.fixture);
+    if ("huge" in reply) return hugeResponse(reply.huge, reply.bytes, native);
     if ("raw" in reply) {
       return new Response(reply.raw.body, { status: reply.raw.status, headers: reply.raw.headers });
     }
