@@ -23,6 +23,8 @@ export interface Parameter {
   optional?: boolean;
   /** Other names a small model uses for this field (`file` for `path`): accepted silently. */
   aliases?: string[];
+  /** A file path: a value holding a control character or a line break is an invalid call (tool_input.ts). */
+  path?: true;
 }
 
 /** What is at a path that is neither a regular file nor a directory, in the words a tool says it. */

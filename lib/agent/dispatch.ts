@@ -25,7 +25,7 @@ import type {
   ToolResult,
   UnknownToolAnswer,
 } from "../tool.ts";
-import { coerceInput, invalidCallText, parseToolArguments } from "../tool_input.ts";
+import { coerceInput, invalidCallText, parseToolArguments, pathFaults } from "../tool_input.ts";
 import type { AgentEvent } from "./events.ts";
 import { LOOP_DETECTED, LoopDetector, loopStoppedText } from "./loop_detector.ts";
 import { previewChange } from "./preview.ts";
@@ -70,9 +70,18 @@ export function findTool(tools: readonly AnyTool[], name: string): AnyTool | und
   return tools.find((t) => t.name === match);
 }
 
-/** The input of `tool` from a model's arguments (already parsed), or the faults that refuse it. */
-function coerce(tool: AnyTool, args: Record<string, unknown>) {
-  return tool.parse ? tool.parse(args) : coerceInput(tool.parameters, args);
+/**
+ * The input of `tool` from a model's arguments (already parsed), or the faults that refuse it; a
+ * path holding a control character or a line break is one (the one path rule, for every tool).
+ */
+function coerce(
+  tool: AnyTool,
+  args: Record<string, unknown>,
+): { ok: true; input: Record<string, unknown> } | { ok: false; faults: string[] } {
+  const coerced = tool.parse ? tool.parse(args) : coerceInput(tool.parameters, args);
+  if (!coerced.ok) return coerced;
+  const faults = pathFaults(tool.parameters, coerced.input);
+  return faults.length ? { ok: false, faults } : coerced;
 }
 
 /**
