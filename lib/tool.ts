@@ -53,6 +53,11 @@ export interface Files {
   read(path: string, limit?: number): Promise<Uint8Array | undefined>;
   /** Writes through a temporary file and a rename, creating missing parent directories. */
   writeAtomic(path: string, data: Uint8Array): Promise<void>;
+  /**
+   * Where `path` really leads: its absolute path with every symbolic link of it resolved (a tail
+   * that does not exist yet kept as written), as a write or a read reaches it.
+   */
+  realPath?(path: string): Promise<string>;
 }
 
 /** Thrown by {@linkcode Files} for a path that is not a regular file (a FIFO, a socket, a device). */

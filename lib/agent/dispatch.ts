@@ -6,6 +6,7 @@
  * stored call with the same rule.
  */
 
+import { isAbsolute, relative, sep as SEP } from "node:path";
 import type { Config, HookEvent } from "../config/config.ts";
 import { type Message, NOT_RUN, type ToolCall } from "../history.ts";
 import {
@@ -15,7 +16,13 @@ import {
   runHooks,
   withHookContext,
 } from "../hooks/run.ts";
-import { type AskPermission, refusalWithReason, rejectedText } from "../permissions/prompt.ts";
+import {
+  type AskPermission,
+  refusalWithReason,
+  rejectedText,
+  targetText,
+  withTargets,
+} from "../permissions/prompt.ts";
 import type {
   AnyTool,
   Conversation,
@@ -152,6 +159,43 @@ function describePrepared(
   const { tool, input } = prepared;
   const kind = typeof tool.kind === "function" ? tool.kind(input) : tool.kind;
   return { name: tool.name, kind, summary: tool.summary(input, conversation), input };
+}
+
+/** Where a path of a call really leads, when that is elsewhere than it reads. */
+export interface CallTarget {
+  /** The absolute path reached, every symbolic link resolved. */
+  real: string;
+  /** Out of the project (the working directory, its links resolved too). */
+  outside: boolean;
+}
+
+/**
+ * The describe step of a permission prompt: where each path of the call (its parameters marked
+ * `path`) leads when it is reached through a symbolic link or lies outside the project — what the
+ * prompt names after the summary, so that a link's name never hides its target.
+ */
+export async function callTargets(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  ctx: Pick<ToolContext, "cwd" | "fs">,
+): Promise<CallTarget[]> {
+  const { fs, cwd } = ctx;
+  const real = (path: string) =>
+    fs.realPath ? fs.realPath(path) : Promise.resolve(fs.resolve(path));
+  const targets: CallTarget[] = [];
+  let project: string | undefined;
+  for (const [name, p] of Object.entries(tool.parameters)) {
+    const value = input[name];
+    if (!p.path || typeof value !== "string" || !value.trim()) continue;
+    project ??= await real(cwd);
+    const reached = await real(value);
+    const rel = relative(project, reached);
+    const outside = rel === ".." || rel.startsWith(`..${SEP}`) || isAbsolute(rel);
+    if (outside || rel !== relative(cwd, fs.resolve(value))) {
+      targets.push({ real: reached, outside });
+    }
+  }
+  return targets;
 }
 
 /** What a hook's new input that the display line does not show adds to it. */
@@ -383,15 +427,17 @@ export class Dispatcher {
     const conversation = this.#opts.conversation();
     const asks = typeof tool.asks === "function" ? tool.asks(input, conversation) : tool.asks;
     if (!asks || this.#opts.config.yolo || this.#allowed.has(tool.name)) return undefined;
-    const preview = await previewChange(tool, input, {
-      ...this.#opts.context(signal),
-      conversation,
-    });
+    const ctx = { ...this.#opts.context(signal), conversation };
+    const preview = await previewChange(tool, input, ctx);
     // A file change that would fail or change nothing writes nothing: its answer, nothing asked.
     if (preview.kind === "nothing") return { answered: preview.result };
+    const targets = await callTargets(tool, input, ctx);
     const answer = await this.#opts.askPermission(
       tool.name,
-      tool.summary(input, conversation),
+      withTargets(
+        tool.summary(input, conversation),
+        targets.map((t) => targetText(t.real, t.outside)),
+      ),
       input,
       undefined,
       preview.kind === "change" ? preview.diff : undefined,

@@ -15,6 +15,7 @@ export function withoutWrites(files: Files): Files {
     resolve: (path) => files.resolve(path),
     stat: (path) => files.stat(path),
     read: (path, limit) => files.read(path, limit),
+    ...(files.realPath ? { realPath: (path: string) => files.realPath!(path) } : {}),
     writeAtomic: async (path) => {
       for (let dir = dirname(files.resolve(path)); dir !== dirname(dir); dir = dirname(dir)) {
         const info = await files.stat(dir);

@@ -1,0 +1,161 @@
+/**
+ * Approvals that show the truth (issue 24), through the real `mm`: a path that would disguise where
+ * a call goes is refused before anything asks, a prompt names where a path really leads (line
+ * mode, window mode, the editor), a long command keeps its head in view, a file changed after its
+ * preview is not overwritten, no tool output carries mm's secrets, and reads outside the project
+ * and fetches ask.
+ */
+
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { runCases } from "../helpers/cases.ts";
+import { Editor, select } from "../helpers/acp.ts";
+import { DENO_DIR, exists, MAIN, runMM, tempDir, workdir } from "../helpers/mm.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
+import { boxTakesKeys, Terminal } from "../helpers/tmux.ts";
+
+const server = ScriptedServer.start();
+
+/** The path of the issue: a file name, then lines that look like a diff, then a way out. */
+const DISGUISED = "notes.txt\n@@ -0,0 +1,2 @@\n+harmless line\n+/../../../OUT.txt";
+
+/** Starts mm (line mode, or `-tui`) in a terminal in `dir`, once its banner is drawn. */
+async function terminal(dir: string, args: string[] = [], height = 40): Promise<Terminal> {
+  const term = await Terminal.start(
+    [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN, ...args],
+    { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR }, width: 100, height },
+  );
+  await term.waitFor("Ctrl-D quits.");
+  return term;
+}
+
+/** Types `text` and Enter. */
+async function send(term: Terminal, text: string): Promise<void> {
+  await term.type(text);
+  await term.keys("Enter");
+}
+
+/** A project in which `link` is a symbolic link to a directory outside it; both real paths. */
+async function linkedProject(model: string, extra = "yolo: false\n") {
+  const dir = await workdir(`url: ${server.url}\nmodel: ${model}\n${extra}`);
+  const outside = await Deno.realPath(await tempDir("mm-outside-"));
+  await Deno.symlink(outside, `${dir}/link`);
+  return { dir, outside };
+}
+
+/** The write of the symlink cases: through `link` to the directory outside. */
+const WRITE_THROUGH_LINK = {
+  toolCalls: [{ name: "write_file", arguments: { path: "link/x.txt", content: "hi\n" } }],
+};
+
+Deno.test("a path that would disguise where a call goes", async (t) => {
+  await runCases(t, {
+    "mm -p: a path with a line break or U+2028 is an invalid call; nothing is written":
+      async () => {
+        const dir = await workdir(`url: ${server.url}\nmodel: ap-disguise\n`);
+        server.script("ap-disguise", [
+          {
+            toolCalls: [
+              { name: "write_file", arguments: { path: DISGUISED, content: "x" } },
+              {
+                name: "write_file",
+                arguments: { path: DISGUISED.replaceAll("\n", "\u2028"), content: "x" },
+              },
+              { name: "read_file", arguments: { path: "mm.yaml\r" } },
+            ],
+          },
+          { text: "done" },
+        ]);
+        const run = await runMM(["-p", "go"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        const [nl, ls, cr] = server.toolOutputs("ap-disguise");
+        assertStringIncludes(
+          nl,
+          "[write_file: invalid call, nothing was run — path holds a line break or a control character (U+000A), which a file path may not hold.",
+        );
+        assertStringIncludes(ls, "(U+2028), which a file path may not hold.");
+        assertStringIncludes(cr, "[read_file: invalid call, nothing was run — path holds");
+        assertEquals(await exists(`${dir}/OUT.txt`), false);
+        assertEquals(await exists(`${dir}/a/OUT.txt`), false);
+      },
+    "line mode: refused before any prompt, nothing asked": async () => {
+      const dir = await workdir(`url: ${server.url}\nmodel: ap-disguise-line\nyolo: false\n`);
+      server.script("ap-disguise-line", [
+        { toolCalls: [{ name: "write_file", arguments: { path: DISGUISED, content: "x" } }] },
+        { text: "it was refused" },
+      ]);
+      const term = await terminal(dir);
+      try {
+        await send(term, "go");
+        const screen = await term.waitFor("it was refused");
+        assertEquals(screen.includes("🔐"), false, screen);
+        assertEquals(screen.includes("allow?"), false, screen);
+        assertStringIncludes(
+          server.toolOutputs("ap-disguise-line")[0],
+          "invalid call, nothing was run — path holds a line break",
+        );
+      } finally {
+        await term.kill();
+      }
+    },
+  });
+});
+
+Deno.test("a prompt names where a path really leads", async (t) => {
+  await runCases(t, {
+    "line mode: the 🔐 line names the link's target outside the project": async () => {
+      const { dir, outside } = await linkedProject("ap-link-line");
+      server.script("ap-link-line", [WRITE_THROUGH_LINK, { text: "left alone" }]);
+      const term = await terminal(dir);
+      try {
+        await send(term, "go");
+        const screen = await term.waitFor("allow?");
+        assertStringIncludes(
+          screen,
+          `🔐 write_file: link/x.txt → ${outside}/x.txt (outside the project)\n`,
+        );
+        await send(term, "n");
+        await term.waitFor("left alone");
+        assertEquals(await exists(`${outside}/x.txt`), false);
+      } finally {
+        await term.kill();
+      }
+    },
+    "window mode: the permission box names the link's target outside the project": async () => {
+      const { dir, outside } = await linkedProject("ap-link-window");
+      server.script("ap-link-window", [WRITE_THROUGH_LINK, { text: "left alone" }]);
+      const term = await terminal(dir, ["-tui"], 30);
+      try {
+        await send(term, "go");
+        const screen = await term.waitFor("╭─ 🔐 allow this call?");
+        const box = screen.split("\n").filter((r) => r.startsWith("│"))
+          .map((r) => r.replace(/^│ ?|\s*│$/g, "")).join("");
+        assertStringIncludes(
+          box,
+          `write_file: link/x.txt → ${outside}/x.txt (outside the project)`,
+        );
+        await boxTakesKeys();
+        await term.type("n");
+        await term.waitFor("left alone");
+        assertEquals(await exists(`${outside}/x.txt`), false);
+      } finally {
+        await term.kill();
+      }
+    },
+    "editor mode: the dialog's title names the link's target outside the project": async () => {
+      const { dir, outside } = await linkedProject("ap-link-acp");
+      server.script("ap-link-acp", [WRITE_THROUGH_LINK, { text: "left alone" }]);
+      const editor = await Editor.start({ cwd: dir, permission: () => select("reject_once") });
+      try {
+        const session = await editor.newSession(dir);
+        assertEquals(await editor.prompt(session, "go"), "end_turn");
+        assertEquals(
+          editor.permissions[0].toolCall.title,
+          `write_file: link/x.txt → ${outside}/x.txt (outside the project)`,
+        );
+        assertEquals(await exists(`${outside}/x.txt`), false);
+      } finally {
+        await editor.close();
+      }
+    },
+  });
+});
