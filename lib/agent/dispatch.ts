@@ -32,6 +32,7 @@ import type {
   ToolResult,
   UnknownToolAnswer,
 } from "../tool.ts";
+import { redact } from "../secrets.ts";
 import { coerceInput, invalidCallText, parseToolArguments, pathFaults } from "../tool_input.ts";
 import type { AgentEvent } from "./events.ts";
 import { LOOP_DETECTED, LoopDetector, loopStoppedText } from "./loop_detector.ts";
@@ -282,6 +283,8 @@ export class Dispatcher {
             });
           });
     }
+    // The one place every tool result enters the history: mm's secrets never reach the model.
+    result = redactedResult(result);
     if (tool?.counter) counters[tool.counter]++;
     const verdict = this.loop.record(
       name,
@@ -330,10 +333,10 @@ export class Dispatcher {
     if (!prepared.ok) return { kind: "refused", text: prepared.refusal };
     const gate = await this.#gate(prepared.tool, prepared.input, signal);
     if (gate && "refused" in gate) return { kind: "refused", text: gate.refused };
-    if (gate) return { kind: "ran", result: gate.answered };
+    if (gate) return { kind: "ran", result: redactedResult(gate.answered) };
     return {
       kind: "ran",
-      result: await this.#runWithHooks(prepared.tool, prepared.input, signal, id),
+      result: redactedResult(await this.#runWithHooks(prepared.tool, prepared.input, signal, id)),
     };
   }
 
@@ -450,6 +453,16 @@ export class Dispatcher {
         : rejectedText(tool.name),
     };
   }
+}
+
+/**
+ * `result` with its output redacted of mm's secrets (lib/secrets.ts: the key, a URL's password,
+ * an MCP server's tokens): what a bash command, a declared tool, an MCP server, a fetched page or
+ * a hook says never hands the model a secret mm holds, nor the session file.
+ */
+export function redactedResult(result: ToolResult): ToolResult {
+  const output = redact(result.output);
+  return output === result.output ? result : { ...result, output };
 }
 
 /**

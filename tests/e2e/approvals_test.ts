@@ -159,3 +159,33 @@ Deno.test("a prompt names where a path really leads", async (t) => {
     },
   });
 });
+
+Deno.test("the model never reads a secret mm holds", async (t) => {
+  const KEY = "sk-approvals-secret-0123456789";
+  await runCases(t, {
+    "mm -p: bash reading mm's own environment, and a hook's context, give the model ***":
+      async () => {
+        const dir = await workdir(
+          `url: ${server.url}\nmodel: ap-secret\n` +
+            `hooks:\n  postToolCall:\n    - command: ["bash", "-c", ` +
+            `"echo '{\\"context\\": \\"key is ${KEY}\\"}'"]\n`,
+        );
+        server.script("ap-secret", [
+          {
+            toolCalls: [{
+              name: "bash",
+              arguments: { command: `tr '\\0' '\\n' < /proc/$PPID/environ | grep '^MM_API_KEY='` },
+            }],
+          },
+          { text: "done" },
+        ]);
+        const run = await runMM(["-p", "go"], { cwd: dir, env: { MM_API_KEY: KEY } });
+        assertEquals(run.code, 0, run.stderr);
+        const [out] = server.toolOutputs("ap-secret");
+        assertStringIncludes(out, "MM_API_KEY=***\n");
+        assertStringIncludes(out, "[context added by a hook]\nkey is ***");
+        const request = JSON.stringify(server.chats("ap-secret")[1].body);
+        assertEquals(request.includes(KEY), false, request);
+      },
+  });
+});
