@@ -36,7 +36,7 @@ import { redact } from "../secrets.ts";
 import { coerceInput, invalidCallText, parseToolArguments, pathFaults } from "../tool_input.ts";
 import type { AgentEvent } from "./events.ts";
 import { LOOP_DETECTED, LoopDetector, loopStoppedText } from "./loop_detector.ts";
-import { previewChange } from "./preview.ts";
+import { changedSince, changedSinceText, previewChange } from "./preview.ts";
 import type { Counters } from "./recap.ts";
 import {
   abandonedText,
@@ -446,7 +446,16 @@ export class Dispatcher {
       preview.kind === "change" ? preview.diff : undefined,
     );
     if (answer.kind === "allowAlways") this.#allowed.add(tool.name);
-    if (answer.kind !== "reject") return undefined;
+    if (answer.kind !== "reject") {
+      // What was shown is what is applied: a file changed while the user read its diff is left alone.
+      const changed = preview.kind === "change"
+        ? await changedSince(ctx.fs, preview.seen)
+        : undefined;
+      if (changed === undefined) return undefined;
+      return {
+        answered: { output: changedSinceText(relative(ctx.cwd, changed) || changed), failed: true },
+      };
+    }
     return {
       refused: answer.reason
         ? refusalWithReason(tool.name, answer.reason)

@@ -189,3 +189,48 @@ Deno.test("the model never reads a secret mm holds", async (t) => {
       },
   });
 });
+
+Deno.test("what was shown is what is applied", async (t) => {
+  await runCases(t, {
+    "line mode: a file changed while its diff was shown is not overwritten; the model is told":
+      async () => {
+        const dir = await workdir(`url: ${server.url}\nmodel: ap-changed\nyolo: false\n`);
+        await Deno.writeTextFile(`${dir}/a.txt`, "one\nold\n");
+        server.script("ap-changed", [
+          {
+            toolCalls: [{
+              name: "write_file",
+              arguments: { path: "a.txt", content: "one\nNEW\n" },
+            }],
+          },
+          {
+            toolCalls: [{
+              name: "edit_file",
+              arguments: { path: "a.txt", edits: [{ old: "one", new: "ONE" }] },
+            }],
+          },
+          { text: "told" },
+        ]);
+        const term = await terminal(dir);
+        try {
+          await send(term, "go");
+          await term.waitFor("🔐 write_file: a.txt");
+          await Deno.writeTextFile(`${dir}/a.txt`, "one\nold\nthe user's line\n");
+          await send(term, "y");
+          await term.waitFor("🔐 edit_file: a.txt");
+          await Deno.writeTextFile(`${dir}/a.txt`, "one\nold\nthe user's line\nand another\n");
+          await send(term, "y");
+          await term.waitFor("told");
+          assertEquals(
+            await Deno.readTextFile(`${dir}/a.txt`),
+            "one\nold\nthe user's line\nand another\n",
+          );
+          const changed =
+            "a.txt changed after its change was shown for approval — nothing was written; read it again and redo the change";
+          assertEquals(server.toolOutputs("ap-changed"), [changed, changed]);
+        } finally {
+          await term.kill();
+        }
+      },
+  });
+});
