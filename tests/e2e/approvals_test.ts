@@ -234,3 +234,33 @@ Deno.test("what was shown is what is applied", async (t) => {
       },
   });
 });
+
+Deno.test("line mode: a long command keeps its head in view when allow? is asked", async () => {
+  const comments = Array.from({ length: 120 }, (_, i) => `# comment ${i + 1}`);
+  const command = ["touch X", ...comments].join("\n");
+  const dir = await workdir(`url: ${server.url}\nmodel: ap-long\nyolo: false\n`);
+  server.script("ap-long", [
+    { toolCalls: [{ name: "bash", arguments: { command } }] },
+    { text: "refused" },
+  ]);
+  const term = await terminal(dir);
+  try {
+    await send(term, "go");
+    let screen = await term.waitFor("allow?");
+    assertStringIncludes(screen, "🔐 bash: touch X\n# comment 1\n");
+    assertStringIncludes(screen, "# comment 9\n   … 106 more lines …\n# comment 116\n");
+    assertStringIncludes(
+      screen,
+      "# comment 120\n   allow? [y]es · [a]lways for this tool · [v]iew all",
+    );
+    await send(term, "v");
+    // Shown whole, its middle lines too, then asked again.
+    screen = await term.waitFor(/# comment 100\n# comment 101\n[^]*# comment 120\n   allow\?/);
+    assertEquals(screen.includes("more lines"), false, screen);
+    await send(term, "n");
+    await term.waitFor("refused");
+    assertEquals(await exists(`${dir}/X`), false);
+  } finally {
+    await term.kill();
+  }
+});
