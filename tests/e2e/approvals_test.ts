@@ -255,7 +255,7 @@ Deno.test("line mode: a long command keeps its head in view when allow? is asked
     );
     await send(term, "v");
     // Shown whole, its middle lines too, then asked again.
-    screen = await term.waitFor(/# comment 100\n# comment 101\n[^]*# comment 120\n   allow\?/);
+    screen = await term.waitFor(/# comment 100\n# comment 101\n[^]*# comment 120\n {3}allow\?/);
     assertEquals(screen.includes("more lines"), false, screen);
     await send(term, "n");
     await term.waitFor("refused");
