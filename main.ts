@@ -206,6 +206,8 @@ async function configFor(flags: Flags, cwd: string, frontEnd: FrontEnd = "onesho
   for (const url of [config.url, ...Object.values(config.mcpServers).map((s) => s.url)]) {
     addUrlSecrets(url);
   }
+  const { addServerSecrets } = await import("./lib/mcp/env.ts");
+  for (const server of Object.values(config.mcpServers)) addServerSecrets(server);
   const { dropPermissions } = await import("./lib/permissions/sandbox.ts");
   await dropPermissions(config, frontEnd);
   return config;

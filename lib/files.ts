@@ -150,6 +150,22 @@ export function realFiles(cwd: string): Files {
       }
     },
 
+    async realPath(path: string): Promise<string> {
+      let head = abs(path);
+      const tail: string[] = [];
+      for (;;) {
+        try {
+          return join(await Deno.realPath(head), ...tail);
+        } catch (err) {
+          if (!isMissing(err) && !(err instanceof Deno.errors.NotADirectory)) return abs(path);
+        }
+        const up = dirname(head);
+        if (up === head) return abs(path);
+        tail.unshift(basename(head));
+        head = up;
+      }
+    },
+
     async writeAtomic(path: string, data: Uint8Array): Promise<void> {
       let target = abs(path);
       let mode: number | undefined;

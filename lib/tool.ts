@@ -23,6 +23,8 @@ export interface Parameter {
   optional?: boolean;
   /** Other names a small model uses for this field (`file` for `path`): accepted silently. */
   aliases?: string[];
+  /** A file path: a value holding a control character or a line break is an invalid call (tool_input.ts). */
+  path?: true;
 }
 
 /** What is at a path that is neither a regular file nor a directory, in the words a tool says it. */
@@ -51,6 +53,11 @@ export interface Files {
   read(path: string, limit?: number): Promise<Uint8Array | undefined>;
   /** Writes through a temporary file and a rename, creating missing parent directories. */
   writeAtomic(path: string, data: Uint8Array): Promise<void>;
+  /**
+   * Where `path` really leads: its absolute path with every symbolic link of it resolved (a tail
+   * that does not exist yet kept as written), as a write or a read reaches it.
+   */
+  realPath?(path: string): Promise<string>;
 }
 
 /** Thrown by {@linkcode Files} for a path that is not a regular file (a FIFO, a socket, a device). */

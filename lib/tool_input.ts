@@ -165,6 +165,38 @@ export function coerceInput(
   return faults.length ? { ok: false, faults, partial: input } : { ok: true, input };
 }
 
+/**
+ * What no file path may hold: a control character (a line break, a tab, an escape), U+2028 and
+ * U+2029 (line and paragraph separators), and the marks that reorder text (bidirectional
+ * controls). Each can make a path show as something else than what it opens.
+ */
+const PATH_FORBIDDEN = /[\p{Cc}\u2028\u2029\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/** The fault of a path `name` holding `char`: one sentence the model reads in the invalid-call text. */
+export function pathFaultText(name: string, char: string): string {
+  const code = char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+  return `${name} holds a line break or a control character (U+${code}), which a file path may not hold`;
+}
+
+/**
+ * The faults of the path parameters of `input` (each {@linkcode Parameter} marked `path`): one
+ * rule for every path of every tool, so that a path never shows as something else than the
+ * file it opens (`notes.txt` then a line that looks like a diff, then `../../OUT.txt`).
+ */
+export function pathFaults(
+  params: Record<string, Parameter>,
+  input: Record<string, unknown>,
+): string[] {
+  const faults: string[] = [];
+  for (const [name, p] of Object.entries(params)) {
+    const value = input[name];
+    if (!p.path || typeof value !== "string") continue;
+    const bad = PATH_FORBIDDEN.exec(value);
+    if (bad) faults.push(pathFaultText(name, bad[0]));
+  }
+  return faults;
+}
+
 /** A field's name as compared when it is not exact: lowercase, without `_` and `-`. */
 export function plainKey(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, "");

@@ -6,7 +6,9 @@ import {
   faultValue,
   invalidCallText,
   parseToolArguments,
+  pathFaults,
 } from "../lib/tool_input.ts";
+import { BUILTIN_TOOLS } from "../tools/mod.ts";
 import type { Parameter } from "../lib/tool.ts";
 import { assertEquals } from "./helpers/assert.ts";
 
@@ -163,4 +165,49 @@ Deno.test("coerceInput: a name in another case or style is the parameter's", () 
     ok: true,
     input: { command: "ls", file_path: "p" },
   });
+});
+
+Deno.test("pathFaults: a path holding a control character or a line break is a fault", async (t) => {
+  const params = {
+    path: { type: "string" as const, description: "File.", path: true as const },
+    content: { type: "string" as const, description: "Text." },
+  };
+  await t.step("a plain path, even with spaces and non-ASCII letters, is none", () => {
+    assertEquals(pathFaults(params, { path: "notes/été a.txt", content: "a\nb" }), []);
+  });
+  for (
+    const [name, char, code] of [
+      ["a line feed", "\n", "000A"],
+      ["a carriage return", "\r", "000D"],
+      ["a tab", "\t", "0009"],
+      ["an escape", "\x1b", "001B"],
+      ["a C1 control", "\x85", "0085"],
+      ["U+2028", "\u2028", "2028"],
+      ["U+2029", "\u2029", "2029"],
+      ["a right-to-left override", "\u202E", "202E"],
+    ]
+  ) {
+    await t.step(`${name} is one, named by its code point`, () => {
+      assertEquals(pathFaults(params, { path: `notes.txt${char}@@ -0,0 +1 @@`, content: "" }), [
+        `path holds a line break or a control character (U+${code}), which a file path may not hold`,
+      ]);
+    });
+  }
+  await t.step("a field that is no path may hold line breaks", () => {
+    assertEquals(pathFaults(params, { path: "a.txt", content: "x\u2028y\n" }), []);
+  });
+});
+
+Deno.test("every path parameter of every built-in tool is marked path", () => {
+  const marked = BUILTIN_TOOLS.flatMap((tool) =>
+    Object.entries(tool.parameters).filter(([, p]) => p.path).map(([n]) => `${tool.name}.${n}`)
+  );
+  assertEquals(marked.sort(), [
+    "edit_file.path",
+    "fetch_content.output",
+    "lsp.path",
+    "read_file.path",
+    "save_answer.path",
+    "write_file.path",
+  ]);
 });

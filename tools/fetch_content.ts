@@ -148,6 +148,7 @@ export function createFetchContent(options: FetchContentOptions = {}): Tool<Fetc
         description: OUTPUT_DESCRIPTION,
         optional: true,
         aliases: ["file", "path", "output_file"],
+        path: true,
       },
       baseUrl: {
         type: "string",

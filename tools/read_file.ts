@@ -103,7 +103,12 @@ export const readFile: Tool<ReadFileInput> = {
   declared: (config) => config.editTools,
   description: READ_FILE_DESCRIPTION,
   parameters: {
-    path: { type: "string", description: PATH_DESCRIPTION, aliases: ["file", "file_path"] },
+    path: {
+      type: "string",
+      description: PATH_DESCRIPTION,
+      aliases: ["file", "file_path"],
+      path: true,
+    },
     start: { type: "integer", description: START_DESCRIPTION, optional: true },
     end: { type: "integer", description: END_DESCRIPTION, optional: true },
     numbered: { type: "boolean", description: NUMBERED_DESCRIPTION, optional: true },

@@ -77,7 +77,12 @@ export const saveAnswer: Tool<SaveAnswerInput> = {
   declared: (config) => config.saveAnswerTool,
   description: SAVE_ANSWER_DESCRIPTION,
   parameters: {
-    path: { type: "string", description: PATH_DESCRIPTION, aliases: ["file", "file_path"] },
+    path: {
+      type: "string",
+      description: PATH_DESCRIPTION,
+      aliases: ["file", "file_path"],
+      path: true,
+    },
   },
   summary: (input, conversation) => {
     const answer = answerToSave(conversation?.callerText, conversation?.previousAnswer);

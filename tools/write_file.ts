@@ -65,7 +65,12 @@ export const writeFile: Tool<WriteFileInput> = {
   declared: (config) => config.editTools,
   description: WRITE_FILE_DESCRIPTION,
   parameters: {
-    path: { type: "string", description: PATH_DESCRIPTION, aliases: ["file", "file_path"] },
+    path: {
+      type: "string",
+      description: PATH_DESCRIPTION,
+      aliases: ["file", "file_path"],
+      path: true,
+    },
     content: { type: "string", description: CONTENT_DESCRIPTION, aliases: ["text", "contents"] },
   },
   summary: (input) => input.path,

@@ -6,6 +6,7 @@
  * stored call with the same rule.
  */
 
+import { isAbsolute, relative, sep as SEP } from "node:path";
 import type { Config, HookEvent } from "../config/config.ts";
 import { type Message, NOT_RUN, type ToolCall } from "../history.ts";
 import {
@@ -15,7 +16,13 @@ import {
   runHooks,
   withHookContext,
 } from "../hooks/run.ts";
-import { type AskPermission, refusalWithReason, rejectedText } from "../permissions/prompt.ts";
+import {
+  type AskPermission,
+  refusalWithReason,
+  rejectedText,
+  targetText,
+  withTargets,
+} from "../permissions/prompt.ts";
 import type {
   AnyTool,
   Conversation,
@@ -25,10 +32,11 @@ import type {
   ToolResult,
   UnknownToolAnswer,
 } from "../tool.ts";
-import { coerceInput, invalidCallText, parseToolArguments } from "../tool_input.ts";
+import { redact } from "../secrets.ts";
+import { coerceInput, invalidCallText, parseToolArguments, pathFaults } from "../tool_input.ts";
 import type { AgentEvent } from "./events.ts";
 import { LOOP_DETECTED, LoopDetector, loopStoppedText } from "./loop_detector.ts";
-import { previewChange } from "./preview.ts";
+import { changedSince, changedSinceText, previewChange } from "./preview.ts";
 import type { Counters } from "./recap.ts";
 import {
   abandonedText,
@@ -71,9 +79,18 @@ export function findTool(tools: readonly AnyTool[], name: string): AnyTool | und
   return tools.find((t) => t.name === match);
 }
 
-/** The input of `tool` from a model's arguments (already parsed), or the faults that refuse it. */
-function coerce(tool: AnyTool, args: Record<string, unknown>) {
-  return tool.parse ? tool.parse(args) : coerceInput(tool.parameters, args);
+/**
+ * The input of `tool` from a model's arguments (already parsed), or the faults that refuse it; a
+ * path holding a control character or a line break is one (the one path rule, for every tool).
+ */
+function coerce(
+  tool: AnyTool,
+  args: Record<string, unknown>,
+): { ok: true; input: Record<string, unknown> } | { ok: false; faults: string[] } {
+  const coerced = tool.parse ? tool.parse(args) : coerceInput(tool.parameters, args);
+  if (!coerced.ok) return coerced;
+  const faults = pathFaults(tool.parameters, coerced.input);
+  return faults.length ? { ok: false, faults } : coerced;
 }
 
 /**
@@ -144,6 +161,43 @@ function describePrepared(
   const { tool, input } = prepared;
   const kind = typeof tool.kind === "function" ? tool.kind(input) : tool.kind;
   return { name: tool.name, kind, summary: tool.summary(input, conversation), input };
+}
+
+/** Where a path of a call really leads, when that is elsewhere than it reads. */
+export interface CallTarget {
+  /** The absolute path reached, every symbolic link resolved. */
+  real: string;
+  /** Out of the project (the working directory, its links resolved too). */
+  outside: boolean;
+}
+
+/**
+ * The describe step of a permission prompt: where each path of the call (its parameters marked
+ * `path`) leads when it is reached through a symbolic link or lies outside the project — what the
+ * prompt names after the summary, so that a link's name never hides its target.
+ */
+export async function callTargets(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  ctx: Pick<ToolContext, "cwd" | "fs">,
+): Promise<CallTarget[]> {
+  const { fs, cwd } = ctx;
+  const real = (path: string) =>
+    fs.realPath ? fs.realPath(path) : Promise.resolve(fs.resolve(path));
+  const targets: CallTarget[] = [];
+  let project: string | undefined;
+  for (const [name, p] of Object.entries(tool.parameters)) {
+    const value = input[name];
+    if (!p.path || typeof value !== "string" || !value.trim()) continue;
+    project ??= await real(cwd);
+    const reached = await real(value);
+    const rel = relative(project, reached);
+    const outside = rel === ".." || rel.startsWith(`..${SEP}`) || isAbsolute(rel);
+    if (outside || rel !== relative(cwd, fs.resolve(value))) {
+      targets.push({ real: reached, outside });
+    }
+  }
+  return targets;
 }
 
 /** What a hook's new input that the display line does not show adds to it. */
@@ -230,6 +284,8 @@ export class Dispatcher {
             });
           });
     }
+    // The one place every tool result enters the history: mm's secrets never reach the model.
+    result = redactedResult(result);
     if (tool?.counter) counters[tool.counter]++;
     const verdict = this.loop.record(
       name,
@@ -278,10 +334,10 @@ export class Dispatcher {
     if (!prepared.ok) return { kind: "refused", text: prepared.refusal };
     const gate = await this.#gate(prepared.tool, prepared.input, signal);
     if (gate && "refused" in gate) return { kind: "refused", text: gate.refused };
-    if (gate) return { kind: "ran", result: gate.answered };
+    if (gate) return { kind: "ran", result: redactedResult(gate.answered) };
     return {
       kind: "ran",
-      result: await this.#runWithHooks(prepared.tool, prepared.input, signal, id),
+      result: redactedResult(await this.#runWithHooks(prepared.tool, prepared.input, signal, id)),
     };
   }
 
@@ -375,27 +431,48 @@ export class Dispatcher {
     const conversation = this.#opts.conversation();
     const asks = typeof tool.asks === "function" ? tool.asks(input, conversation) : tool.asks;
     if (!asks || this.#opts.config.yolo || this.#allowed.has(tool.name)) return undefined;
-    const preview = await previewChange(tool, input, {
-      ...this.#opts.context(signal),
-      conversation,
-    });
+    const ctx = { ...this.#opts.context(signal), conversation };
+    const preview = await previewChange(tool, input, ctx);
     // A file change that would fail or change nothing writes nothing: its answer, nothing asked.
     if (preview.kind === "nothing") return { answered: preview.result };
+    const targets = await callTargets(tool, input, ctx);
     const answer = await this.#opts.askPermission(
       tool.name,
-      tool.summary(input, conversation),
+      withTargets(
+        tool.summary(input, conversation),
+        targets.map((t) => targetText(t.real, t.outside)),
+      ),
       input,
       undefined,
       preview.kind === "change" ? preview.diff : undefined,
     );
     if (answer.kind === "allowAlways") this.#allowed.add(tool.name);
-    if (answer.kind !== "reject") return undefined;
+    if (answer.kind !== "reject") {
+      // What was shown is what is applied: a file changed while the user read its diff is left alone.
+      const changed = preview.kind === "change"
+        ? await changedSince(ctx.fs, preview.seen)
+        : undefined;
+      if (changed === undefined) return undefined;
+      return {
+        answered: { output: changedSinceText(relative(ctx.cwd, changed) || changed), failed: true },
+      };
+    }
     return {
       refused: answer.reason
         ? refusalWithReason(tool.name, answer.reason)
         : rejectedText(tool.name),
     };
   }
+}
+
+/**
+ * `result` with its output redacted of mm's secrets (lib/secrets.ts: the key, a URL's password,
+ * an MCP server's tokens): what a bash command, a declared tool, an MCP server, a fetched page or
+ * a hook says never hands the model a secret mm holds, nor the session file.
+ */
+export function redactedResult(result: ToolResult): ToolResult {
+  const output = redact(result.output);
+  return output === result.output ? result : { ...result, output };
 }
 
 /**

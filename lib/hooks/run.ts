@@ -4,6 +4,7 @@ import type { HookConfig, HookEvent } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { startProblem } from "../exec/program.ts";
 import { type Spawned, spawnProcess } from "../exec/spawn.ts";
+import { redact } from "../secrets.ts";
 
 /** What a hook is told, as JSON on its stdin. */
 export interface HookPayload {
@@ -49,11 +50,14 @@ export interface HookVerdict {
 /** The line before hook context in a prompt or an output; search_memory stops at it. */
 export const HOOK_CONTEXT_MARKER = "[context added by a hook]";
 
-/** Appends hook context after `text`, under its marker line. */
+/**
+ * Appends hook context after `text`, under its marker line; the context is redacted of mm's
+ * secrets (lib/secrets.ts): the model never reads one.
+ */
 export function withHookContext(text: string, context: string[]): string {
   if (context.length === 0) return text;
   return `${text}${text.endsWith("\n") || text === "" ? "" : "\n"}${HOOK_CONTEXT_MARKER}\n${
-    context.join("\n")
+    redact(context.join("\n"))
   }`;
 }
 

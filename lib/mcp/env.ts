@@ -5,6 +5,7 @@
  */
 
 import { isSecret } from "../child_env.ts";
+import { addSecret, isSecretParameter } from "../secrets.ts";
 
 /** The variables a server inherits from mm on Linux and macOS (as Codex passes them). */
 export const INHERITED_UNIX = [
@@ -61,4 +62,21 @@ export function serverEnv(
     }
   }
   return { ...env, ...own };
+}
+
+/**
+ * Marks the secrets of an MCP server's settings as mm's (lib/secrets.ts), so that no output the
+ * model reads and no record holds them: the value of every `env` variable and `headers` header
+ * whose name says it is one (`GITHUB_TOKEN`, `API_KEY`, `Authorization`, `Cookie`), and a
+ * credential's part after its scheme (`Bearer <token>`).
+ */
+export function addServerSecrets(
+  server: { env?: Record<string, string>; headers?: Record<string, string> },
+): void {
+  for (const [name, value] of Object.entries({ ...server.env, ...server.headers })) {
+    if (!isSecretParameter(name) && !/cookie/i.test(name)) continue;
+    addSecret(value);
+    const scheme = /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value.trim());
+    if (scheme) addSecret(scheme[1]);
+  }
 }

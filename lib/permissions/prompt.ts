@@ -38,3 +38,16 @@ export type AskPermission = (
   askedBy?: AskedBy,
   change?: { path: string; oldText?: string; newText: string; replaces?: string },
 ) => Promise<PermissionAnswer>;
+
+/**
+ * What a permission prompt adds after a call's summary when a path of the call leads elsewhere than
+ * it reads: through a symbolic link, or out of the project (`→ /abs/target (outside the project)`).
+ */
+export function targetText(real: string, outside: boolean): string {
+  return `→ ${real}${outside ? " (outside the project)" : ""}`;
+}
+
+/** A call's summary as its permission prompt shows it: the summary, then where its paths lead. */
+export function withTargets(summary: string, targets: readonly string[]): string {
+  return targets.length ? `${summary} ${targets.join(" ")}` : summary;
+}

@@ -4,7 +4,13 @@
  */
 
 import { Agent } from "../../lib/agent/agent.ts";
-import { describeCall, prepareCall } from "../../lib/agent/dispatch.ts";
+import {
+  callTargets,
+  describeCall,
+  prepareCall,
+  redactedResult,
+} from "../../lib/agent/dispatch.ts";
+import { addSecret } from "../../lib/secrets.ts";
 import { abandonedText, CANCEL_GRACE, unknownToolText } from "../../lib/agent/texts.ts";
 import { coerceInput } from "../../lib/tool_input.ts";
 import { toolSchema } from "../../lib/agent/schema.ts";
@@ -221,4 +227,58 @@ Deno.test("a name no declared tool has: the tools that claim it answer, else the
     ok: false,
     refusal: unknownToolText("web", ["count_items"]),
   });
+});
+
+Deno.test("redactedResult: the one place a tool's output is redacted before the model reads it", () => {
+  addSecret("sk-dispatch-secret-42424242");
+  const result = { output: "key sk-dispatch-secret-42424242 and http://u:pw@h/x", failed: true };
+  assertEquals(redactedResult(result), { output: "key *** and http://***@h/x", failed: true });
+  const clean = { output: "nothing secret" };
+  assertEquals(redactedResult(clean), clean);
+});
+
+Deno.test("prepareCall: a path with a line break is refused by the one path rule, edit_file too", () => {
+  for (const name of ["write_file", "edit_file", "read_file"]) {
+    const prepared = prepareCall(BUILTIN_TOOLS, {
+      name,
+      arguments: JSON.stringify({
+        path: "a.txt\n+x",
+        content: "",
+        edits: [{ old: "a", new: "b" }],
+      }),
+    });
+    assertEquals(prepared.ok, false, name);
+    if (!prepared.ok) {
+      assertEquals(
+        prepared.refusal.startsWith(
+          `[${name}: invalid call, nothing was run — path holds a line break or a control character (U+000A), which a file path may not hold.`,
+        ),
+        true,
+        prepared.refusal,
+      );
+    }
+  }
+});
+
+Deno.test("callTargets: a path through a link or out of the project is named by its real target", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    await Deno.mkdir(`${root}/project/sub`, { recursive: true });
+    await Deno.mkdir(`${root}/elsewhere`);
+    await Deno.symlink(`${root}/elsewhere`, `${root}/project/out`);
+    await Deno.symlink(`${root}/project/sub`, `${root}/project/in`);
+    const { realFiles } = await import("../../lib/files.ts");
+    const ctx = { cwd: `${root}/project`, fs: realFiles(`${root}/project`) };
+    const write = BUILTIN_TOOLS.find((t) => t.name === "write_file")!;
+    const at = (path: string) => callTargets(write, { path, content: "" }, ctx);
+    assertEquals(await at("sub/a.txt"), []);
+    assertEquals(await at("out/new/a.txt"), [{
+      real: `${root}/elsewhere/new/a.txt`,
+      outside: true,
+    }]);
+    assertEquals(await at("in/a.txt"), [{ real: `${root}/project/sub/a.txt`, outside: false }]);
+    assertEquals(await at("../x.txt"), [{ real: `${root}/x.txt`, outside: true }]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

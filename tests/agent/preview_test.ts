@@ -1,6 +1,6 @@
 /** The change a file-changing call would make, for its permission dialog (lib/agent/preview.ts). */
 
-import { previewChange } from "../../lib/agent/preview.ts";
+import { changedSince, previewChange } from "../../lib/agent/preview.ts";
 import { bash } from "../../tools/bash.ts";
 import { editFile } from "../../tools/edit_file/mod.ts";
 import { writeFile } from "../../tools/write_file.ts";
@@ -17,11 +17,16 @@ Deno.test("previewChange: what a call would change, nothing written", async (t) 
     assertEquals(await previewChange(writeFile, { path: "new.txt", content: "n\n" }, ctx), {
       kind: "change",
       diff: { path: `${FAKE_CWD}/new.txt`, newText: "n\n" },
+      seen: new Map([[`stat:${FAKE_CWD}/new.txt`, "missing"]]),
     });
     assertEquals(ctx.fs.files.has(`${FAKE_CWD}/new.txt`), false);
     assertEquals(await previewChange(writeFile, { path: "old.txt", content: "b\n" }, ctx), {
       kind: "change",
       diff: { path: `${FAKE_CWD}/old.txt`, oldText: "a\n", newText: "b\n" },
+      seen: new Map<string, string | Uint8Array | undefined>([
+        [`stat:${FAKE_CWD}/old.txt`, "file:2"],
+        [`${FAKE_CWD}/old.txt`, new TextEncoder().encode("a\n")],
+      ]),
     });
     assertEquals(text(ctx, "old.txt"), "a\n");
     // The same content changes nothing: its answer, and nothing to ask.
@@ -38,10 +43,18 @@ Deno.test("previewChange: what a call would change, nothing written", async (t) 
         if (!parsed.ok) throw new Error(parsed.faults.join("; "));
         return { ...parsed.input };
       };
-      assertEquals(await previewChange(editFile, edit("two"), ctx), {
-        kind: "change",
-        diff: { path: `${FAKE_CWD}/b.txt`, oldText: "one\ntwo\n", newText: "one\nTWO\n" },
+      const preview = await previewChange(editFile, edit("two"), ctx);
+      assertEquals(preview.kind === "change" && preview.diff, {
+        path: `${FAKE_CWD}/b.txt`,
+        oldText: "one\ntwo\n",
+        newText: "one\nTWO\n",
       });
+      // What the preview read is compared again before the call runs: a change since is found.
+      const seen = preview.kind === "change" ? preview.seen : new Map();
+      assertEquals(await changedSince(ctx.fs, seen), undefined);
+      ctx.fs.files.set(`${FAKE_CWD}/b.txt`, new TextEncoder().encode("one\ntwo\nmine\n"));
+      assertEquals(await changedSince(ctx.fs, seen), `${FAKE_CWD}/b.txt`);
+      ctx.fs.files.set(`${FAKE_CWD}/b.txt`, new TextEncoder().encode("one\ntwo\n"));
       assertEquals(text(ctx, "b.txt"), "one\ntwo\n");
       // An edit that would fail is answered by its failure: nothing is written, nothing asked.
       const failing = await previewChange(editFile, edit("three"), ctx);

@@ -149,8 +149,11 @@ Deno.test("no output or record of mm holds a secret", async (t) => {
       const json = await runMM(["-p", "go", "--json"], { cwd: dir, env });
       assertEquals(json.code, 0, json.stderr);
       for (const line of json.stdout.trim().split("\n")) JSON.parse(line);
-      // The model still read what the command printed: the filter is for what mm shows and keeps.
-      assertStringIncludes(server.toolOutputs("leaky")[0], FILE_KEY);
+      // Nor does the model read them (issue 24): every tool output is redacted before it does.
+      assertEquals(
+        server.toolOutputs("leaky")[0],
+        "*** *** http://***@example.com/x\n",
+      );
       const doctor = await runMM(["doctor"], { cwd: dir, env });
       // An unreachable server: the error names the URL, without its credentials.
       const down = await workdir(

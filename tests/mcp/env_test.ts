@@ -1,6 +1,7 @@
 /** The minimal environment of a stdio MCP server (lib/mcp/env.ts). */
 
-import { serverEnv } from "../../lib/mcp/env.ts";
+import { addServerSecrets, serverEnv } from "../../lib/mcp/env.ts";
+import { redact } from "../../lib/secrets.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 Deno.test("serverEnv", async (t) => {
@@ -35,4 +36,15 @@ Deno.test("serverEnv", async (t) => {
       USERPROFILE: "C:\\u",
     });
   });
+});
+
+Deno.test("addServerSecrets: an MCP server's tokens in env and headers are redacted, its other settings not", () => {
+  addServerSecrets({
+    env: { GITHUB_TOKEN: "ghp_envtoken123456", NODE_ENV: "production-mode" },
+    headers: { Authorization: "Bearer hdr-token-abcdef", "X-Api-Key": "xkey-9876543210" },
+  });
+  assertEquals(
+    redact("ghp_envtoken123456 hdr-token-abcdef xkey-9876543210 production-mode"),
+    "*** *** *** production-mode",
+  );
 });

@@ -31,6 +31,7 @@ Deno.test("write_file", async (t) => {
       type: "string",
       description: PATH_DESCRIPTION,
       aliases: ["file", "file_path"],
+      path: true,
     });
     assertEquals(writeFile.parameters.content.description, CONTENT_DESCRIPTION);
     assertEquals(writeFile.parameters.content.type, "string");

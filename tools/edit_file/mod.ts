@@ -610,7 +610,12 @@ export const editFile: Tool<EditFileInput> = {
   declared: (config) => config.editTools,
   description: EDIT_FILE_DESCRIPTION,
   parameters: {
-    path: { type: "string", description: PATH_DESCRIPTION, aliases: ["file", "file_path"] },
+    path: {
+      type: "string",
+      description: PATH_DESCRIPTION,
+      aliases: ["file", "file_path"],
+      path: true,
+    },
     edits: { type: "array", description: EDITS_DESCRIPTION },
     dry_run: { type: "boolean", description: DRY_RUN_DESCRIPTION, optional: true },
   },

@@ -42,7 +42,12 @@ function names(input: LspInput, action: LspAction | undefined) {
 /** The fields of lsp's input. */
 const PARAMETERS: Tool<LspInput>["parameters"] = {
   action: { type: "string", description: ACTION_DESCRIPTION, aliases: ["operation", "op"] },
-  path: { type: "string", description: PATH_DESCRIPTION, aliases: ["file", "file_path"] },
+  path: {
+    type: "string",
+    description: PATH_DESCRIPTION,
+    aliases: ["file", "file_path"],
+    path: true,
+  },
   symbol: {
     type: "string",
     description: SYMBOL_DESCRIPTION,

@@ -31,6 +31,7 @@ import type { McpEvent, McpServers } from "../../mcp/servers.ts";
 import { eventLines } from "../../mcp/status.ts";
 import { RunStop } from "../exit.ts";
 import { addUrlSecrets, redact } from "../../secrets.ts";
+import { addServerSecrets } from "../../mcp/env.ts";
 import { closeMcp, openSession, runWarnings, startMcp, startPieces, startRun } from "../start.ts";
 import { editorServers } from "./mcp_servers.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
@@ -154,7 +155,10 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
   const startEditorMcp = (id: string, cwd: string, servers: readonly McpServer[]) => {
     const tools = [...BUILTIN_TOOLS, ...config.tools.map((t) => t.name)];
     const configs = editorServers(servers, Object.keys(config.mcpServers), tools, log);
-    for (const c of Object.values(configs)) addUrlSecrets(c.url);
+    for (const c of Object.values(configs)) {
+      addUrlSecrets(c.url);
+      addServerSecrets(c);
+    }
     if (!Object.keys(configs).length) return undefined;
     const started = startMcp(configs, cwd, run.env, mcpLog);
     editorMcp.set(id, started);

@@ -137,7 +137,7 @@ export class AcpSession {
       sessionId: opts.id,
     }, {
       askPermission: (tool, summary, _input, askedBy, change) =>
-        this.#askPermission(tool, askedBy && { ...askedBy, question: summary }, change),
+        this.#askPermission(tool, summary, askedBy && { ...askedBy, question: summary }, change),
       emit: (e) => this.#onEvent(e),
       warn: (message) => this.#warn(message),
       mcpLine: (message, warning) => this.#mcpLine(message, warning),
@@ -397,6 +397,7 @@ export class AcpSession {
    */
   async #askPermission(
     tool: string,
+    summary: string,
     askedBy?: AskedBy & { question: string },
     change?: FileDiff,
   ): Promise<PermissionAnswer> {
@@ -407,7 +408,8 @@ export class AcpSession {
     const options = permissionOptions(tool);
     const toolCall = {
       toolCallId: (askedBy && call.nested?.get(askedBy.callId)) ?? call.acpId,
-      title: askedBy?.question ?? call.title,
+      // The summary the core asks with names where a path really leads (a link's target).
+      title: askedBy?.question ?? toolTitle(tool, summary),
       ...(askedBy ? {} : { kind: call.kind }),
       status: "pending" as const,
       ...(change ? { content: changeContent(change), locations: [{ path: change.path }] } : {}),

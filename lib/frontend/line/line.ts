@@ -5,7 +5,7 @@ import { CompactError } from "../../agent/fit.ts";
 import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
-import { permissionAnswer } from "./permission.ts";
+import { permissionAnswer, promptLines, wantsWhole } from "./permission.ts";
 import { CHANGE_PREVIEW_LINES, changeLines, toolLine } from "../terminal/display.ts";
 import type { Message } from "../../history.ts";
 import { ProviderError } from "../../provider/errors.ts";
@@ -123,18 +123,28 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
       render.line(render.dim(`   ${line}`));
     }
     // An asked agent's request is the whole question already: `<agent> asks: <title>`.
-    render.line(visible(askedBy ? `🔐 ${summary}` : `🔐 ${tool}: ${summary}`));
-    // An asked agent takes "always" as once: it is not offered (as in the editor's dialog).
-    const r = await editor.read(
-      askedBy
-        ? "   allow? [y]es · [n]o, or type why not: "
-        : "   allow? [y]es · [a]lways for this tool · [n]o, or type why not: ",
-    );
-    if (r.kind !== "line") {
-      turn?.abort();
-      return { kind: "reject" };
+    const title = visible(askedBy ? `🔐 ${summary}` : `🔐 ${tool}: ${summary}`);
+    // A long call keeps its head in view: its first and last lines; `v` shows it whole, then asks again.
+    for (let whole = false;;) {
+      const shown = promptLines(title, whole);
+      for (const line of shown.lines) render.line(line);
+      const view = shown.cut ? "[v]iew all · " : "";
+      // An asked agent takes "always" as once: it is not offered (as in the editor's dialog).
+      const r = await editor.read(
+        askedBy
+          ? `   allow? [y]es · ${view}[n]o, or type why not: `
+          : `   allow? [y]es · [a]lways for this tool · ${view}[n]o, or type why not: `,
+      );
+      if (r.kind !== "line") {
+        turn?.abort();
+        return { kind: "reject" };
+      }
+      if (shown.cut && wantsWhole(r.text)) {
+        whole = true;
+        continue;
+      }
+      return permissionAnswer(r.text);
     }
-    return permissionAnswer(r.text);
   };
 
   let quitAfterTurn = false;

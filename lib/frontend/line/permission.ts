@@ -12,3 +12,37 @@ export function permissionAnswer(text: string): PermissionAnswer {
   if (a === "" || word === "no") return { kind: "reject" };
   return { kind: "reject", reason: text.trim() };
 }
+
+/** How many first lines of a long call the `🔐` prompt shows. */
+export const PROMPT_HEAD_LINES = 10;
+/** How many last lines of a long call the `🔐` prompt shows. */
+export const PROMPT_TAIL_LINES = 5;
+
+/** The line that stands for the lines of a long call the prompt leaves out. */
+export function moreLinesText(n: number): string {
+  return `… ${n} more lines …`;
+}
+
+/**
+ * The lines of a call's `🔐` line as the prompt shows them: all of them, or for a long call (a
+ * command of many lines) its first and last lines with `… N more lines …` between, so that its
+ * head is still on the screen when `allow?` is asked; `cut` says whether lines were left out.
+ */
+export function promptLines(text: string, whole = false): { lines: string[]; cut: boolean } {
+  const lines = text.split("\n");
+  const keep = PROMPT_HEAD_LINES + PROMPT_TAIL_LINES;
+  if (whole || lines.length <= keep + 1) return { lines, cut: false };
+  return {
+    lines: [
+      ...lines.slice(0, PROMPT_HEAD_LINES),
+      `   ${moreLinesText(lines.length - keep)}`,
+      ...lines.slice(-PROMPT_TAIL_LINES),
+    ],
+    cut: true,
+  };
+}
+
+/** Whether an answer to a shortened `🔐` prompt asks to see the whole call (`v`, `view`). */
+export function wantsWhole(text: string): boolean {
+  return /^(v|view)$/i.test(text.trim());
+}
