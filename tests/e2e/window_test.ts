@@ -6,7 +6,7 @@ import { DENO_DIR, exists, MAIN, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { boxTakesKeys, Terminal } from "../helpers/tmux.ts";
 import { DRAG_HINT, TYPING_AHEAD_HINT } from "../../lib/frontend/window/render.ts";
-import { COMPACT_CANCELLED_TEXT } from "../../lib/frontend/window/window.ts";
+import { cancelledText } from "../../lib/agent/commands.ts";
 
 const server = ScriptedServer.start();
 
@@ -323,7 +323,7 @@ Deno.test("window mode", async (t) => {
         await send(term, "/compact");
         await waitFor(term, "Compacting");
         await term.keys("Escape");
-        const screen = await waitFor(term, COMPACT_CANCELLED_TEXT);
+        const screen = await waitFor(term, cancelledText("/compact"));
         assertEquals(screen.includes("answer was stopped"), false, screen);
       } finally {
         await term.kill();
