@@ -439,6 +439,35 @@ Deno.test("line mode", async (t) => {
         await term.kill();
       }
     },
+    "--continue draws the last question again, as it was drawn live": async () => {
+      server.script("l-resume", [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo from-bash" } }] },
+        { text: "It printed from-bash." },
+      ]);
+      const { term, dir } = await mm("l-resume", "sessions:\n  enabled: true\n");
+      try {
+        await term.type("run it");
+        await term.keys("Enter");
+        await term.waitFor(/⚙ 1 command\(s\)\n›/);
+        await term.keys("C-d");
+        await term.waitFor("[exited");
+      } finally {
+        await term.kill();
+      }
+      const again = await Terminal.start(
+        [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN, "--continue"],
+        { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR } },
+      );
+      try {
+        const screen = await again.waitFor("(continuing: 4 earlier message(s))");
+        assertStringIncludes(
+          screen,
+          "› run it\n🛠️  bash: echo from-bash\n   from-bash\nIt printed from-bash.\n(continuing: 4 earlier message(s))",
+        );
+      } finally {
+        await again.kill();
+      }
+    },
     "colours on a terminal, none with NO_COLOR": async () => {
       const call = { toolCalls: [{ name: "bash", arguments: { command: "echo shaded" } }] };
       server.script("colour", [call, { text: "done" }]);

@@ -692,6 +692,29 @@ Deno.test("window mode", async (t) => {
         await again.kill();
       }
     },
+    "--continue draws a call that was cancelled as failed, as it was drawn live": async () => {
+      server.script("w-resume-cancel", [bash("sleep 30")]);
+      const { term, dir } = await mm("w-resume-cancel", "sessions:\n  enabled: true\n");
+      try {
+        await send(term, "wait");
+        await waitFor(term, "Running");
+        await term.keys("Escape");
+        const live = await waitFor(term, "⏹ turn cancelled");
+        assertMatch(live, /‣ bash {2}sleep 30 {2}✗/);
+        await term.keys("C-d");
+        await exited(term);
+      } finally {
+        await term.kill();
+      }
+      const again = await launch(dir, ["--continue"]);
+      try {
+        const screen = await waitFor(again, "(continuing: 3 earlier message(s))");
+        assertMatch(screen, /‣ bash {2}sleep 30 {2}✗/);
+        assertEquals(screen.includes("✓"), false, screen);
+      } finally {
+        await again.kill();
+      }
+    },
     "Ctrl-D leaves; --no-mouse reports no mouse; the terminal is restored": async () => {
       server.script("w-nomouse", []);
       const { term } = await mm("w-nomouse", "", { args: ["--no-mouse"] });

@@ -30,6 +30,7 @@ import type { Message } from "../../history.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import type { Subagents } from "../../subagent/ask.ts";
 import type { AnyTool, FileDiff, NestedEvent, ToolKind } from "../../tool.ts";
+import { replay } from "../../agent/replay.ts";
 import { frontEndAgent } from "../start.ts";
 import { errorChunkMeta } from "../../acp/mm_ext.ts";
 import { editorAsk } from "./elicitation.ts";
@@ -38,7 +39,6 @@ import { permissionAnswer, permissionOptions, untilAborted } from "./permission.
 import {
   changeContent,
   promptText,
-  replayUpdates,
   textChunk,
   toolCallEnd,
   toolCallRunning,
@@ -254,10 +254,19 @@ export class AcpSession {
     await this.#opts.recorder?.close();
   }
 
-  /** `session/load`: sends the whole history again as updates, then returns once they are sent. */
+  /**
+   * `session/load`: sends the whole history again, its replay (lib/agent/replay.ts) translated as
+   * a live turn's events are; returns once every update is sent.
+   */
   async replay(): Promise<void> {
-    const updates = replayUpdates(this.agent.history, this.#opts.tools, (id) => this.#freshId(id));
-    for (const update of updates) this.#send(update);
+    for (const e of replay(this.agent.history, this.#opts.tools)) {
+      if (e.type !== "prompt") this.#onEvent(e);
+      else if (e.text) {
+        // A question of the history: the editor shows it as the user's, then the turn's updates.
+        this.#onEvent({ type: "turn_start", prompt: e.text, provider: "", model: "" });
+        this.#send(textChunk("user_message_chunk", e.text));
+      }
+    }
     await this.flush();
   }
 

@@ -3,6 +3,7 @@
 import type { Agent } from "../../agent/agent.ts";
 import { Conversation, findCommand, outcomeLines, parseCommand } from "../../agent/commands.ts";
 import type { AgentEvent } from "../../agent/events.ts";
+import { replay } from "../../agent/replay.ts";
 import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
@@ -178,7 +179,17 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
     if (!editor.above(visible(line))) render.line(visible(line));
   };
   const earlier = conversation.agent.history.length - 1;
-  if (earlier > 0) render.line(render.dim(`(continuing: ${earlier} earlier message(s))`));
+  if (earlier > 0) {
+    // The last question of the session, drawn again as it was live (lib/agent/replay.ts).
+    const events = replay(conversation.agent.history, tools);
+    const last = events.findLastIndex((e) => e.type === "prompt" && e.text !== "");
+    for (const e of last >= 0 ? events.slice(last) : []) {
+      if (e.type === "prompt") render.line(`${PROMPT}${visible(e.text)}`);
+      else render.handle(e);
+    }
+    render.finish();
+    render.line(render.dim(`(continuing: ${earlier} earlier message(s))`));
+  }
 
   /** Runs a turn or a command: Esc, Ctrl-C and a typed `/abort` cancel it; other keys wait. */
   const busy = async <T>(what: (signal: AbortSignal) => Promise<T>): Promise<T> => {
