@@ -445,6 +445,40 @@ Deno.test("editor mode (ACP)", async (t) => {
         });
       },
 
+    "the conversation's commands are offered, and run as the terminals run them": async () => {
+      server.script("acp-commands", [{ text: "hello" }, { text: "the notes" }]);
+      const dir = await dirFor("acp-commands");
+      await withEditor({ cwd: dir }, async (editor) => {
+        const id = await editor.newSession(dir);
+        await editor.waitFor((n) =>
+          n.sessionId === id && n.update.sessionUpdate === "available_commands_update"
+        );
+        assertEquals(editor.commandsOf(id), ["help", "compact", "memory", "ask"]);
+        const offer = editor.updates.find((n) =>
+          n.update.sessionUpdate === "available_commands_update"
+        )!.update as Any;
+        assertEquals(offer.availableCommands[2], {
+          name: "memory",
+          description: "search earlier conversations (sessions)",
+          input: { hint: "<words>" },
+        });
+        assertEquals(await editor.prompt(id, "hi"), "end_turn");
+        const before = editor.updatesOf(id).length;
+        assertEquals(await editor.prompt(id, "/compact"), "end_turn");
+        assertEquals(editor.updatesOf(id).slice(before), [{
+          sessionUpdate: "agent_message_chunk",
+          content: { type: "text", text: "compacted: 2 message(s) → a summary of 9 characters\n" },
+        }]);
+        // A command the editor is not offered is unknown there; nothing goes to the model.
+        assertEquals(await editor.prompt(id, "/new"), "end_turn");
+        assertStringIncludes(
+          JSON.stringify(editor.updatesOf(id).at(-1)),
+          "unknown command /new",
+        );
+        assertEquals(server.chats("acp-commands").length, 2);
+      });
+    },
+
     "session/load replays the history as updates, then the conversation goes on": async () => {
       server.script("load", [
         {

@@ -1,6 +1,7 @@
 /** Line mode: the real `mm` in a terminal (tmux), typed at, against the scripted server. */
 
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { cancelledText } from "../../lib/agent/commands.ts";
 import { runCases } from "../helpers/cases.ts";
 import { DENO_DIR, MAIN, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
@@ -410,6 +411,61 @@ Deno.test("line mode", async (t) => {
         await term.waitFor("/compact: there is nothing to compact yet");
       } finally {
         await term.kill();
+      }
+    },
+    "Esc during /compact cancels it: the conversation is as it was, and goes on": async () => {
+      server.script("l-compact", [
+        { text: "first answer" },
+        { text: "a summary that takes its time to come", chunkSize: 1, gap: 200 },
+        { text: "still here" },
+      ]);
+      const { term } = await mm("l-compact");
+      try {
+        await term.type("hi");
+        await term.keys("Enter");
+        await term.waitFor("first answer");
+        await term.type("/compact");
+        await term.keys("Enter");
+        // The summary is being asked for: its request has reached the server.
+        while (server.chats("l-compact").length < 2) await term.screen();
+        await term.keys("Escape");
+        await term.waitFor(cancelledText("/compact"));
+        await term.type("and now?");
+        await term.keys("Enter");
+        await term.waitFor("still here");
+        // The history was not replaced: the first exchange is still sent.
+        assertEquals(roles("l-compact", 2), ["system", "user", "assistant", "user"]);
+      } finally {
+        await term.kill();
+      }
+    },
+    "--continue draws the last question again, as it was drawn live": async () => {
+      server.script("l-resume", [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo from-bash" } }] },
+        { text: "It printed from-bash." },
+      ]);
+      const { term, dir } = await mm("l-resume", "sessions:\n  enabled: true\n");
+      try {
+        await term.type("run it");
+        await term.keys("Enter");
+        await term.waitFor(/⚙ 1 command\(s\)\n›/);
+        await term.keys("C-d");
+        await term.waitFor("[exited");
+      } finally {
+        await term.kill();
+      }
+      const again = await Terminal.start(
+        [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN, "--continue"],
+        { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR } },
+      );
+      try {
+        const screen = await again.waitFor("(continuing: 4 earlier message(s))");
+        assertStringIncludes(
+          screen,
+          "› run it\n🛠️  bash: echo from-bash\n   from-bash\nIt printed from-bash.\n(continuing: 4 earlier message(s))",
+        );
+      } finally {
+        await again.kill();
       }
     },
     "colours on a terminal, none with NO_COLOR": async () => {

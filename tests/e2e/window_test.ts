@@ -6,7 +6,7 @@ import { DENO_DIR, exists, MAIN, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { boxTakesKeys, Terminal } from "../helpers/tmux.ts";
 import { DRAG_HINT, TYPING_AHEAD_HINT } from "../../lib/frontend/window/render.ts";
-import { COMPACT_CANCELLED_TEXT } from "../../lib/frontend/window/window.ts";
+import { cancelledText } from "../../lib/agent/commands.ts";
 
 const server = ScriptedServer.start();
 
@@ -323,7 +323,7 @@ Deno.test("window mode", async (t) => {
         await send(term, "/compact");
         await waitFor(term, "Compacting");
         await term.keys("Escape");
-        const screen = await waitFor(term, COMPACT_CANCELLED_TEXT);
+        const screen = await waitFor(term, cancelledText("/compact"));
         assertEquals(screen.includes("answer was stopped"), false, screen);
       } finally {
         await term.kill();
@@ -688,6 +688,29 @@ Deno.test("window mode", async (t) => {
           screen,
           /› run it\n‣ bash {2}echo from-bash {2}✓ .* ▸ 1 line\nIt printed from-bash\.\n\(continuing/,
         );
+      } finally {
+        await again.kill();
+      }
+    },
+    "--continue draws a call that was cancelled as failed, as it was drawn live": async () => {
+      server.script("w-resume-cancel", [bash("sleep 30")]);
+      const { term, dir } = await mm("w-resume-cancel", "sessions:\n  enabled: true\n");
+      try {
+        await send(term, "wait");
+        await waitFor(term, "Running");
+        await term.keys("Escape");
+        const live = await waitFor(term, "⏹ turn cancelled");
+        assertMatch(live, /‣ bash {2}sleep 30 {2}✗/);
+        await term.keys("C-d");
+        await exited(term);
+      } finally {
+        await term.kill();
+      }
+      const again = await launch(dir, ["--continue"]);
+      try {
+        const screen = await waitFor(again, "(continuing: 3 earlier message(s))");
+        assertMatch(screen, /‣ bash {2}sleep 30 {2}✗/);
+        assertEquals(screen.includes("✓"), false, screen);
       } finally {
         await again.kill();
       }

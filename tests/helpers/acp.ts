@@ -140,9 +140,21 @@ export class Editor {
     return r.stopReason;
   }
 
-  /** The updates of one session, in order. */
+  /** The updates of one session, in order; its commands (`available_commands_update`) left out. */
   updatesOf(sessionId: string): SessionUpdate[] {
-    return this.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
+    return this.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update)
+      .filter((u) => u.sessionUpdate !== "available_commands_update");
+  }
+
+  /** The commands a session was offered (its last `available_commands_update`), by name. */
+  commandsOf(sessionId: string): string[] {
+    const offers = this.updates.filter((n) =>
+      n.sessionId === sessionId && n.update.sessionUpdate === "available_commands_update"
+    );
+    const last = offers.at(-1)?.update;
+    return last?.sessionUpdate === "available_commands_update"
+      ? last.availableCommands.map((c) => c.name)
+      : [];
   }
 
   /** Resolves when an update passing `test` has arrived (at once if one already has). */

@@ -260,6 +260,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
           throw e;
         });
         sessions.set(id, session);
+        session.offerCommands();
         return { sessionId: id };
       } catch (e) {
         throw userError(e, log);
@@ -318,6 +319,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
         );
         sessions.set(params.sessionId, session);
         await session.replay();
+        session.offerCommands();
         return {};
       } catch (e) {
         if (e instanceof Error && e.name === "SessionRequestError") {

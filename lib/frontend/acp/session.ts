@@ -13,6 +13,13 @@ import type {
   StopReason,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { Agent } from "../../agent/agent.ts";
+import {
+  commandsOf,
+  Conversation,
+  outcomeLines,
+  parseCommand,
+  type SlashCommand,
+} from "../../agent/commands.ts";
 import type { AgentEvent } from "../../agent/events.ts";
 import { errorLine } from "../../presentation.ts";
 import type { Config } from "../../config/config.ts";
@@ -24,6 +31,7 @@ import type { Message } from "../../history.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import type { Subagents } from "../../subagent/ask.ts";
 import type { AnyTool, FileDiff, NestedEvent, ToolKind } from "../../tool.ts";
+import { replay } from "../../agent/replay.ts";
 import { frontEndAgent } from "../start.ts";
 import { errorChunkMeta } from "../../acp/mm_ext.ts";
 import { editorAsk } from "./elicitation.ts";
@@ -32,7 +40,6 @@ import { permissionAnswer, permissionOptions, untilAborted } from "./permission.
 import {
   changeContent,
   promptText,
-  replayUpdates,
   textChunk,
   toolCallEnd,
   toolCallRunning,
@@ -99,8 +106,8 @@ export class AcpSession {
   readonly id: string;
   /** The working directory of every tool of the session. */
   readonly cwd: string;
-  /** The conversation. */
-  readonly agent: Agent;
+  /** The conversation and its commands (those editor mode offers). */
+  readonly conversation: Conversation;
   #opts: SessionOptions;
   #turn?: { controller: AbortController; done: Promise<unknown> };
   #queue: Promise<void> = Promise.resolve();
@@ -131,18 +138,42 @@ export class AcpSession {
       },
       onError: (e) => this.#requestFailed(e),
     });
-    this.agent = frontEndAgent({
-      ...opts,
-      track: (t) => this.#tracked(t),
-      sessionId: opts.id,
-    }, {
-      askPermission: (tool, summary, _input, askedBy, change) =>
-        this.#askPermission(tool, summary, askedBy && { ...askedBy, question: summary }, change),
+    this.conversation = new Conversation({
+      config: opts.config,
+      cwd: opts.cwd,
+      tools: opts.tools,
+      agent: (again) =>
+        frontEndAgent({
+          ...opts,
+          track: (t) => this.#tracked(t),
+          sessionId: opts.id,
+        }, {
+          askPermission: (tool, summary, _input, askedBy, change) =>
+            this.#askPermission(tool, summary, askedBy && { ...askedBy, question: summary }, change),
+          emit: (e) => this.#onEvent(e),
+          warn: (message) => this.#warn(message),
+          mcpLine: (message, warning) => this.#mcpLine(message, warning),
+          ask: opts.askUser === false ? undefined : ask,
+        }, again ?? earlier),
       emit: (e) => this.#onEvent(e),
-      warn: (message) => this.#warn(message),
-      mcpLine: (message, warning) => this.#mcpLine(message, warning),
-      ask: opts.askUser === false ? undefined : ask,
-    }, earlier);
+    }, { editor: true });
+  }
+
+  /** The conversation's agent. */
+  get agent(): Agent {
+    return this.conversation.agent;
+  }
+
+  /** Tells the editor the commands it may offer (`available_commands_update`). */
+  offerCommands(): void {
+    this.#send({
+      sessionUpdate: "available_commands_update",
+      availableCommands: commandsOf(true).map((c) => {
+        const name = c.name.slice(1);
+        const hint = c.usage.slice(c.name.length).trim();
+        return { name, description: c.help, ...(hint ? { input: { hint } } : {}) };
+      }),
+    });
   }
 
   /** Whether a turn is running. */
@@ -159,6 +190,8 @@ export class AcpSession {
   async prompt(blocks: ContentBlock[]): Promise<{ stopReason: StopReason; error?: string }> {
     const text = promptText(blocks, this.cwd).trim();
     if (text === "") return { stopReason: "end_turn" };
+    const command = text.startsWith("/") ? parseCommand(text) : undefined;
+    if (command) return await this.#command(command);
     const controller = new AbortController();
     const turn = { controller, done: Promise.resolve() as Promise<unknown> };
     this.#turn = turn;
@@ -177,6 +210,26 @@ export class AcpSession {
         stopReason: outcome.reason === "maxTurns" ? "max_turn_requests" : "end_turn",
         error,
       };
+    } finally {
+      this.#turn = undefined;
+    }
+  }
+
+  /**
+   * A command typed in the editor (one it was offered): run through the conversation, cancelled by
+   * `session/cancel`; what it says comes as agent messages, `/ask` as its call.
+   */
+  async #command(command: SlashCommand): Promise<{ stopReason: StopReason }> {
+    const controller = new AbortController();
+    const run = this.conversation.run(command, controller.signal);
+    this.#turn = { controller, done: run.catch(() => {}) };
+    this.#wroteText = false;
+    this.#textFrom = undefined;
+    try {
+      const outcome = await run;
+      for (const line of outcomeLines(outcome)) this.#say(line, outcome.kind === "failed");
+      await this.flush();
+      return { stopReason: outcome.kind === "cancelled" ? "cancelled" : "end_turn" };
     } finally {
       this.#turn = undefined;
     }
@@ -202,10 +255,19 @@ export class AcpSession {
     await this.#opts.recorder?.close();
   }
 
-  /** `session/load`: sends the whole history again as updates, then returns once they are sent. */
+  /**
+   * `session/load`: sends the whole history again, its replay (lib/agent/replay.ts) translated as
+   * a live turn's events are; returns once every update is sent.
+   */
   async replay(): Promise<void> {
-    const updates = replayUpdates(this.agent.history, this.#opts.tools, (id) => this.#freshId(id));
-    for (const update of updates) this.#send(update);
+    for (const e of replay(this.agent.history, this.#opts.tools)) {
+      if (e.type !== "prompt") this.#onEvent(e);
+      else if (e.text) {
+        // A question of the history: the editor shows it as the user's, then the turn's updates.
+        this.#onEvent({ type: "turn_start", prompt: e.text, provider: "", model: "" });
+        this.#send(textChunk("user_message_chunk", e.text));
+      }
+    }
     await this.flush();
   }
 

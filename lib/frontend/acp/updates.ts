@@ -1,7 +1,7 @@
 /**
- * What an editor sees of a conversation: the core's events and a session file's history turned
- * into ACP `session/update` payloads, and an ACP prompt turned into the text the model reads
- * (docs/acp.md).
+ * What an editor sees of a conversation: the core's events (live, or a session file's history
+ * replayed by lib/agent/replay.ts) turned into ACP `session/update` payloads, and an ACP prompt
+ * turned into the text the model reads (docs/acp.md).
  */
 
 import { relative, resolve, sep } from "node:path";
@@ -13,10 +13,7 @@ import type {
   ToolKind as AcpToolKind,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { AgentEvent } from "../../agent/events.ts";
-import { describeCall } from "../../agent/dispatch.ts";
-import { HOOK_CONTEXT_MARKER } from "../../hooks/run.ts";
-import type { Message } from "../../history.ts";
-import type { AnyTool, FileDiff } from "../../tool.ts";
+import type { FileDiff } from "../../tool.ts";
 
 /** The core's `tool_call` event. */
 export type ToolCallEvent = Extract<AgentEvent, { type: "tool_call" }>;
@@ -161,63 +158,4 @@ function shownPath(uri: string, cwd: string): string {
   if (rel === "") return `.${fragment}`;
   const inside = !rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep);
   return (inside ? rel : path) + fragment;
-}
-
-/** A stored user message as the user typed it: without the context a preGeneration hook added. */
-export function typedPrompt(content: string): string {
-  const at = content.indexOf(`\n${HOOK_CONTEXT_MARKER}\n`);
-  if (at >= 0) return content.slice(0, at);
-  return content.startsWith(`${HOOK_CONTEXT_MARKER}\n`) ? "" : content;
-}
-
-/**
- * A session file's history (without the system prompt) as the updates that show it again
- * (`session/load`): each question as a `user_message_chunk`, the model's text as
- * `agent_message_chunk`, each call as a `tool_call` then a `tool_call_update` with its stored
- * output. The file keeps outputs, not statuses nor diffs: every replayed call is `completed`.
- * `ids` makes tool-call ids unique within the ACP session.
- */
-export function replayUpdates(
-  history: readonly Message[],
-  tools: readonly AnyTool[],
-  ids: (callId: string) => string,
-): SessionUpdate[] {
-  const updates: SessionUpdate[] = [];
-  const open = new Map<string, { id: string; title: string }>();
-  for (const m of history) {
-    if (m.role === "system") continue;
-    if (m.role === "user") {
-      const text = typedPrompt(m.content);
-      if (text) updates.push(textChunk("user_message_chunk", text));
-    } else if (m.role === "assistant") {
-      if (m.content) updates.push(textChunk("agent_message_chunk", m.content));
-      for (const call of m.tool_calls ?? []) {
-        const d = describeCall(tools, call.function.name, call.function.arguments);
-        const id = ids(call.id);
-        const title = toolTitle(d.name, d.summary);
-        open.set(call.id, { id, title });
-        updates.push({
-          sessionUpdate: "tool_call",
-          toolCallId: id,
-          title,
-          kind: d.kind,
-          status: "pending",
-          rawInput: d.input,
-        });
-      }
-    } else {
-      const call = open.get(m.tool_call_id);
-      if (!call) continue;
-      open.delete(m.tool_call_id);
-      updates.push({
-        sessionUpdate: "tool_call_update",
-        toolCallId: call.id,
-        title: call.title,
-        status: "completed",
-        content: [{ type: "content", content: { type: "text", text: m.content } }],
-        rawOutput: { output: m.content },
-      });
-    }
-  }
-  return updates;
 }

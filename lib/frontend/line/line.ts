@@ -1,30 +1,22 @@
 /** Line mode (`mm` in a terminal): a conversation, one turn after another, until the user quits. */
 
 import type { Agent } from "../../agent/agent.ts";
-import { CompactError } from "../../agent/fit.ts";
+import { Conversation, findCommand, outcomeLines, parseCommand } from "../../agent/commands.ts";
+import type { AgentEvent } from "../../agent/events.ts";
+import { replay } from "../../agent/replay.ts";
 import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
 import { permissionAnswer, promptLines, wantsWhole } from "./permission.ts";
 import { CHANGE_PREVIEW_LINES, changeLines, toolLine } from "../terminal/display.ts";
 import type { Message } from "../../history.ts";
-import { ProviderError } from "../../provider/errors.ts";
 import { lspBannerLine } from "../../../tools/lsp/texts.ts";
 import { eventLines } from "../../mcp/status.ts";
 import { writeAll } from "../terminal/output.ts";
 import { visible } from "../terminal/visible.ts";
-import { SessionBusyError, SessionLockError } from "../../session/lock.ts";
 import { start } from "../start.ts";
 import { QUIT_SIGNALS, RunStop } from "../exit.ts";
 import { banner } from "../terminal/banner.ts";
-import {
-  askCommand,
-  helpLines,
-  isCommand,
-  memoryCommand,
-  parseCommand,
-  unknownCommandText,
-} from "../terminal/commands.ts";
 import { LineEditor } from "./editor.ts";
 import { History } from "../terminal/history.ts";
 import { KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
@@ -173,12 +165,19 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
     },
   });
 
-  const newAgent = (earlier?: { message: Message; turn: number }[]): Agent =>
-    begun.agent(
-      { askPermission, emit: (e) => render.handle(e), warn: (w) => render.line(visible(w)), ask },
-      earlier,
-    );
-  let agent = newAgent();
+  const emit = (e: AgentEvent) => render.handle(e);
+  const conversation = new Conversation({
+    config,
+    cwd,
+    tools,
+    agent: (earlier?: { message: Message; turn: number }[]): Agent =>
+      begun.agent({ askPermission, emit, warn: (w) => render.line(visible(w)), ask }, earlier),
+    newSession: async () => {
+      await begun.newSession();
+      return begun.recorder?.session.id;
+    },
+    emit,
+  });
 
   render.write(
     visible(banner(config, model, tools.map((t) => t.name), begun.recorder, begun.chat.plan)),
@@ -189,10 +188,33 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
   showMcp = (line) => {
     if (!editor.above(visible(line))) render.line(visible(line));
   };
-  if (agent.history.length > 1) {
-    render.line(render.dim(`(continuing: ${agent.history.length - 1} earlier message(s))`));
+  const earlier = conversation.agent.history.length - 1;
+  if (earlier > 0) {
+    // The last question of the session, drawn again as it was live (lib/agent/replay.ts).
+    const events = replay(conversation.agent.history, tools);
+    const last = events.findLastIndex((e) => e.type === "prompt" && e.text !== "");
+    for (const e of last >= 0 ? events.slice(last) : []) {
+      if (e.type === "prompt") render.line(`${PROMPT}${visible(e.text)}`);
+      else render.handle(e);
+    }
+    render.finish();
+    render.line(render.dim(`(continuing: ${earlier} earlier message(s))`));
   }
 
+  /** Runs a turn or a command: Esc, Ctrl-C and a typed `/abort` cancel it; other keys wait. */
+  const busy = async <T>(what: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    turn = new AbortController();
+    const controller = turn;
+    const typed = turnKeys(() => controller.abort());
+    const release = router.push(typed.listen);
+    try {
+      return await what(controller.signal);
+    } finally {
+      release();
+      router.defer(typed.ahead());
+      turn = undefined;
+    }
+  };
   const onSignal = () => turn?.abort();
   Deno.addSignalListener("SIGINT", onSignal);
   stop.signal.addEventListener("abort", onSignal, { once: true });
@@ -213,66 +235,22 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
       if (!text) continue;
       const command = text.startsWith("/") ? parseCommand(text) : undefined;
       if (command) {
-        const { name, args } = command;
-        if (name === "/quit" || name === "/exit") break;
-        if (name === "/help") render.write(["Commands:", ...helpLines()].join("\n") + "\n");
-        else if (name === "/new") {
-          try {
-            await begun.newSession();
-          } catch (e) {
-            // Its lock cannot be made or is held: the conversation goes on without a file.
-            if (!(e instanceof SessionLockError || e instanceof SessionBusyError)) throw e;
-            render.line(`[error: ${visible(e.message)}]`);
-          }
-          agent = newAgent([]);
-          const { recorder } = begun;
-          render.line(`new conversation${recorder ? ` (session ${recorder.session.id})` : ""}`);
-        } else if (name === "/compact") await compact(agent, render, spinner);
-        else if (name === "/memory") {
-          render.line(visible(await memoryCommand(config, cwd, args, agent)));
-        } else if (name === "/ask") {
-          turn = new AbortController();
-          const controller = turn;
-          const typed = turnKeys(() => controller.abort());
-          const release = router.push(typed.listen);
-          try {
-            const exchange = await askCommand(agent, tools, args, controller.signal, {
-              line: (l) => render.line(visible(l)),
-              start: (summary) => render.line(toolLine("🗣", "ask", summary)),
-              end: (result) => {
-                // The result reads like ask_agent's own in a turn: the preview under the call's line.
-                render.preview(result.display ?? result.output);
-                if (result.stop) render.preview(result.stop);
-              },
-            });
-            if (exchange) await agent.addExchange(...exchange);
-          } finally {
-            release();
-            router.defer(typed.ahead());
-            turn = undefined;
-          }
-        } else if (name === "/abort") render.line("no turn is running: nothing to abort");
-        else if (name === "/skip") render.line("/skip answers a question; no question is waiting");
-        else if (!isCommand(name)) render.line(unknownCommandText(name));
+        if (findCommand(command.name)?.busy) spinner.show("Thinking");
+        const outcome = await busy((signal) => conversation.run(command, signal)).finally(() =>
+          spinner.stop()
+        );
+        render.finish();
+        if (outcome.kind === "quit") break;
+        for (const line of outcomeLines(outcome)) render.line(visible(line));
         continue;
       }
-      turn = new AbortController();
-      const controller = turn;
-      const typed = turnKeys(() => controller.abort());
-      const release = router.push(typed.listen);
-      try {
-        const outcome = await agent.runTurn(text, controller.signal);
-        if (outcome.status !== "answered") {
-          render.handle({ type: "recap", counters: outcome.counters });
-        }
-        render.finish();
-        if (outcome.status === "cancelled") {
-          render.line(stop.reason ? `⏹ turn cancelled: ${stop.reason}` : "⏹ turn cancelled");
-        }
-      } finally {
-        release();
-        router.defer(typed.ahead());
-        turn = undefined;
+      const outcome = await busy((signal) => conversation.agent.runTurn(text, signal));
+      if (outcome.status !== "answered") {
+        render.handle({ type: "recap", counters: outcome.counters });
+      }
+      render.finish();
+      if (outcome.status === "cancelled") {
+        render.line(stop.reason ? `⏹ turn cancelled: ${stop.reason}` : "⏹ turn cancelled");
       }
       if (quitAfterTurn || stop.reason) break;
     }
@@ -323,21 +301,4 @@ export function turnKeys(cancel: () => void): TurnKeys {
     },
     ahead: () => ahead,
   };
-}
-
-async function compact(agent: Agent, render: LineRenderer, spinner: Spinner): Promise<void> {
-  const before = agent.history.length - 1;
-  spinner.show("Thinking");
-  try {
-    const notes = await agent.compact(new AbortController().signal);
-    render.line(
-      `compacted: ${before} message(s) → a summary of ${notes.length} characters`,
-    );
-  } catch (e) {
-    if (e instanceof CompactError || e instanceof ProviderError) {
-      render.line(`/compact: ${visible(e.message)}`);
-    } else throw e;
-  } finally {
-    spinner.stop();
-  }
 }

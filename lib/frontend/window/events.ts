@@ -4,10 +4,10 @@
  * Also what the status line says while a turn runs: the spinner's state and the turn's counters.
  */
 
-import { describeCall } from "../../agent/dispatch.ts";
 import type { AgentEvent } from "../../agent/events.ts";
 import { errorLine } from "../../presentation.ts";
-import { COMPACT_WRAPPER, type Message } from "../../history.ts";
+import type { Message } from "../../history.ts";
+import { replay } from "../../agent/replay.ts";
 import { type Counters, emptyCounters, recapLine } from "../../agent/recap.ts";
 import type { AnyTool, Counter, NestedEvent } from "../../tool.ts";
 import {
@@ -145,30 +145,15 @@ export class EventView {
   }
 
   /**
-   * Draws a resumed session's messages (`--continue`, `--session`) as they were: the prompts, the
-   * answers, one row per call with its output, a compacted past as one note.
+   * Draws a resumed session's messages (`--continue`, `--session`) as they were drawn live, from
+   * their replay (lib/agent/replay.ts): the prompts, the answers, one row per call with its output
+   * (a cancelled or failed one failed), an asked agent's answer under its call, a compacted past as
+   * one note.
    */
   replay(messages: readonly Message[], tools: readonly AnyTool[]): void {
-    for (const m of messages) {
-      if (m.role === "user") {
-        if (m.content.startsWith(COMPACT_WRAPPER)) {
-          this.note("(the conversation before was compacted into a summary)", "notice");
-        } else this.prompt(m.content);
-      } else if (m.role === "assistant") {
-        if (m.content) this.handle({ type: "text", text: m.content });
-        for (const call of m.tool_calls ?? []) {
-          const d = describeCall(tools, call.function.name, call.function.arguments);
-          this.handle({ type: "tool_call", id: call.id, emoji: "", ...d });
-        }
-      } else if (m.role === "tool") {
-        this.handle({
-          type: "tool_result",
-          id: m.tool_call_id,
-          name: "",
-          output: m.content,
-          failed: false,
-        });
-      }
+    for (const e of replay(messages, tools)) {
+      if (e.type !== "prompt") this.handle(e);
+      else if (e.text) this.prompt(e.text);
     }
     this.finish();
   }

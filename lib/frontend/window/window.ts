@@ -6,26 +6,23 @@
  */
 
 import type { Agent } from "../../agent/agent.ts";
-import { CompactError } from "../../agent/fit.ts";
+import {
+  type CommandOutcome,
+  Conversation,
+  findCommand,
+  outcomeLines,
+  parseCommand,
+  type SlashCommand,
+} from "../../agent/commands.ts";
 import type { Config } from "../../config/config.ts";
 import type { Message } from "../../history.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
-import { ProviderError } from "../../provider/errors.ts";
 import type { AskOutcome, Question } from "../../tool.ts";
 import { lspBannerLine } from "../../../tools/lsp/texts.ts";
 import { eventLines } from "../../mcp/status.ts";
 import { start, type Started } from "../start.ts";
 import { banner } from "../terminal/banner.ts";
 import { changeLines } from "../terminal/display.ts";
-import {
-  ASK_COMMAND_ID,
-  askCommand,
-  helpLines,
-  isCommand,
-  memoryCommand,
-  parseCommand,
-  unknownCommandText,
-} from "../terminal/commands.ts";
 import { History } from "../terminal/history.ts";
 import { type Key, type MouseKey, readKeys } from "../terminal/keys.ts";
 import { writeAll } from "../terminal/output.ts";
@@ -47,8 +44,6 @@ export interface WindowOptions {
   mouse: boolean;
 }
 
-/** What a /compact cancelled (Esc) says: nothing was changed. */
-export const COMPACT_CANCELLED_TEXT = "/compact cancelled: the conversation is as it was";
 
 /** What the status line says when a cancel put the queued prompts back in the input. */
 export const QUEUE_BACK_HINT =
@@ -76,7 +71,7 @@ class Window {
   readonly #screen: WindowScreen;
   readonly #history: History;
   #begun: Started | undefined;
-  #agent: Agent | undefined;
+  #conversation: Conversation | undefined;
   #turn: AbortController | undefined;
   #queue: string[] = [];
   #quitAfterTurn = false;
@@ -148,7 +143,17 @@ class Window {
       }
       this.#begun = begun;
       this.#screen.header = headerText(this.#opts.config, begun.model);
-      this.#agent = this.#newAgent();
+      this.#conversation = new Conversation({
+        config: this.#opts.config,
+        cwd: begun.cwd,
+        tools: begun.tools,
+        agent: (earlier) => this.#newAgent(earlier),
+        newSession: async () => {
+          await begun.newSession();
+          return begun.recorder?.session.id;
+        },
+        emit: (e) => this.#screen.view.handle(e),
+      });
       this.#welcome(begun, warnings);
       mcpLine = (l) => {
         this.#screen.view.note(l.text, l.warning ? "warning" : "notice");
@@ -204,7 +209,7 @@ class Window {
     const lsp = lspBannerLine(config, begun.run.lspServers);
     if (lsp) this.#screen.view.note(lsp, "notice");
     for (const w of warnings) this.#screen.view.note(w, "warning");
-    const history = this.#agent!.history;
+    const history = this.#conversation!.agent.history;
     if (history.length > 1) {
       this.#screen.view.replay(history.slice(1), begun.tools);
       this.#screen.view.note(`(continuing: ${history.length - 1} earlier message(s))`, "notice");
@@ -448,7 +453,7 @@ class Window {
 
   #submit(typed: string): void {
     const text = typed.trim();
-    if (!text || !this.#agent) return;
+    if (!text || !this.#conversation) return;
     const command = text.startsWith("/") ? parseCommand(text) : undefined;
     if (this.#turn) {
       if (command?.name === "/abort") this.#cancel();
@@ -459,11 +464,8 @@ class Window {
       this.#screen.queued = this.#queue.length;
       return;
     }
-    if (command && isCommand(command.name)) this.#command(text, command.name, command.args);
-    else if (command) {
-      this.#screen.view.prompt(text);
-      this.#screen.view.note(unknownCommandText(command.name));
-    } else this.#runTurn(text);
+    if (command) this.#command(text, command);
+    else this.#runTurn(text);
   }
 
   /** Runs the next queued prompt, if any. */
@@ -494,7 +496,7 @@ class Window {
 
   #runTurn(text: string): void {
     this.#screen.view.prompt(text);
-    const agent = this.#agent!;
+    const agent = this.#conversation!.agent;
     this.#busy(async () => {
       const outcome = await agent.runTurn(text, this.#turn!.signal);
       if (outcome.status !== "answered") {
@@ -504,69 +506,28 @@ class Window {
     });
   }
 
-  #command(text: string, name: string, args: string): void {
+  /** A typed command: a prompt row, then its outcome as notes (`/ask` as its call). */
+  #command(text: string, command: SlashCommand): void {
     const view = this.#screen.view;
     view.prompt(text);
-    const begun = this.#begun!;
-    const config = this.#opts.config;
-    switch (name) {
-      case "/quit":
-      case "/exit":
-        return this.#quitNow();
-      case "/help":
-        return view.note(["Commands:", ...helpLines(), ...KEY_HELP].join("\n"));
-      case "/abort":
-        return view.note("no turn is running: nothing to abort");
-      case "/skip":
-        return view.note("/skip answers a question; no question is waiting");
-      case "/new":
-        this.#busy(async () => {
-          await begun.newSession();
-          this.#agent = this.#newAgent([]);
-          const { recorder } = begun;
-          view.note(`new conversation${recorder ? ` (session ${recorder.session.id})` : ""}`);
-        });
-        return;
-      case "/compact":
-        this.#busy(async () => {
-          view.busy = "Compacting";
-          const agent = this.#agent!;
-          const before = agent.history.length - 1;
-          const signal = this.#turn!.signal;
-          try {
-            const notes = await agent.compact(signal);
-            view.note(`compacted: ${before} message(s) → a summary of ${notes.length} characters`);
-          } catch (e) {
-            if (signal.aborted) view.note(COMPACT_CANCELLED_TEXT);
-            else if (e instanceof CompactError || e instanceof ProviderError) {
-              view.note(`/compact: ${e.message}`, "error");
-            } else throw e;
-          }
-        });
-        return;
-      case "/memory":
-        this.#busy(async () => {
-          view.note(await memoryCommand(config, begun.cwd, args, this.#agent!));
-        });
-        return;
-      case "/ask":
-        this.#busy(async () => {
-          const agent = this.#agent!;
-          const exchange = await askCommand(agent, begun.tools, args, this.#turn!.signal, {
-            line: (l) => view.note(l),
-            start: (summary) => view.startCall(ASK_COMMAND_ID, "ask", summary),
-            end: (result) => {
-              const shown = result.display ?? result.output;
-              view.endCall(
-                ASK_COMMAND_ID,
-                result.stop ? `${shown}\n${result.stop}` : shown,
-                result.failed ?? false,
-              );
-            },
-          });
-          if (exchange) await agent.addExchange(...exchange);
-        });
-        return;
+    const busy = findCommand(command.name)?.busy;
+    this.#busy(async () => {
+      if (busy) view.busy = busy;
+      const outcome = await this.#conversation!.run(command, this.#turn!.signal);
+      if (outcome.kind === "quit") this.#quitAfterTurn = true;
+      this.#drawOutcome(outcome);
+    });
+  }
+
+  /** A command's outcome as notes: an error's in red. */
+  #drawOutcome(outcome: CommandOutcome): void {
+    const lines = outcomeLines(outcome);
+    if (outcome.kind === "new" && outcome.error) {
+      this.#screen.view.note(lines.shift()!, "error");
+    }
+    if (outcome.kind === "help") lines[0] = [lines[0], ...KEY_HELP].join("\n");
+    for (const line of lines) {
+      this.#screen.view.note(line, outcome.kind === "failed" ? "error" : "info");
     }
   }
 

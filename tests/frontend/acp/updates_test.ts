@@ -1,15 +1,6 @@
-/** The mapping from the core's events and a session's history to ACP session updates. */
+/** The mapping from the core's events and a replayed history to ACP session updates. */
 
-import {
-  promptText,
-  replayUpdates,
-  toolCallEnd,
-  toolTitle,
-  typedPrompt,
-} from "../../../lib/frontend/acp/updates.ts";
-import { HOOK_CONTEXT_MARKER } from "../../../lib/hooks/run.ts";
-import type { Message } from "../../../lib/history.ts";
-import { BUILTIN_TOOLS } from "../../../tools/mod.ts";
+import { promptText, toolCallEnd, toolTitle } from "../../../lib/frontend/acp/updates.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 
 Deno.test("toolTitle", async (t) => {
@@ -130,93 +121,4 @@ Deno.test("promptText", async (t) => {
       "[image left out: mm reads text only]",
     );
   });
-});
-
-Deno.test("typedPrompt", async (t) => {
-  await t.step("without the context a hook added", () => {
-    assertEquals(typedPrompt(`fix it\n${HOOK_CONTEXT_MARKER}\nbranch: main`), "fix it");
-  });
-  await t.step("a prompt without hook context is kept", () => {
-    assertEquals(typedPrompt("fix it"), "fix it");
-  });
-});
-
-Deno.test("replayUpdates", async (t) => {
-  const history: Message[] = [
-    { role: "system", content: "sys" },
-    { role: "user", content: "hi" },
-    {
-      role: "assistant",
-      content: null,
-      tool_calls: [{
-        id: "call_0",
-        type: "function",
-        function: { name: "bash", arguments: '{"command":"ls"}' },
-      }],
-    },
-    { role: "tool", tool_call_id: "call_0", content: "a\n" },
-    { role: "assistant", content: "done" },
-    { role: "user", content: "again" },
-    {
-      role: "assistant",
-      content: "",
-      tool_calls: [{
-        id: "call_0",
-        type: "function",
-        function: { name: "bash", arguments: '{"command":"pwd"}' },
-      }],
-    },
-    { role: "tool", tool_call_id: "call_0", content: "/w\n" },
-  ];
-  const used = new Set<string>();
-  const ids = (id: string) => {
-    let out = id;
-    for (let n = 2; used.has(out); n++) out = `${id}-${n}`;
-    used.add(out);
-    return out;
-  };
-  const updates = replayUpdates(history, BUILTIN_TOOLS, ids);
-  await t.step("questions, answers and calls in order, the system prompt left out", () => {
-    assertEquals(updates.map((u) => u.sessionUpdate), [
-      "user_message_chunk",
-      "tool_call",
-      "tool_call_update",
-      "agent_message_chunk",
-      "user_message_chunk",
-      "tool_call",
-      "tool_call_update",
-    ]);
-  });
-  await t.step("a reused call id gets a fresh one, and its output follows it", () => {
-    const second = updates[5] as { toolCallId: string; title: string };
-    assertEquals([second.toolCallId, second.title], ["call_0-2", "bash: pwd"]);
-    assertEquals((updates[6] as { toolCallId: string }).toolCallId, "call_0-2");
-  });
-});
-
-Deno.test("replayUpdates: a call the model named loosely replays as the tool it ran", () => {
-  // The core ran `readFile` as read_file; the replay after session/load must show the same call,
-  // not an unknown tool of kind other with its raw arguments.
-  const history: Message[] = [
-    { role: "system", content: "sys" },
-    { role: "user", content: "read it" },
-    {
-      role: "assistant",
-      content: null,
-      tool_calls: [{
-        id: "call_0",
-        type: "function",
-        function: { name: "readFile", arguments: '{"path":"a.ts"}' },
-      }],
-    },
-    { role: "tool", tool_call_id: "call_0", content: "1 │ x\n" },
-  ];
-  const call = replayUpdates(history, BUILTIN_TOOLS, (id) => id)[1] as {
-    title: string;
-    kind: string;
-    rawInput: unknown;
-  };
-  assertEquals([call.title, call.kind, call.rawInput], ["read_file: a.ts", "read", {
-    path: "a.ts",
-  }]);
 });

@@ -1,0 +1,356 @@
+/**
+ * The conversation's commands (`/new`, `/compact`, `/memory`, `/ask`, …), owned once for every front
+ * end: how a typed line is read, what each command does to the conversation, its typed outcome, and
+ * the texts the user reads of it. Line, window and editor mode parse a line, submit it and draw the
+ * outcome; none of them knows a command's texts. docs/architecture.md, "Adding a command".
+ */
+
+import type { Config } from "../config/config.ts";
+import { nearest } from "../config/suggest.ts";
+import { ProviderError } from "../provider/errors.ts";
+import { SessionBusyError, SessionLockError } from "../session/lock.ts";
+import { sessionsDir } from "../session/store.ts";
+import type { Message } from "../history.ts";
+import type { AnyTool } from "../tool.ts";
+import type { Agent } from "./agent.ts";
+import type { AgentEvent } from "./events.ts";
+import { CompactError } from "./fit.ts";
+
+/** A typed command: its name and the rest of the line. */
+export interface SlashCommand {
+  name: string;
+  args: string;
+}
+
+/**
+ * Splits `/name args`; undefined when the line is not a command. The name ends at a space or the
+ * end: `/etc/hosts what is in it?` is a prompt, not `/etc`.
+ */
+export function parseCommand(line: string): SlashCommand | undefined {
+  const m = line.trim().match(/^(\/[A-Za-z-]*)(?:\s+([\s\S]*))?$/);
+  return m ? { name: m[1].toLowerCase(), args: (m[2] ?? "").trim() } : undefined;
+}
+
+/** How a command ended: what the front end draws (its text from {@linkcode outcomeLines}). */
+export type CommandOutcome =
+  /** A text of mm's own to show: a list, a search's result, a usage, why nothing was done. */
+  | { kind: "said"; text: string }
+  /** `/help`: the commands of this front end (a terminal adds its keys). */
+  | { kind: "help"; text: string }
+  /** `/new`: a new conversation, in session `session` (none when off or when `error` said why). */
+  | { kind: "new"; session?: string; error?: string }
+  /** `/compact`: `before` messages became a summary of `chars` characters. */
+  | { kind: "compacted"; before: number; chars: number }
+  /** `/ask`: drawn as a call of its own (its events); `answered` when its answer joined the history. */
+  | { kind: "asked"; answered: boolean }
+  /** Stopped by the front end's signal: the conversation is as it was. */
+  | { kind: "cancelled"; command: string }
+  /** It could not be done: one sentence. */
+  | { kind: "failed"; text: string }
+  /** `/quit`, `/exit`: the front end leaves (after the running turn). */
+  | { kind: "quit" };
+
+/** What a conversation needs of its front end. */
+export interface ConversationHost {
+  config: Config;
+  cwd: string;
+  /** The tools declared (`/ask` runs ask_agent among them). */
+  tools: readonly AnyTool[];
+  /** A new agent with the front end's ways: over the session's messages, or over `earlier`. */
+  agent(earlier?: { message: Message; turn: number }[]): Agent;
+  /**
+   * `/new`'s session file: a fresh one, its id (undefined with sessions off). Throws a
+   * SessionLockError or SessionBusyError when it cannot be held. Absent: `/new` is not offered.
+   */
+  newSession?(): Promise<string | undefined>;
+  /** Where a command that runs as a call (`/ask`) sends its events: the front end's renderer. */
+  emit(event: AgentEvent): void;
+}
+
+/** What the spinner says while a command runs. */
+export type CommandBusy = "Compacting";
+
+/** One command: its name, its help, where it is offered, and what it does. */
+export interface Command {
+  /** `/name`. */
+  name: string;
+  /** `/name <args>` as `/help` lists it. */
+  usage: string;
+  /** Its one-line help. */
+  help: string;
+  /** Offered in editor mode too (as an ACP available command). */
+  editor: boolean;
+  /** The spinner's word while it runs; undefined for a command that answers at once. */
+  busy?: CommandBusy;
+  /** Runs it on `c`; `signal` is the front end's cancel (Esc, Ctrl-C, `session/cancel`). */
+  run(c: Conversation, args: string, signal: AbortSignal): Promise<CommandOutcome>;
+}
+
+/** The call id of `/ask`'s events (`tool_call`, `nested`, `tool_result`). */
+export const ASK_COMMAND_ID = "command";
+
+/** What `/abort` says with no turn running. */
+export const NOTHING_TO_ABORT = "no turn is running: nothing to abort";
+
+/** What `/skip` says with no question waiting. */
+export const NOTHING_TO_SKIP = "/skip answers a question; no question is waiting";
+
+/** What `/memory` says with sessions off. */
+export const MEMORY_NEEDS_SESSIONS =
+  "/memory needs sessions: set sessions.enabled: true (and keep sessions.searchMemory: true)";
+
+/** What `/ask` says when the agent file names no agents. */
+export const ASK_NO_AGENTS = "/ask: the agent file names no agents (mmConfigs)";
+
+/** What `/ask` says without an agent's name. */
+export const ASK_USAGE = "/ask <agent> <prompt>: name an agent of mmConfigs, then the task";
+
+/** What a command cancelled says (`/compact cancelled: the conversation is as it was`). */
+export function cancelledText(command: string): string {
+  return `${command} cancelled: the conversation is as it was`;
+}
+
+/** Every command, in the order `/help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  {
+    name: "/help",
+    usage: "/help",
+    help: "this list",
+    editor: true,
+    run: (c) => Promise.resolve({ kind: "help", text: helpText(c.editor) }),
+  },
+  {
+    name: "/new",
+    usage: "/new",
+    help: "start a new conversation (and a new session file)",
+    editor: false,
+    run: (c) => c.newConversation(),
+  },
+  {
+    name: "/compact",
+    usage: "/compact",
+    help: "replace the conversation by the model's summary of it",
+    editor: true,
+    busy: "Compacting",
+    run: (c, _args, signal) => c.compact(signal),
+  },
+  {
+    name: "/memory",
+    usage: "/memory <words>",
+    help: "search earlier conversations (sessions)",
+    editor: true,
+    run: (c, args) => c.memory(args),
+  },
+  {
+    name: "/ask",
+    usage: "/ask <agent> <prompt>",
+    help: "hand a task to an agent of mmConfigs",
+    editor: true,
+    run: (c, args, signal) => c.ask(args, signal),
+  },
+  {
+    name: "/abort",
+    usage: "/abort",
+    help: "stop the running turn (Esc and Ctrl-C do too)",
+    editor: false,
+    run: () => Promise.resolve({ kind: "said", text: NOTHING_TO_ABORT }),
+  },
+  {
+    name: "/skip",
+    usage: "/skip",
+    help: "decline a question the model asked",
+    editor: false,
+    run: () => Promise.resolve({ kind: "said", text: NOTHING_TO_SKIP }),
+  },
+  {
+    name: "/quit",
+    usage: "/quit, /exit",
+    help: "leave mm (Ctrl-D does too)",
+    editor: false,
+    run: () => Promise.resolve({ kind: "quit" }),
+  },
+  {
+    name: "/exit",
+    usage: "",
+    help: "",
+    editor: false,
+    run: () => Promise.resolve({ kind: "quit" }),
+  },
+];
+
+/** The commands of a front end: every one in a terminal, those with `editor` in editor mode. */
+export function commandsOf(editor: boolean): Command[] {
+  return COMMANDS.filter((c) => !editor || c.editor);
+}
+
+/** The command of `name` in a front end, or undefined when it has none of that name. */
+export function findCommand(name: string, editor = false): Command | undefined {
+  return commandsOf(editor).find((c) => c.name === name);
+}
+
+/** Whether `name` is a command of the terminal's front ends. */
+export function isCommand(name: string): boolean {
+  return findCommand(name) !== undefined;
+}
+
+/** The answer to an unknown command: the nearest known one. */
+export function unknownCommandText(name: string, editor = false): string {
+  const near = nearest(name, commandsOf(editor).map((c) => c.name));
+  return `unknown command ${name}${near ? ` — did you mean ${near}?` : ""} (/help lists them)`;
+}
+
+/** The `/help` lines: one per command, its usage then its help. */
+export function helpLines(editor = false): string[] {
+  return commandsOf(editor).filter((c) => c.usage).map((c) => `  ${c.usage.padEnd(24)}${c.help}`);
+}
+
+/** The `/help` text. */
+export function helpText(editor = false): string {
+  return ["Commands:", ...helpLines(editor)].join("\n");
+}
+
+/** What the user reads of an outcome, line by line (none for `/ask`, drawn as its call, or `/quit`). */
+export function outcomeLines(outcome: CommandOutcome): string[] {
+  switch (outcome.kind) {
+    case "said":
+    case "help":
+    case "failed":
+      return [outcome.text];
+    case "new":
+      return [
+        ...(outcome.error ? [`[error: ${outcome.error}]`] : []),
+        `new conversation${outcome.session ? ` (session ${outcome.session})` : ""}`,
+      ];
+    case "compacted":
+      return [`compacted: ${outcome.before} message(s) → a summary of ${outcome.chars} characters`];
+    case "cancelled":
+      return [cancelledText(outcome.command)];
+    case "asked":
+    case "quit":
+      return [];
+  }
+}
+
+/**
+ * One conversation and its commands: the agent a front end drives (`/new` replaces it) and the
+ * operations on it, each ending in a {@linkcode CommandOutcome}.
+ */
+export class Conversation {
+  /** The agent of the conversation now. */
+  agent: Agent;
+  /** Whether this is editor mode (its commands are those offered there). */
+  readonly editor: boolean;
+  readonly #host: ConversationHost;
+
+  /** The conversation of `host`, over the session's earlier messages. */
+  constructor(host: ConversationHost, opts: { editor?: boolean } = {}) {
+    this.#host = host;
+    this.editor = opts.editor ?? false;
+    this.agent = host.agent();
+  }
+
+  /**
+   * Runs a typed command; an unknown one (or one this front end does not offer) is answered with
+   * the nearest known name. `signal` cancels a command that waits (the model, an asked agent).
+   */
+  async run(command: SlashCommand, signal: AbortSignal): Promise<CommandOutcome> {
+    const found = findCommand(command.name, this.editor);
+    if (!found) return { kind: "said", text: unknownCommandText(command.name, this.editor) };
+    return await found.run(this, command.args, signal);
+  }
+
+  /** `/new`: a fresh session file (its lock failing, the conversation goes on without one), an empty agent. */
+  async newConversation(): Promise<CommandOutcome> {
+    let error: string | undefined;
+    let session: string | undefined;
+    try {
+      session = await this.#host.newSession?.();
+    } catch (e) {
+      if (!(e instanceof SessionLockError || e instanceof SessionBusyError)) throw e;
+      error = e.message;
+    }
+    this.agent = this.#host.agent([]);
+    return { kind: "new", ...(session ? { session } : {}), ...(error ? { error } : {}) };
+  }
+
+  /** `/compact`: the model's summary replaces the history; cancelled or failed, it is untouched. */
+  async compact(signal: AbortSignal): Promise<CommandOutcome> {
+    const before = this.agent.history.length - 1;
+    try {
+      const notes = await this.agent.compact(signal);
+      return { kind: "compacted", before, chars: notes.length };
+    } catch (e) {
+      if (signal.aborted) return { kind: "cancelled", command: "/compact" };
+      if (e instanceof CompactError || e instanceof ProviderError) {
+        return { kind: "failed", text: `/compact: ${e.message}` };
+      }
+      throw e;
+    }
+  }
+
+  /** `/memory <words>`: earlier conversations searched as search_memory does, or why it cannot be. */
+  async memory(words: string): Promise<CommandOutcome> {
+    const { config, cwd } = this.#host;
+    if (!config.sessions.enabled || !config.sessions.searchMemory) {
+      return { kind: "said", text: MEMORY_NEEDS_SESSIONS };
+    }
+    const { searchSessions } = await import("../session/search.ts");
+    const text = await searchSessions({
+      dir: sessionsDir(cwd, config.sessions.dir),
+      query: words,
+      exclude: this.agent.history,
+      maxOutput: config.maxOutput,
+    });
+    return { kind: "said", text };
+  }
+
+  /**
+   * `/ask <agent> <prompt>`: the ask_agent tool run by hand, through the agent's own gate, hooks
+   * and context (`Agent.runCommand`), drawn as call {@linkcode ASK_COMMAND_ID} (`tool_call`, the
+   * asked agent's `nested` steps, `tool_result`). An answer joins the history as the exchange
+   * docs/line-mode.md describes: the command as typed, and `<agent> answered:` then the answer.
+   */
+  async ask(args: string, signal: AbortSignal): Promise<CommandOutcome> {
+    const tool = this.#host.tools.find((t) => t.name === "ask_agent");
+    const name = args.trim().split(/\s+/)[0] ?? "";
+    if (!tool) return { kind: "said", text: ASK_NO_AGENTS };
+    if (!name) return { kind: "said", text: ASK_USAGE };
+    const prompt = args.trim().slice(name.length).trim();
+    const input = { agent: name, prompt };
+    const emit = (e: AgentEvent) => this.#host.emit(e);
+    const summary = tool.summary(input);
+    emit({
+      type: "tool_call",
+      id: ASK_COMMAND_ID,
+      name: "ask",
+      kind: "other",
+      emoji: "🗣",
+      summary,
+      input,
+    });
+    const outcome = await this.agent.runCommand("ask_agent", input, signal, ASK_COMMAND_ID);
+    if (outcome.kind === "refused") {
+      emit({
+        type: "tool_result",
+        id: ASK_COMMAND_ID,
+        name: "ask",
+        output: outcome.text,
+        failed: true,
+      });
+      return { kind: "asked", answered: false };
+    }
+    const { result } = outcome;
+    const shown = result.display ?? result.output;
+    emit({
+      type: "tool_result",
+      id: ASK_COMMAND_ID,
+      name: "ask",
+      output: result.output,
+      failed: result.failed ?? false,
+      display: result.stop ? `${shown}\n${result.stop}` : shown,
+    });
+    if (result.failed) return { kind: "asked", answered: false };
+    await this.agent.addExchange(`/ask ${name} ${prompt}`, `${name} answered:\n${result.output}`);
+    return { kind: "asked", answered: true };
+  }
+}

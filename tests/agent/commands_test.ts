@@ -1,0 +1,306 @@
+/**
+ * The conversation's commands (lib/agent/commands.ts), without a terminal: each command run on a
+ * real Agent over a fake chat client, its typed outcome and its texts asserted byte for byte.
+ */
+
+import { Agent } from "../../lib/agent/agent.ts";
+import {
+  ASK_COMMAND_ID,
+  ASK_NO_AGENTS,
+  ASK_USAGE,
+  cancelledText,
+  COMMANDS,
+  commandsOf,
+  Conversation,
+  type ConversationHost,
+  helpText,
+  MEMORY_NEEDS_SESSIONS,
+  NOTHING_TO_ABORT,
+  NOTHING_TO_SKIP,
+  outcomeLines,
+  parseCommand,
+  unknownCommandText,
+} from "../../lib/agent/commands.ts";
+import type { AgentEvent } from "../../lib/agent/events.ts";
+import { type Config, defaultConfig } from "../../lib/config/config.ts";
+import { COMPACT_ACK, COMPACT_WRAPPER, type Message } from "../../lib/history.ts";
+import type { ChatClient, ChatRequest, ChatResult } from "../../lib/provider/chat.ts";
+import { SessionLockError } from "../../lib/session/lock.ts";
+import type { AnyTool, Tool } from "../../lib/tool.ts";
+import { assertEquals } from "../helpers/assert.ts";
+import { fakeContext } from "../helpers/fake_context.ts";
+
+const target = { provider: "openai" as const, url: "http://fake/v1", model: "fake" };
+
+/** A chat client that answers `texts` in order; one of `"wait"` waits for the request's cancel. */
+function fakeChat(texts: string[]) {
+  const requests: ChatRequest[] = [];
+  const chat: ChatClient = {
+    target,
+    stream(request) {
+      requests.push(request);
+      const text = texts.shift() ?? "no more";
+      if (text !== "wait") {
+        return Promise.resolve({ text, thought: "", toolCalls: [] } satisfies ChatResult);
+      }
+      return new Promise((_, reject) =>
+        request.signal?.addEventListener("abort", () => reject(new Error("stopped")))
+      );
+    },
+  };
+  return { chat, requests };
+}
+
+/** A stand-in for ask_agent: answers `<prompt> done`, or fails for agent `broken`. */
+const askAgent: Tool<{ agent: string; prompt: string }> = {
+  name: "ask_agent",
+  kind: "other",
+  emoji: "🗣",
+  asks: false,
+  declared: () => true,
+  description: "Asks an agent.",
+  parameters: {
+    agent: { type: "string", description: "Who." },
+    prompt: { type: "string", description: "What." },
+  },
+  summary: (input) => `${input.agent} — ${input.prompt}`,
+  run: (input) =>
+    Promise.resolve(
+      input.agent === "broken"
+        ? { output: "[ask_agent: broken failed: no file]", failed: true }
+        : { output: `${input.prompt} done`, display: `${input.agent} answered (9 characters)` },
+    ),
+};
+
+/** A conversation over a fake chat; what it emitted; how many agents and sessions it made. */
+function conversation(
+  texts: string[],
+  opts: { tools?: AnyTool[]; config?: Partial<Config>; lock?: boolean; editor?: boolean } = {},
+) {
+  const events: AgentEvent[] = [];
+  const made = { agents: 0, sessions: 0 };
+  const { chat, requests } = fakeChat(texts);
+  const config = { ...defaultConfig(), url: target.url, model: target.model, ...opts.config };
+  const tools = opts.tools ?? [];
+  const host: ConversationHost = {
+    config,
+    cwd: "/nowhere",
+    tools,
+    agent: (earlier?: { message: Message; turn: number }[]) => {
+      made.agents++;
+      return new Agent({
+        config,
+        chat,
+        tools,
+        systemPrompt: "You are a test.",
+        context: (signal) => fakeContext({ signal }),
+        askPermission: () => Promise.resolve({ kind: "reject" }),
+        emit: (e) => events.push(e),
+      }, earlier);
+    },
+    newSession: () => {
+      if (opts.lock) return Promise.reject(new SessionLockError("s1", "/x/s1.lock", "read-only"));
+      made.sessions++;
+      return Promise.resolve(`s${made.sessions}`);
+    },
+    emit: (e) => events.push(e),
+  };
+  return { c: new Conversation(host, { editor: opts.editor }), events, made, requests };
+}
+
+const idle = () => new AbortController().signal;
+const run = (c: Conversation, line: string, signal = idle()) => c.run(parseCommand(line)!, signal);
+
+Deno.test("parseCommand: a name, then the rest; a path is a prompt", () => {
+  assertEquals(parseCommand("/new"), { name: "/new", args: "" });
+  assertEquals(parseCommand("  /ASK helper  count the files "), {
+    name: "/ask",
+    args: "helper  count the files",
+  });
+  assertEquals(parseCommand("/memory\nbuild tool"), { name: "/memory", args: "build tool" });
+  assertEquals(parseCommand("/etc/hosts what is in it?"), undefined);
+  assertEquals(parseCommand("/tmp/x.log"), undefined);
+  assertEquals(parseCommand("fix /etc/hosts"), undefined);
+});
+
+Deno.test("every command, without a terminal", async (t) => {
+  await t.step("/help lists every command, in order; the editor's only its own", async () => {
+    const { c } = conversation([]);
+    const outcome = await run(c, "/help");
+    assertEquals(outcome, { kind: "help", text: helpText() });
+    assertEquals(outcomeLines(outcome), [
+      [
+        "Commands:",
+        "  /help                   this list",
+        "  /new                    start a new conversation (and a new session file)",
+        "  /compact                replace the conversation by the model's summary of it",
+        "  /memory <words>         search earlier conversations (sessions)",
+        "  /ask <agent> <prompt>   hand a task to an agent of mmConfigs",
+        "  /abort                  stop the running turn (Esc and Ctrl-C do too)",
+        "  /skip                   decline a question the model asked",
+        "  /quit, /exit            leave mm (Ctrl-D does too)",
+      ].join("\n"),
+    ]);
+    const editor = conversation([], { editor: true }).c;
+    assertEquals((await run(editor, "/help")).kind, "help");
+    assertEquals(commandsOf(true).map((x) => x.name), ["/help", "/compact", "/memory", "/ask"]);
+  });
+
+  await t.step(
+    "/new: a new session and an empty agent; a held lock is said, not thrown",
+    async () => {
+      const { c, made } = conversation(["hello"]);
+      await c.agent.runTurn("hi", idle());
+      const first = c.agent;
+      const outcome = await run(c, "/new");
+      assertEquals(outcome, { kind: "new", session: "s1" });
+      assertEquals(outcomeLines(outcome), ["new conversation (session s1)"]);
+      assertEquals(c.agent === first, false);
+      assertEquals(c.agent.history.length, 1);
+      assertEquals(made, { agents: 2, sessions: 1 });
+      const locked = conversation([], { lock: true }).c;
+      const held = await run(locked, "/new");
+      assertEquals(outcomeLines(held), [
+        "[error: session s1 cannot be locked: /x/s1.lock cannot be used (read-only) — check sessions.dir in the agent file]",
+        "new conversation",
+      ]);
+    },
+  );
+
+  await t.step("/compact: the history becomes the summary", async () => {
+    const { c } = conversation(["hello", "the notes"]);
+    await c.agent.runTurn("hi", idle());
+    const outcome = await run(c, "/compact");
+    assertEquals(outcome, { kind: "compacted", before: 2, chars: 9 });
+    assertEquals(outcomeLines(outcome), ["compacted: 2 message(s) → a summary of 9 characters"]);
+    assertEquals(c.agent.history.slice(1).map((m) => m.content), [
+      `${COMPACT_WRAPPER}\nthe notes`,
+      COMPACT_ACK,
+    ]);
+  });
+
+  await t.step("/compact with nothing yet fails with the reason", async () => {
+    const { c } = conversation([]);
+    const outcome = await run(c, "/compact");
+    assertEquals(outcomeLines(outcome), ["/compact: there is nothing to compact yet"]);
+    assertEquals(outcome.kind, "failed");
+  });
+
+  await t.step("/compact cancelled: the conversation is as it was", async () => {
+    const { c, requests } = conversation(["hello", "wait"]);
+    await c.agent.runTurn("hi", idle());
+    const before = [...c.agent.history];
+    const controller = new AbortController();
+    const running = run(c, "/compact", controller.signal);
+    while (requests.length < 2) await Promise.resolve();
+    controller.abort();
+    const outcome = await running;
+    assertEquals(outcome, { kind: "cancelled", command: "/compact" });
+    assertEquals(outcomeLines(outcome), [cancelledText("/compact")]);
+    assertEquals(cancelledText("/compact"), "/compact cancelled: the conversation is as it was");
+    assertEquals(c.agent.history, before);
+  });
+
+  await t.step("/memory needs sessions", async () => {
+    const { c } = conversation([], {
+      config: { sessions: { ...defaultConfig().sessions, enabled: false } },
+    });
+    assertEquals(await run(c, "/memory build"), { kind: "said", text: MEMORY_NEEDS_SESSIONS });
+    assertEquals(
+      MEMORY_NEEDS_SESSIONS,
+      "/memory needs sessions: set sessions.enabled: true (and keep sessions.searchMemory: true)",
+    );
+  });
+
+  await t.step("/ask without agents, without a name", async () => {
+    assertEquals(await run(conversation([]).c, "/ask helper go"), {
+      kind: "said",
+      text: ASK_NO_AGENTS,
+    });
+    assertEquals(ASK_NO_AGENTS, "/ask: the agent file names no agents (mmConfigs)");
+    const { c } = conversation([], { tools: [askAgent as AnyTool] });
+    assertEquals(await run(c, "/ask"), { kind: "said", text: ASK_USAGE });
+    assertEquals(ASK_USAGE, "/ask <agent> <prompt>: name an agent of mmConfigs, then the task");
+  });
+
+  await t.step("/ask: drawn as its call; the answer joins the history", async () => {
+    const { c, events } = conversation([], { tools: [askAgent as AnyTool] });
+    const outcome = await run(c, "/ask helper count the files");
+    assertEquals(outcome, { kind: "asked", answered: true });
+    assertEquals(outcomeLines(outcome), []);
+    assertEquals(events, [
+      {
+        type: "tool_call",
+        id: ASK_COMMAND_ID,
+        name: "ask",
+        kind: "other",
+        emoji: "🗣",
+        summary: "helper — count the files",
+        input: { agent: "helper", prompt: "count the files" },
+      },
+      {
+        type: "tool_result",
+        id: ASK_COMMAND_ID,
+        name: "ask",
+        output: "count the files done",
+        failed: false,
+        display: "helper answered (9 characters)",
+      },
+    ]);
+    assertEquals(c.agent.history.slice(1).map((m) => m.content), [
+      "/ask helper count the files",
+      "helper answered:\ncount the files done",
+    ]);
+  });
+
+  await t.step("/ask that fails keeps the history as it was", async () => {
+    const { c, events } = conversation([], { tools: [askAgent as AnyTool] });
+    assertEquals(await run(c, "/ask broken go"), { kind: "asked", answered: false });
+    assertEquals(events.at(-1)?.type === "tool_result" && events.at(-1), {
+      type: "tool_result",
+      id: ASK_COMMAND_ID,
+      name: "ask",
+      output: "[ask_agent: broken failed: no file]",
+      failed: true,
+      display: "[ask_agent: broken failed: no file]",
+    });
+    assertEquals(c.agent.history.length, 1);
+  });
+
+  await t.step("/abort and /skip with nothing running; /quit and /exit leave", async () => {
+    const { c } = conversation([]);
+    assertEquals(await run(c, "/abort"), { kind: "said", text: NOTHING_TO_ABORT });
+    assertEquals(NOTHING_TO_ABORT, "no turn is running: nothing to abort");
+    assertEquals(await run(c, "/skip"), { kind: "said", text: NOTHING_TO_SKIP });
+    assertEquals(NOTHING_TO_SKIP, "/skip answers a question; no question is waiting");
+    assertEquals(await run(c, "/quit"), { kind: "quit" });
+    assertEquals(await run(c, "/exit"), { kind: "quit" });
+  });
+
+  await t.step("an unknown command names the nearest; the editor's only its own", async () => {
+    const { c } = conversation([]);
+    assertEquals(await run(c, "/nwe"), {
+      kind: "said",
+      text: "unknown command /nwe — did you mean /new? (/help lists them)",
+    });
+    const editor = conversation([], { editor: true }).c;
+    assertEquals(await run(editor, "/new"), {
+      kind: "said",
+      text: unknownCommandText("/new", true),
+    });
+  });
+
+  await t.step("every command of the table is run by a step above", () => {
+    assertEquals(COMMANDS.map((x) => x.name), [
+      "/help",
+      "/new",
+      "/compact",
+      "/memory",
+      "/ask",
+      "/abort",
+      "/skip",
+      "/quit",
+      "/exit",
+    ]);
+  });
+});
