@@ -159,3 +159,36 @@ function stableJson(value: unknown): string {
   }
   return JSON.stringify(value) ?? "null";
 }
+
+/** A project file with keys that need trust, in a folder the user has not trusted: exit code 2. */
+export class TrustError extends Error {
+  /** `message`: {@linkcode untrustedText}. */
+  constructor(message: string) {
+    super(message);
+    this.name = "TrustError";
+  }
+}
+
+/**
+ * Why a project file is not applied: `<file> sets hooks, mcpServers, which run programs, connect to
+ * other hosts or widen access, and this folder is not trusted — check them, then run mm trust (or
+ * mm --trust for this run only)`.
+ */
+export function untrustedText(file: string, items: readonly TrustItem[]): string {
+  return `${file} sets ${
+    trustKeys(items).join(", ")
+  }, which run programs, connect to other hosts or widen access, and this folder is not trusted — check them, then run mm trust (or mm --trust for this run only)`;
+}
+
+/** What a project file would run and reach, one line each, indented: what `mm trust` shows. */
+export function trustLines(items: readonly TrustItem[]): string[] {
+  const lines: string[] = [];
+  const group = (kind: TrustItem["kind"], title: string) => {
+    const of = items.filter((i) => i.kind === kind);
+    if (of.length) lines.push(title, ...of.map((i) => `  ${i.text}`));
+  };
+  group("runs", "It runs:");
+  group("host", "It connects to:");
+  group("widens", "It widens access:");
+  return lines;
+}
