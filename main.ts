@@ -29,6 +29,10 @@ function fail(message: string, code: number): number {
 
 async function run(args: string[]): Promise<number> {
   const flags = parseFlags(args);
+  if (flags.command === "trust") return await trustCommand(flags);
+  if (flags.list || flags.revoke) {
+    throw new UsageError(`${flags.list ? "--list" : "--revoke"} goes with mm trust`);
+  }
   if (flags.help) {
     writeAll(Deno.stdout, helpText());
     return 0;
@@ -46,9 +50,9 @@ async function run(args: string[]): Promise<number> {
     if (flags.continue || flags.session !== undefined) {
       throw new UsageError("-acp resumes sessions from the editor (session/load), not by flag");
     }
-    const config = await configFor(flags, Deno.cwd(), "acp");
+    const { config, refusal } = await loaded(flags, Deno.cwd(), "acp");
     const { runAcpMode } = await import("./lib/frontend/acp/agent.ts");
-    return await runAcpMode({ config });
+    return await runAcpMode({ config, refusal });
   }
   if (flags.ask !== undefined) return await askOnce(flags);
   if (flags.command === "sessions") {
@@ -159,7 +163,7 @@ async function subcommand(flags: Flags): Promise<number> {
     });
   }
   const { runDoctor } = await import("./lib/commands/doctor.ts");
-  return await runDoctor({ cwd, load: () => configFor(flags, cwd, "doctor") });
+  return await runDoctor({ cwd, load: () => loaded(flags, cwd, "doctor") });
 }
 
 /**
@@ -191,15 +195,52 @@ async function initChoices(flags: Flags) {
   return { provider, url, model: flags.model };
 }
 
+/** `mm trust`, `mm trust --list`, `mm trust --revoke [DIR]`, `mm trust --help`. */
+async function trustCommand(flags: Flags): Promise<number> {
+  const { runTrust, TRUST_HELP } = await import("./lib/commands/trust.ts");
+  if (flags.help) {
+    writeAll(Deno.stdout, TRUST_HELP);
+    return 0;
+  }
+  if (flags.prompt !== undefined || (flags.args.length && !flags.revoke) || flags.args.length > 1) {
+    throw new UsageError("mm trust takes no prompt; only --revoke takes a folder");
+  }
+  const { loadLayers } = await import("./lib/config/layers.ts");
+  const { trustStorePath } = await import("./lib/config/trust_store.ts");
+  const env = Deno.env.toObject();
+  const cwd = Deno.cwd();
+  return await runTrust({
+    cwd,
+    store: trustStorePath(env),
+    list: flags.list,
+    revoke: flags.revoke,
+    dir: flags.args[0],
+    layers: () => loadLayers({ flag: flags.config, env, cwd, home: env.HOME }),
+    out: (text) => writeAll(Deno.stdout, text),
+  });
+}
+
 /**
- * The agent file found for this run, with the flags over it; the Deno permissions it does not
+ * The agent files found for this run, with the flags over them; the Deno permissions it does not
  * need in `frontEnd` are revoked before it is returned (lib/permissions/sandbox.ts).
  */
 async function configFor(flags: Flags, cwd: string, frontEnd: FrontEnd = "oneshot") {
-  const { loadConfig } = await import("./lib/config/load.ts");
+  return (await loaded(flags, cwd, frontEnd)).config;
+}
+
+/**
+ * The agent files of this run layered and checked, with the project file's keys that need trust
+ * settled (docs/security.md): applied when its folder is trusted (`mm trust`, `--trust`,
+ * `MM_TRUST=1`); else asked about at the start of line and window mode, refused by `-p` and
+ * `--ask` (exit 2), and left out by the editor and doctor, which say so (`refusal`).
+ */
+async function loaded(flags: Flags, cwd: string, frontEnd: FrontEnd) {
+  const { loadLayers } = await import("./lib/config/layers.ts");
   const { applyFlags } = await import("./lib/config/overrides.ts");
   const env = Deno.env.toObject();
-  const config = applyFlags(loadConfig({ flag: flags.config, env, cwd, home: env.HOME }), flags);
+  const layers = loadLayers({ flag: flags.config, env, cwd, home: env.HOME });
+  const settled = await settleTrust(layers, flags, env, frontEnd);
+  const config = applyFlags(settled.config, flags);
   // The key never reaches a child process, nor any output or record (lib/secrets.ts).
   const { addSecret, addUrlSecrets } = await import("./lib/secrets.ts");
   for (const secret of [config.apiKey, env.MM_API_KEY]) addSecret(secret);
@@ -210,7 +251,51 @@ async function configFor(flags: Flags, cwd: string, frontEnd: FrontEnd = "onesho
   for (const server of Object.values(config.mcpServers)) addServerSecrets(server);
   const { dropPermissions } = await import("./lib/permissions/sandbox.ts");
   await dropPermissions(config, frontEnd);
-  return config;
+  return { config, files: layers.files, refusal: settled.refusal };
+}
+
+/** Whether `MM_TRUST` trusts the project's agent file for this run. */
+function trustedByEnv(value: string | undefined): boolean {
+  return value === "1" || value?.toLowerCase() === "true";
+}
+
+/** The configuration the project's trust allows, and why the rest was left out. */
+async function settleTrust(
+  layers: import("./lib/config/layers.ts").Layers,
+  flags: Flags,
+  env: Record<string, string>,
+  frontEnd: FrontEnd,
+): Promise<{ config: import("./lib/config/config.ts").Config; refusal?: string }> {
+  const p = layers.project;
+  if (!p) return { config: layers.config };
+  // Asked agents (child mm processes) inherit a trust given for this run.
+  const trustRun = () => {
+    Deno.env.set("MM_TRUST", "1");
+    return { config: layers.config };
+  };
+  if (flags.trust || trustedByEnv(env.MM_TRUST)) return trustRun();
+  const store = await import("./lib/config/trust_store.ts");
+  const path = store.trustStorePath(env);
+  const { TrustError, untrustedText } = await import("./lib/config/trust.ts");
+  let refusal = untrustedText(p.file, p.items);
+  try {
+    if (store.isTrusted(path, p.folder, p.file, p.hash)) return { config: layers.config };
+  } catch (e) {
+    if (!(e instanceof store.TrustStoreError) || frontEnd === "oneshot") throw e;
+    refusal = e.message;
+  }
+  if (frontEnd === "line" || frontEnd === "window") {
+    const { askTrust } = await import("./lib/frontend/terminal/trust_question.ts");
+    const answer = await askTrust(p.file, p.items);
+    if (answer === "ignore") return { config: layers.withoutProject };
+    if (answer === "trust") {
+      const trustedAt = new Date().toISOString();
+      await store.trustFolder(path, { folder: p.folder, file: p.file, hash: p.hash, trustedAt });
+    }
+    return trustRun();
+  }
+  if (frontEnd === "oneshot") throw new TrustError(refusal);
+  return { config: layers.withoutProject, refusal };
 }
 
 if (import.meta.main) {

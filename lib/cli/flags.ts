@@ -24,10 +24,16 @@ export interface Flags {
   json: boolean;
   version: boolean;
   help: boolean;
+  /** `--trust`: the project's agent file is trusted for this run (docs/security.md). */
+  trust: boolean;
+  /** `mm trust --list`: the trusted folders. */
+  list: boolean;
+  /** `mm trust --revoke [DIR]`: the folder's trust taken back. */
+  revoke: boolean;
   /** `--ask NAME`: the agent of `mmConfigs` to run once. */
   ask?: string;
-  /** `init`, `doctor` or `sessions`. */
-  command?: "init" | "doctor" | "sessions";
+  /** `init`, `doctor`, `sessions` or `trust`. */
+  command?: "init" | "doctor" | "sessions" | "trust";
   /** Arguments left after the flags (the prompt of `--ask`). */
   args: string[];
 }
@@ -84,7 +90,13 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     kind: "value",
     key: "config",
     arg: "FILE",
-    help: "the agent file (else $MM_CONFIG, ./mm.yaml, ./.mm/mm.yaml, ~/.config/mm/mm.yaml)",
+    help: "an agent file over the user's and the project's (else $MM_CONFIG)",
+  },
+  {
+    names: ["trust"],
+    kind: "bool",
+    key: "trust",
+    help: "trust the project's agent file (./.mm/mm.yaml, ./mm.yaml) for this run",
   },
   {
     names: ["model"],
@@ -126,11 +138,23 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     key: "json",
     help: "with -p: write the turn's events as JSON lines on stdout (docs/json-events.md)",
   },
+  {
+    names: ["list"],
+    kind: "bool",
+    key: "list",
+    help: "with mm trust: list the trusted folders",
+  },
+  {
+    names: ["revoke"],
+    kind: "bool",
+    key: "revoke",
+    help: "with mm trust: take back the trust of DIR (else this folder)",
+  },
   { names: ["v", "version"], kind: "bool", key: "version", help: "print the version and exit" },
   { names: ["h", "help"], kind: "bool", key: "help", help: "print this help and exit" },
 ];
 
-const COMMANDS = ["init", "doctor", "sessions"] as const;
+const COMMANDS = ["init", "doctor", "sessions", "trust"] as const;
 
 /** Parses argv (without the program name). Throws UsageError for anything it cannot place. */
 export function parseFlags(argv: string[]): Flags {
@@ -138,6 +162,9 @@ export function parseFlags(argv: string[]): Flags {
     tui: false,
     noMouse: false,
     acp: false,
+    trust: false,
+    list: false,
+    revoke: false,
     continue: false,
     json: false,
     version: false,
@@ -262,6 +289,7 @@ export function helpText(): string {
     '  mm --ask NAME "PROMPT"  run agent NAME of mmConfigs once',
     "  mm init | doctor        write a starter agent file | check the server, model and tools",
     "  mm sessions             list the saved conversations of this directory, newest first",
+    "  mm trust                show what this folder's agent file runs and trust it (--list, --revoke)",
     "",
     "Flags (Go style -flag and GNU style --flag are the same):",
   ];

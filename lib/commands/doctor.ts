@@ -24,6 +24,7 @@ import { mcpChecks } from "./doctor_mcp.ts";
 import { redactUrl } from "../secrets.ts";
 import { agentInfos } from "../subagent/ask.ts";
 import { agentFilePath } from "../subagent/child.ts";
+import type { LayerFile } from "../config/layers.ts";
 
 /** One check's verdict. */
 export interface Check {
@@ -65,9 +66,18 @@ export const PROBE_TOOL: ToolSchema = {
 /** The prompt of the tool-calling check. */
 export const PROBE_PROMPT = "What is 2 + 3? Use the add tool to compute it.";
 
+/** What main's loader gives mm doctor: the configuration, its files, why a file was left out. */
+export interface DoctorLoad {
+  config: Config;
+  /** The agent files layered, each with the keys it sets (lib/config/layers.ts). */
+  files?: LayerFile[];
+  /** Why the project's agent file's keys that need trust were left out (not trusted). */
+  refusal?: string;
+}
+
 /** What mm doctor needs: how to load the agent file (main's loader, flags applied). */
 export interface DoctorOptions {
-  load: () => Promise<Config>;
+  load: () => Promise<DoctorLoad>;
   cwd: string;
   /** Where the lines go; stdout by default. */
   out?: (line: string) => void;
@@ -81,9 +91,9 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
     if (!c.ok) failed++;
     out(checkLine(c));
   };
-  let config: Config;
+  let loaded: DoctorLoad;
   try {
-    config = await opts.load();
+    loaded = await opts.load();
   } catch (e) {
     if (!(e instanceof Error) || e.name !== "ConfigError") throw e;
     report({
@@ -93,14 +103,9 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
     });
     return 1;
   }
-  report({
-    ok: true,
-    text: config.file
-      ? `agent file: ${config.file}`
-      : `agent file: none found, the built-in defaults (${config.provider} at ${
-        redactUrl(config.url)
-      })`,
-  });
+  const config = loaded.config;
+  for (const c of layerChecks(config, loaded.files ?? [])) report(c);
+  if (loaded.refusal) report({ ok: false, text: `trust: ${loaded.refusal}` });
 
   const server = await serverCheck(config);
   report(server.check);
@@ -126,6 +131,36 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
   for (const c of agentChecks(config, opts.cwd)) report(c);
   await mcpChecks(config, opts.cwd, chat, { check: report, line: out });
   return failed ? 1 : 0;
+}
+
+/** Keys that merge over the files (maps): every file that sets one is named for it. */
+const MERGED: readonly string[] = [
+  "lsp",
+  "mmConfigs",
+  "sessions",
+  "hooks",
+  "tools",
+  "mcpServers",
+  "mcp",
+  "acp",
+  "window",
+];
+
+/**
+ * One line per agent file, with its layer and the keys whose value comes from it (a scalar from the
+ * last file that sets it, a map from every file that sets a part of it); the defaults when none.
+ */
+export function layerChecks(config: Config, files: readonly LayerFile[]): Check[] {
+  if (!files.length) {
+    const where = `${config.provider} at ${redactUrl(config.url)}`;
+    return [{ ok: true, text: `agent file: none found, the built-in defaults (${where})` }];
+  }
+  return files.map((f, i) => {
+    const keys = f.keys.filter((k) =>
+      MERGED.includes(k) || !files.slice(i + 1).some((later) => later.keys.includes(k))
+    );
+    return { ok: true, text: `agent file: ${f.file} (${f.role}: ${keys.join(", ") || "no key"})` };
+  });
 }
 
 /** The server answers its model list. */

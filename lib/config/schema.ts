@@ -39,7 +39,7 @@ export const BUILTIN_TOOLS: readonly string[] = [
 ];
 
 /** A key of the agent file's top level: every key of Config but `file`. */
-type TopKey = Exclude<keyof Config, "file">;
+export type TopKey = Exclude<keyof Config, "file">;
 
 /**
  * How the value of top-level key `K` is read; `earlier` holds the top-level entries before it,
@@ -88,8 +88,8 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   mmConfigs: (r, e, c, _earlier, env) => agents(r, e, c.mmConfigs, env),
   sessions: (r, e, c, _earlier, env) => sessions(r, e, c.sessions, env),
   hooks: (r, e, c) => hooks(r, e, c.hooks),
-  tools: (r, e) => tools(r, e),
-  mcpServers: (r, e, _c, _earlier, env) => readMcpServers(r, e, env),
+  tools: (r, e, c) => byName(c.tools, tools(r, e)),
+  mcpServers: (r, e, c, _earlier, env) => ({ ...c.mcpServers, ...readMcpServers(r, e, env) }),
   mcp: (r, e, c) => readMcpOptions(r, e, c.mcp),
   acp: (r, e, c) => acp(r, e, c.acp),
   window: (r, e, c) => windowMode(r, e, c.window),
@@ -176,6 +176,22 @@ function readKey<K extends TopKey>(
   c[name] = TOP_LEVEL[name](r, e, c, earlier, env);
 }
 
+/** The top-level keys a file sets, in file order (the file already read by {@linkcode readConfig}). */
+export function keysSet(r: Reader): TopKey[] {
+  const root = r.root();
+  if (r.isNothing(root) || !r.isMapping(root)) return [];
+  return [...r.entries(root, TOP_KEYS)].map((e) => e.name as TopKey);
+}
+
+/**
+ * A list of named entries of an earlier agent file with a later one's over it: an entry of the
+ * same name is replaced in its place, a new one is added at the end (mm.md §2: maps merge).
+ */
+function byName<T extends { name: string }>(earlier: readonly T[], later: readonly T[]): T[] {
+  const kept = earlier.map((x) => later.find((y) => y.name === x.name) ?? x);
+  return [...kept, ...later.filter((y) => !earlier.some((x) => x.name === y.name))];
+}
+
 // ---- the parts ---------------------------------------------------------------------------------
 
 /**
@@ -236,7 +252,7 @@ function lsp(r: Reader, e: Entry, current: Config["lsp"]): Config["lsp"] {
   const out = { ...current };
   for (const l of r.entries(e, LSP_KEYS, true)) {
     const names = new Set<string>();
-    out.servers = r.list(l, true).map((s) => lspServer(r, s, names));
+    out.servers = byName(current.servers, r.list(l, true).map((s) => lspServer(r, s, names)));
   }
   return out;
 }
@@ -304,7 +320,8 @@ function sessions(
 function hooks(r: Reader, e: Entry, current: Config["hooks"]): Config["hooks"] {
   const out = { ...current };
   for (const h of r.entries(e, HOOK_EVENTS, true)) {
-    out[h.name as HookEvent] = r.list(h, true).map((x) => hook(r, x));
+    const event = h.name as HookEvent;
+    out[event] = [...current[event] ?? [], ...r.list(h, true).map((x) => hook(r, x))];
   }
   return out;
 }

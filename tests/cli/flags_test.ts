@@ -108,6 +108,14 @@ Deno.test("parseFlags refuses bad command lines in one line", async (t) => {
   }
 });
 
+Deno.test("mm trust and its flags", () => {
+  const f = parseFlags(["trust", "--revoke", "/some/dir"]);
+  assertEquals([f.command, f.revoke, f.list, f.args], ["trust", true, false, ["/some/dir"]]);
+  assertEquals(parseFlags(["trust", "--list"]).list, true);
+  assertEquals(parseFlags(["--trust", "-p", "hi"]).trust, true);
+  assertEquals(parseFlags(["-p", "hi"]).trust, false);
+});
+
 Deno.test("helpText describes every flag", () => {
   const help = helpText();
   for (
@@ -126,10 +134,13 @@ Deno.test("helpText describes every flag", () => {
       "-v, --version",
       "-h, --help",
       "--ask",
+      "--trust",
+      "--list",
+      "--revoke",
     ]
   ) assertStringIncludes(help, flag);
   assertStringIncludes(help, "130 interrupted");
-  for (const command of ["mm init", "doctor", "mm sessions", "mm --ask NAME"]) {
+  for (const command of ["mm init", "doctor", "mm sessions", "mm --ask NAME", "mm trust"]) {
     assertStringIncludes(help, command);
   }
 });

@@ -1,17 +1,22 @@
-/** Where the agent file is found (lib/config/find.ts): -c, $MM_CONFIG, the project, the user's. */
+/** Where the agent files are found (lib/config/find.ts): the user's, the project's, -c or $MM_CONFIG. */
 
 import { join } from "node:path";
 import { ConfigError } from "../../lib/config/errors.ts";
-import { findConfigFile } from "../../lib/config/find.ts";
+import { findAgentFiles, type FindOptions } from "../../lib/config/find.ts";
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
 import { tree } from "../helpers/config.ts";
 
-Deno.test("findConfigFile: discovery order", async (t) => {
+/** The files found, as `role path` lines. */
+function found(opts: FindOptions): string[] {
+  return findAgentFiles(opts).map((f) => `${f.role} ${f.file}`);
+}
+
+Deno.test("findAgentFiles: the layers", async (t) => {
   const root = await tree({
     "proj/mm.yaml": "",
     "proj/.mm/mm.yaml": "",
     "proj/custom.yaml": "",
-    "other/.mm/mm.yaml": "",
+    "other/mm.yaml": "",
     "xdg/mm/mm.yaml": "",
     "home/.config/mm/mm.yaml": "",
     "env.yaml": "",
@@ -21,93 +26,82 @@ Deno.test("findConfigFile: discovery order", async (t) => {
   const proj = join(root, "proj");
   const home = join(root, "home");
   const xdg = join(root, "xdg");
+  const user = join(xdg, "mm/mm.yaml");
   try {
-    await t.step("-c wins over everything", () => {
+    await t.step("the user's, the project's, then -c (over $MM_CONFIG)", () => {
       const env = { MM_CONFIG: join(root, "env.yaml"), XDG_CONFIG_HOME: xdg };
-      assertEquals(
-        findConfigFile({ flag: "custom.yaml", env, cwd: proj, home }),
-        join(proj, "custom.yaml"),
-      );
+      assertEquals(found({ flag: "custom.yaml", env, cwd: proj, home }), [
+        `user ${user}`,
+        `project ${join(proj, ".mm/mm.yaml")}`,
+        `named ${join(proj, "custom.yaml")}`,
+      ]);
     });
     await t.step("-c with an absolute path", () => {
       const file = join(root, "env.yaml");
-      assertEquals(findConfigFile({ flag: file, env: {}, cwd: proj, home }), file);
+      assertEquals(found({ flag: file, env: {}, cwd: join(root, "empty"), home }), [
+        `user ${join(home, ".config/mm/mm.yaml")}`,
+        `named ${file}`,
+      ]);
     });
-    await t.step("-c with ~/", () => {
+    await t.step("-c with ~/ naming the user's file: one layer, the named one", () => {
       assertEquals(
-        findConfigFile({ flag: "~/.config/mm/mm.yaml", env: {}, cwd: proj, home }),
-        join(home, ".config/mm/mm.yaml"),
+        found({ flag: "~/.config/mm/mm.yaml", env: {}, cwd: join(root, "empty"), home }),
+        [
+          `named ${join(home, ".config/mm/mm.yaml")}`,
+        ],
       );
     });
-    await t.step("$MM_CONFIG comes next", () => {
-      const env = { MM_CONFIG: join(root, "env.yaml"), XDG_CONFIG_HOME: xdg };
-      assertEquals(findConfigFile({ env, cwd: proj, home }), join(root, "env.yaml"));
+    await t.step("-c naming the project's file: one layer, the named one", () => {
+      assertEquals(found({ flag: "mm.yaml", env: {}, cwd: join(root, "other"), home: root }), [
+        `named ${join(root, "other/mm.yaml")}`,
+      ]);
     });
-    await t.step("$MM_CONFIG relative to cwd", () => {
-      const env = { MM_CONFIG: "../env.yaml" };
-      assertEquals(findConfigFile({ env, cwd: proj, home }), join(root, "env.yaml"));
+    await t.step("$MM_CONFIG when no -c", () => {
+      const env = { MM_CONFIG: "../env.yaml", XDG_CONFIG_HOME: xdg };
+      assertEquals(found({ env, cwd: proj, home }).at(-1), `named ${join(root, "env.yaml")}`);
     });
     await t.step("an empty $MM_CONFIG is unset", () => {
-      assertEquals(
-        findConfigFile({ env: { MM_CONFIG: "" }, cwd: proj, home }),
-        join(proj, "mm.yaml"),
-      );
+      assertEquals(found({ env: { MM_CONFIG: "" }, cwd: join(root, "empty"), home: root }), []);
     });
-    await t.step("./mm.yaml before ./.mm/mm.yaml", () => {
-      assertEquals(
-        findConfigFile({ env: { XDG_CONFIG_HOME: xdg }, cwd: proj, home }),
-        join(proj, "mm.yaml"),
-      );
+    await t.step("./.mm/mm.yaml before ./mm.yaml", () => {
+      assertEquals(found({ env: {}, cwd: proj, home: root }), [
+        `project ${join(proj, ".mm/mm.yaml")}`,
+      ]);
     });
-    await t.step("./.mm/mm.yaml before the user's file", () => {
-      assertEquals(
-        findConfigFile({ env: { XDG_CONFIG_HOME: xdg }, cwd: join(root, "other"), home }),
-        join(root, "other/.mm/mm.yaml"),
-      );
-    });
-    await t.step("$XDG_CONFIG_HOME/mm/mm.yaml", () => {
-      assertEquals(
-        findConfigFile({ env: { XDG_CONFIG_HOME: xdg }, cwd: join(root, "empty"), home }),
-        join(xdg, "mm/mm.yaml"),
-      );
+    await t.step("./mm.yaml when there is no ./.mm/mm.yaml", () => {
+      assertEquals(found({ env: {}, cwd: join(root, "other"), home: root }), [
+        `project ${join(root, "other/mm.yaml")}`,
+      ]);
     });
     await t.step("$XDG_CONFIG_HOME set: ~/.config is not looked at", () => {
       const env = { XDG_CONFIG_HOME: join(root, "empty") };
-      assertEquals(findConfigFile({ env, cwd: join(root, "empty"), home }), undefined);
+      assertEquals(found({ env, cwd: join(root, "empty"), home }), []);
     });
     await t.step("a relative $XDG_CONFIG_HOME is ignored", () => {
       const env = { XDG_CONFIG_HOME: "xdg" };
-      assertEquals(findConfigFile({ env, cwd: root, home }), join(home, ".config/mm/mm.yaml"));
-    });
-    await t.step("~/.config/mm/mm.yaml without $XDG_CONFIG_HOME", () => {
-      assertEquals(
-        findConfigFile({ env: {}, cwd: join(root, "empty"), home }),
-        join(home, ".config/mm/mm.yaml"),
-      );
+      assertEquals(found({ env, cwd: join(root, "empty"), home }), [
+        `user ${join(home, ".config/mm/mm.yaml")}`,
+      ]);
     });
     await t.step("home from $HOME when not given", () => {
-      assertEquals(
-        findConfigFile({ env: { HOME: home }, cwd: join(root, "empty") }),
-        join(home, ".config/mm/mm.yaml"),
-      );
+      assertEquals(found({ env: { HOME: home }, cwd: join(root, "empty") }), [
+        `user ${join(home, ".config/mm/mm.yaml")}`,
+      ]);
     });
     await t.step("no file anywhere", () => {
-      assertEquals(
-        findConfigFile({ env: {}, cwd: join(root, "empty"), home: join(root, "home2") }),
-        undefined,
-      );
+      assertEquals(found({ env: {}, cwd: join(root, "empty"), home: join(root, "home2") }), []);
     });
     await t.step("a directory named mm.yaml is skipped", async () => {
-      const dir = await tree({ "mm.yaml/.keep": "", ".mm/mm.yaml": "" });
+      const dir = await tree({ ".mm/mm.yaml/.keep": "", "mm.yaml": "" });
       try {
-        assertEquals(findConfigFile({ env: {}, cwd: dir, home: dir }), join(dir, ".mm/mm.yaml"));
+        assertEquals(found({ env: {}, cwd: dir, home: dir }), [`project ${join(dir, "mm.yaml")}`]);
       } finally {
         await Deno.remove(dir, { recursive: true });
       }
     });
     await t.step("-c naming a missing file", () => {
       const err = assertThrows(
-        () => findConfigFile({ flag: "nope.yaml", env: {}, cwd: proj, home }),
+        () => findAgentFiles({ flag: "nope.yaml", env: {}, cwd: proj, home }),
         ConfigError,
       );
       assertEquals(
@@ -123,14 +117,14 @@ Deno.test("findConfigFile: discovery order", async (t) => {
     });
     await t.step("-c naming a directory", () => {
       const err = assertThrows(
-        () => findConfigFile({ flag: ".mm", env: {}, cwd: proj, home }),
+        () => findAgentFiles({ flag: ".mm", env: {}, cwd: proj, home }),
         ConfigError,
       );
       assertEquals(err.message, `${join(proj, ".mm")}: the agent file named by -c is not a file`);
     });
     await t.step("$MM_CONFIG naming a missing file", () => {
       const env = { MM_CONFIG: join(root, "gone.yaml") };
-      const err = assertThrows(() => findConfigFile({ env, cwd: proj, home }), ConfigError);
+      const err = assertThrows(() => findAgentFiles({ env, cwd: proj, home }), ConfigError);
       assertEquals(
         err.message,
         `${join(root, "gone.yaml")}: the agent file named by $MM_CONFIG does not exist`,

@@ -79,7 +79,15 @@ async function deno(args: string[], cwd: string, env: Record<string, string> = {
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", HOME: cwd, XDG_CONFIG_HOME: `${cwd}/.config`, DENO_DIR, ...env },
+    // MM_TRUST: the agent file a test writes is its own (tests/helpers/mm.ts).
+    env: {
+      NO_COLOR: "1",
+      HOME: cwd,
+      XDG_CONFIG_HOME: `${cwd}/.config`,
+      DENO_DIR,
+      MM_TRUST: "1",
+      ...env,
+    },
   }).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
@@ -210,7 +218,7 @@ Deno.test("mm doctor", async (t) => {
       assertEquals(
         run.stdout,
         [
-          `✔ agent file: ${dir}/mm.yaml`,
+          `✔ agent file: ${dir}/mm.yaml (project: url, model, lsp)`,
           `✔ server: ollama at ${doctorOllama.url} answers (1 model(s))`,
           "✔ model: doc-ok is on the server",
           '✔ tool calling: doc-ok called the test tool (add {"a":2,"b":3})',
@@ -236,7 +244,7 @@ Deno.test("mm doctor", async (t) => {
         assertEquals(
           run.stdout,
           [
-            `✔ agent file: ${dir}/mm.yaml`,
+            `✔ agent file: ${dir}/mm.yaml (project: provider, url, lsp)`,
             `✔ server: llamacpp at ${doctorLlama.url} answers (1 model(s))`,
             "✔ model: none set, so the server's only model is used: lc",
             "✘ tool calling: lc answered in text instead of calling the test tool — use a model trained for tool calls (Qwen2.5-Coder, Qwen3, Llama 3.1 and later)",

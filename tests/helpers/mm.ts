@@ -35,7 +35,16 @@ export function mmCommand(args: string[], cwd: string, env: Record<string, strin
   return {
     args: ["run", "--allow-all", "--no-config", "--quiet", MAIN, ...args],
     cwd,
-    env: { NO_COLOR: "1", HOME: cwd, XDG_CONFIG_HOME: `${cwd}/.config`, DENO_DIR, ...env },
+    // MM_TRUST: the agent file most tests write in the working directory is their own; the tests of
+    // trust (tests/e2e/trust_test.ts) set MM_TRUST to "" to see mm refuse, ask and record.
+    env: {
+      NO_COLOR: "1",
+      HOME: cwd,
+      XDG_CONFIG_HOME: `${cwd}/.config`,
+      DENO_DIR,
+      MM_TRUST: "1",
+      ...env,
+    },
   };
 }
 

@@ -35,7 +35,11 @@ export class Terminal {
   ): Promise<Terminal> {
     // Test files may share a process (workers): the random part keeps their names apart.
     const name = `mm-test-${Deno.pid}-${counter++}-${crypto.randomUUID().slice(0, 8)}`;
-    const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
+    // MM_TRUST: the agent file a test writes in its working directory is its own (the tests of
+    // trust set it to "" to see mm ask).
+    const env = Object.entries({ MM_TRUST: "1", ...opts.env }).map(([k, v]) =>
+      `${k}=${shellQuote(v)}`
+    ).join(" ");
     const command = `env ${env} ${argv.map(shellQuote).join(" ")}; echo "[exited $?]"; sleep 600`;
     await tmux(
       "-L",

@@ -40,6 +40,11 @@ import { AcpSession, type EditorPeer } from "./session.ts";
 export interface AcpOptions {
   /** The agent file, found from the directory mm was started in. */
   config: Config;
+  /**
+   * Why the project's agent file is not trusted (docs/security.md): every session/new and
+   * session/load is answered with it, an error, and `config` leaves the file's keys out.
+   */
+  refusal?: string;
 }
 
 /** The `initialize` answer: what this build does, and the agent's name (`acp.title`). */
@@ -242,6 +247,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
       return initializeResponse(config);
     })
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
+      if (opts.refusal) throw new RequestError(-32603, opts.refusal, { reason: "untrusted" });
       try {
         const cwd = await sessionCwd(params.cwd);
         const recorder = await openSession({ config, cwd }, await modelName());
@@ -293,6 +299,7 @@ export async function runAcpMode(opts: AcpOptions): Promise<number> {
 
   if (config.sessions.enabled) {
     app.onRequest(methods.agent.session.load, async ({ params, client }) => {
+      if (opts.refusal) throw new RequestError(-32603, opts.refusal, { reason: "untrusted" });
       try {
         const cwd = await sessionCwd(params.cwd);
         // The same session open here already: closed first, so that its lock is free.
