@@ -4,7 +4,7 @@
  */
 
 import { codePoint, encodingLabel, type FileEncoding } from "../lib/encoding.ts";
-import { errorReason, SYSTEM_PATH_REASON } from "../lib/files.ts";
+import { errorReason, readOnlyReason, SYSTEM_PATH_REASON } from "../lib/files.ts";
 import { NotAFileError, type SpecialFile, type ToolContext } from "../lib/tool.ts";
 
 /** Files larger than this many bytes are refused rather than loaded. */
@@ -99,4 +99,13 @@ export function unencodableText(path: string, encoding: FileEncoding, char: stri
       codePoint(char)
     })`,
   ) + `. Write that character another way (in ASCII, or as the file's format escapes it).`;
+}
+
+/**
+ * The refusal of a write to a file without write permission for mm
+ * (`cannot write a.txt: it is read-only (mode 0444) — nothing was written`), or undefined.
+ */
+export async function readOnlyRefusal(path: string, ctx: ToolContext): Promise<string | undefined> {
+  const info = await ctx.fs.stat(path).catch(() => undefined);
+  return info?.readOnly ? writeErrorText(path, readOnlyReason(info.mode ?? 0)) : undefined;
 }
