@@ -1,4 +1,5 @@
-import { SYSTEM_PATH_REASON } from "../../lib/files.ts";
+import { join } from "node:path";
+import { realFiles, SYSTEM_PATH_REASON } from "../../lib/files.ts";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { fakeContext, MemoryFiles } from "../helpers/fake_context.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
@@ -429,4 +430,43 @@ Deno.test("read_file", async (t) => {
     assertEquals(readFile.summary({ path: "src/main.ts", start: 3 }), "src/main.ts");
     assertEquals(readFile.counter, "fileOps");
   });
+});
+
+Deno.test("read_file: a range of a 200 MB log on disk, streamed in bounded time and memory", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mm-read-large-" });
+  try {
+    // 1 MiB of 16-byte lines (65536 of them), written 200 times: 13,107,200 lines.
+    const block = new Uint8Array(1 << 20);
+    for (let i = 0; i < block.length; i += 16) {
+      block.set(new TextEncoder().encode("log line 0000ok\n"), i);
+    }
+    const file = await Deno.open(join(dir, "big.log"), { write: true, create: true });
+    for (let i = 0; i < 200; i++) await file.write(block);
+    file.close();
+    const ctx = { ...fakeContext({ cwd: dir }), fs: realFiles(dir) };
+    const rss = Deno.memoryUsage().rss;
+    const started = performance.now();
+    const result = await readFile.run(
+      { path: "big.log", start: 13_000_000, end: 13_000_002, numbered: true },
+      ctx,
+    );
+    const took = performance.now() - started;
+    assertEquals(
+      result.output,
+      [13_000_000, 13_000_001, 13_000_002]
+        .map((n) => `${n} │ log line 0000ok`).join("\n"),
+    );
+    assertEquals(took < 30_000, true, `${took} ms`);
+    assertEquals(
+      Deno.memoryUsage().rss - rss < 100 * 1024 * 1024,
+      true,
+      "memory grew past 100 MiB",
+    );
+    const last = await readFile.run({ path: "big.log", start: 13_107_200 }, ctx);
+    assertEquals(last.output, "log line 0000ok\n");
+    const whole = await readFile.run({ path: "big.log" }, ctx);
+    assertEquals(whole.output, tooLargeText("big.log", 200 * (1 << 20)));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
