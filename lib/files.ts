@@ -24,6 +24,7 @@ export const SYSTEM_PATH_REASON = "mm's runtime does not open /proc, /dev or /sy
 /** A failure in a few plain words (`permission denied`), for the texts tools return. */
 export function errorReason(err: unknown): string {
   if (err instanceof NotAFileError) return `it is a ${err.kind}, not a file`;
+  if (err instanceof ReadOnlyError) return readOnlyReason(err.mode);
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === "string" && code in REASONS) return REASONS[code];
   if (err instanceof Deno.errors.NotFound) return REASONS.ENOENT;
@@ -129,6 +130,7 @@ export function realFiles(cwd: string): Files {
           isDirectory: info.isDirectory,
           ...(special ? { special } : {}),
           size: info.size,
+          ...writeBits(info),
         };
       } catch (err) {
         if (isMissing(err)) return undefined;
@@ -166,6 +168,15 @@ export function realFiles(cwd: string): Files {
       }
     },
 
+    async *readChunks(path: string): AsyncIterable<Uint8Array> {
+      const target = abs(path);
+      const info = await Deno.stat(target);
+      const special = specialKind(info);
+      if (special) throw new NotAFileError(path, special);
+      if (info.isDirectory) throw new Deno.errors.IsADirectory(`Is a directory: '${target}'`);
+      yield* readChunksOf(target);
+    },
+
     async writeAtomic(path: string, data: Uint8Array): Promise<void> {
       let target = abs(path);
       let mode: number | undefined;
@@ -175,6 +186,8 @@ export function realFiles(cwd: string): Files {
         const special = specialKind(info);
         if (special) throw new NotAFileError(path, special);
         mode = info.mode ?? undefined;
+        if (writeBits(info).readOnly) throw new ReadOnlyError(path, mode ?? 0);
+        if (keepsInode(info)) return await writeInPlace(target, data, info);
       } catch (err) {
         if (!isMissing(err)) throw err;
       }
@@ -198,4 +211,145 @@ export function realFiles(cwd: string): Files {
       }
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files as they are on disk: read-only files, hard links, owners, and reading in chunks.
+
+/** Thrown by `writeAtomic` for a file mm has no write permission for: nothing is written. */
+export class ReadOnlyError extends Error {
+  /** The file's permission bits. */
+  readonly mode: number;
+
+  /** The error for `path`, whose mode is `mode`. */
+  constructor(path: string, mode: number) {
+    super(`${path} ${readOnlyReason(mode)}`);
+    this.name = "ReadOnlyError";
+    this.mode = mode;
+  }
+}
+
+/** How a write refusal says a file is read-only: `it is read-only (mode 0444)`. */
+export function readOnlyReason(mode: number): string {
+  return `it is read-only (mode ${(mode & 0o7777).toString(8).padStart(4, "0")})`;
+}
+
+/** mm's user id, or undefined where there is none (Windows). */
+function myUid(): number | undefined {
+  try {
+    return Deno.uid() ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A regular file's mode and whether mm may not write it: for root, no write bit at all (root may
+ * write anything, but a 0444 file says it is not to be changed); for the owner, no owner write
+ * bit. For anyone else the kernel decides, when the file is opened to be written in place.
+ */
+export function writeBits(
+  info: { isFile: boolean; mode: number | null; uid: number | null },
+  uid = myUid(),
+): { mode?: number; readOnly?: true } {
+  if (!info.isFile || info.mode === null) return {};
+  const mode = info.mode & 0o7777;
+  const readOnly = uid === 0
+    ? (mode & 0o222) === 0
+    : uid !== undefined && uid === info.uid && (mode & 0o200) === 0;
+  return readOnly ? { mode, readOnly } : { mode };
+}
+
+/**
+ * Whether a write must keep the file's inode, writing in place rather than renaming a new file
+ * over it: the file has other hard links (a rename would split them), or another owner than mm
+ * (a rename would make the file mm's).
+ */
+export function keepsInode(
+  info: { nlink: number | null; uid: number | null },
+  uid = myUid(),
+): boolean {
+  if ((info.nlink ?? 1) > 1) return true;
+  return uid !== undefined && info.uid !== null && info.uid !== uid;
+}
+
+/** How much of a file written in place is kept to be put back when the write fails halfway. */
+const IN_PLACE_BACKUP_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Writes `data` into the existing file at `target`, keeping its inode (links, owner, mode): the
+ * new bytes over the old from the start, then the file cut to their length, so the file is never
+ * empty on the way. When the write fails (no space left), the old bytes, read first (up to 64 MiB),
+ * are put back. An open refused for permission is a {@linkcode ReadOnlyError}.
+ */
+export async function writeInPlace(
+  target: string,
+  data: Uint8Array,
+  info: { mode: number | null; size: number },
+): Promise<void> {
+  const fs = await (nodeFs ??= import("node:fs/promises"));
+  const { O_WRONLY, O_NONBLOCK } = fs.constants;
+  let handle;
+  try {
+    handle = await fs.open(target, O_WRONLY | (O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === "EACCES" || code === "EPERM" || err instanceof Deno.errors.PermissionDenied) {
+      throw new ReadOnlyError(target, info.mode ?? 0);
+    }
+    throw err;
+  }
+  try {
+    const old = info.size <= IN_PLACE_BACKUP_LIMIT
+      ? await readRegular(target, IN_PLACE_BACKUP_LIMIT).catch(() => undefined)
+      : undefined;
+    try {
+      await writeAllAt(handle, data);
+      await handle.truncate(data.length);
+    } catch (err) {
+      if (old !== undefined) {
+        await writeAllAt(handle, old).then(() => handle.truncate(old.length)).catch(() => {});
+      }
+      throw err;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes all of `data` at the start of the open file. */
+async function writeAllAt(
+  handle: {
+    write(b: Uint8Array, o: number, l: number, p: number): Promise<{ bytesWritten: number }>;
+  },
+  data: Uint8Array,
+): Promise<void> {
+  let at = 0;
+  while (at < data.length) {
+    const { bytesWritten } = await handle.write(data, at, data.length - at, at);
+    if (bytesWritten <= 0) throw new Error("the write made no progress");
+    at += bytesWritten;
+  }
+}
+
+/** The size of the chunks `readChunks` yields. */
+const CHUNK = 1 << 20;
+
+/** The regular file at `target` in chunks of 1 MiB (opened with O_NONBLOCK, checked once open). */
+async function* readChunksOf(target: string): AsyncIterable<Uint8Array> {
+  const fs = await (nodeFs ??= import("node:fs/promises"));
+  const { O_RDONLY, O_NONBLOCK } = fs.constants;
+  const handle = await fs.open(target, O_RDONLY | (O_NONBLOCK ?? 0));
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new NotAFileError(target, "character device");
+    while (true) {
+      const buf = new Uint8Array(CHUNK);
+      const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) return;
+      yield buf.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
 }

@@ -37,6 +37,10 @@ export interface FileInfo {
   /** Set when the path is a FIFO, a socket or a device: a tool never opens one. */
   special?: SpecialFile;
   size: number;
+  /** The permission bits (`0o644`), where the file system has them. */
+  mode?: number;
+  /** Set when the file may not be written by mm (no write permission for it): writes refuse it. */
+  readOnly?: boolean;
 }
 
 /** The file system, with paths resolved against the context's working directory. */
@@ -51,6 +55,12 @@ export interface Files {
    * {@linkcode NotAFileError}, at once, whatever is (or is not) at its other end.
    */
   read(path: string, limit?: number): Promise<Uint8Array | undefined>;
+  /**
+   * The regular file's bytes in chunks, from its start, however large it is (read_file's line
+   * ranges of a file above the read limit); a path that is not a regular file throws like `read`.
+   * Absent where a file system cannot stream: such a file is then refused as too large.
+   */
+  readChunks?(path: string): AsyncIterable<Uint8Array>;
   /** Writes through a temporary file and a rename, creating missing parent directories. */
   writeAtomic(path: string, data: Uint8Array): Promise<void>;
   /**

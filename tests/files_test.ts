@@ -1,6 +1,13 @@
 import { join } from "node:path";
 import { assertEquals, assertRejects } from "./helpers/assert.ts";
-import { errorReason, realFiles } from "../lib/files.ts";
+import {
+  errorReason,
+  keepsInode,
+  ReadOnlyError,
+  readOnlyReason,
+  realFiles,
+  writeBits,
+} from "../lib/files.ts";
 import { NotAFileError } from "../lib/tool.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -20,7 +27,8 @@ Deno.test("realFiles", async (t) => {
   });
 
   await t.step("stat: file, directory, nothing", async () => {
-    assertEquals(await fs.stat("a.txt"), { isFile: true, isDirectory: false, size: 6 });
+    const mode = (await Deno.stat(join(dir, "a.txt"))).mode! & 0o7777;
+    assertEquals(await fs.stat("a.txt"), { isFile: true, isDirectory: false, size: 6, mode });
     assertEquals((await fs.stat("sub"))?.isDirectory, true);
     assertEquals(await fs.stat("missing.txt"), undefined);
     assertEquals(await fs.stat("a.txt/under-a-file"), undefined);
@@ -121,6 +129,89 @@ Deno.test("realFiles", async (t) => {
     );
     assertEquals(errorReason(new Error("something else")), "something else");
     assertEquals(errorReason("odd"), "odd");
+  });
+
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("realFiles: files as they are on disk", async (t) => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mm-files-disk-" }));
+  const fs = realFiles(dir);
+  const path = (name: string) => join(dir, name);
+
+  await t.step("a read-only file (0444) in a writable folder: refused, not replaced", async () => {
+    await Deno.writeTextFile(path("ro.txt"), "keep\n");
+    await Deno.chmod(path("ro.txt"), 0o444);
+    const before = (await Deno.stat(path("ro.txt"))).ino;
+    assertEquals(await fs.stat("ro.txt"), {
+      isFile: true,
+      isDirectory: false,
+      size: 5,
+      mode: 0o444,
+      readOnly: true,
+    });
+    const err = await assertRejects(() => fs.writeAtomic("ro.txt", bytes("lost\n")));
+    assertEquals(err instanceof ReadOnlyError, true);
+    assertEquals(errorReason(err), "it is read-only (mode 0444)");
+    assertEquals(await Deno.readTextFile(path("ro.txt")), "keep\n");
+    assertEquals((await Deno.stat(path("ro.txt"))).ino, before);
+    const names = [];
+    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+    assertEquals(names, ["ro.txt"]);
+  });
+
+  await t.step("a hard-linked file is written in place: every link sees it", async () => {
+    await Deno.writeTextFile(path("a.txt"), "one\ntwo\n");
+    await Deno.link(path("a.txt"), path("b.txt"));
+    const ino = (await Deno.stat(path("a.txt"))).ino;
+    await fs.writeAtomic("a.txt", bytes("three\n"));
+    assertEquals(await Deno.readTextFile(path("b.txt")), "three\n");
+    assertEquals((await Deno.stat(path("a.txt"))).ino, ino);
+    assertEquals((await Deno.stat(path("a.txt"))).nlink, 2);
+    await fs.writeAtomic("b.txt", bytes("longer than before\n"));
+    assertEquals(await Deno.readTextFile(path("a.txt")), "longer than before\n");
+  });
+
+  await t.step("a file of another owner is written in place: the owner stays", async () => {
+    if (Deno.uid() !== 0) return; // only root can give a file away
+    await Deno.writeTextFile(path("theirs.txt"), "x\n");
+    await Deno.chown(path("theirs.txt"), 65534, 65534);
+    await fs.writeAtomic("theirs.txt", bytes("y\n"));
+    const info = await Deno.stat(path("theirs.txt"));
+    assertEquals([info.uid, info.gid], [65534, 65534]);
+    assertEquals(await Deno.readTextFile(path("theirs.txt")), "y\n");
+  });
+
+  await t.step("a file of mm's own, one link: the atomic rename, a new inode", async () => {
+    await Deno.writeTextFile(path("own.txt"), "x\n");
+    const ino = (await Deno.stat(path("own.txt"))).ino;
+    await fs.writeAtomic("own.txt", bytes("y\n"));
+    assertEquals((await Deno.stat(path("own.txt"))).ino === ino, false);
+  });
+
+  await t.step("readChunks: the bytes in order, in chunks of 1 MiB", async () => {
+    const data = new Uint8Array(3 * 1024 * 1024 + 5).map((_, i) => i % 251);
+    await Deno.writeFile(path("big.bin"), data);
+    const parts: Uint8Array[] = [];
+    for await (const chunk of fs.readChunks!("big.bin")) parts.push(chunk.slice());
+    assertEquals(parts.length, 4);
+    const joined = new Uint8Array(data.length);
+    let at = 0;
+    for (const p of parts) joined.set(p, (at += p.length) - p.length);
+    assertEquals(joined, data);
+  });
+
+  await t.step("writeBits and keepsInode: the rules", () => {
+    const file = (mode: number, uid: number) => ({ isFile: true, mode, uid });
+    assertEquals(writeBits(file(0o100444, 0), 0), { mode: 0o444, readOnly: true });
+    assertEquals(writeBits(file(0o100644, 5), 0), { mode: 0o644 });
+    assertEquals(writeBits(file(0o100464, 1000), 1000), { mode: 0o464, readOnly: true });
+    // Another user's file: the kernel decides when it is opened in place.
+    assertEquals(writeBits(file(0o100444, 5), 1000), { mode: 0o444 });
+    assertEquals(keepsInode({ nlink: 2, uid: 1000 }, 1000), true);
+    assertEquals(keepsInode({ nlink: 1, uid: 5 }, 1000), true);
+    assertEquals(keepsInode({ nlink: 1, uid: 1000 }, 1000), false);
+    assertEquals(readOnlyReason(0o100400), "it is read-only (mode 0400)");
   });
 
   await Deno.remove(dir, { recursive: true });

@@ -3,7 +3,8 @@
  * limit, and how they open a file: a regular one only, never more than the limit.
  */
 
-import { errorReason, SYSTEM_PATH_REASON } from "../lib/files.ts";
+import { codePoint, encodingLabel, type FileEncoding } from "../lib/encoding.ts";
+import { errorReason, readOnlyReason, SYSTEM_PATH_REASON } from "../lib/files.ts";
 import { NotAFileError, type SpecialFile, type ToolContext } from "../lib/tool.ts";
 
 /** Files larger than this many bytes are refused rather than loaded. */
@@ -75,4 +76,36 @@ export function unchangedText(path: string): string {
 /** The output when the file cannot be written (`is a directory`, `permission denied`). */
 export function writeErrorText(path: string, reason: string): string {
   return `cannot write ${path}: ${reason} — nothing was written`;
+}
+
+/**
+ * The refusal of a file whose byte order mark announces an encoding it does not decode in (an odd
+ * length, a lone surrogate): no tool reads or writes it, since either would damage it.
+ */
+export function undecodableText(path: string, encoding: FileEncoding, size: number): string {
+  const label = encodingLabel(encoding);
+  return `${path} starts with a ${label} byte order mark but is not valid ${label} text (${size} bytes): the file tools cannot read or change it without damaging it.`;
+}
+
+/**
+ * The refusal of a write whose text holds a character the file's encoding has no bytes for:
+ * `cannot write a.txt: it is Windows-1252 (Latin-1) text, which has no "→" (U+2192) — nothing was
+ * written`, then how to go on.
+ */
+export function unencodableText(path: string, encoding: FileEncoding, char: string): string {
+  return writeErrorText(
+    path,
+    `it is ${encodingLabel(encoding)} text, which has no ${JSON.stringify(char)} (${
+      codePoint(char)
+    })`,
+  ) + `. Write that character another way (in ASCII, or as the file's format escapes it).`;
+}
+
+/**
+ * The refusal of a write to a file without write permission for mm
+ * (`cannot write a.txt: it is read-only (mode 0444) — nothing was written`), or undefined.
+ */
+export async function readOnlyRefusal(path: string, ctx: ToolContext): Promise<string | undefined> {
+  const info = await ctx.fs.stat(path).catch(() => undefined);
+  return info?.readOnly ? writeErrorText(path, readOnlyReason(info.mode ?? 0)) : undefined;
 }

@@ -1,10 +1,17 @@
 /** write_file: a whole file's content, written atomically, reported as a diff (tools.md, `write_file`). */
 
-import { errorReason } from "../lib/files.ts";
+import { decodeFile, encodeText, type FileEncoding } from "../lib/encoding.ts";
+import { errorReason, readOnlyReason } from "../lib/files.ts";
 import { countLines, truncateMiddle } from "../lib/text.ts";
 import { NotAFileError, type Tool, type ToolResult } from "../lib/tool.ts";
 import { DIFF_TOO_SLOW, lineDiff } from "./_diff.ts";
-import { notAFileText, READ_LIMIT, unchangedText, writeErrorText } from "./_files.ts";
+import {
+  notAFileText,
+  READ_LIMIT,
+  unchangedText,
+  unencodableText,
+  writeErrorText,
+} from "./_files.ts";
 
 /** Input of write_file, after coercion. */
 export interface WriteFileInput {
@@ -83,7 +90,6 @@ export const writeFile: Tool<WriteFileInput> = {
       failed: true,
       locations,
     });
-    const data = new TextEncoder().encode(content);
     let old: Uint8Array | undefined;
     try {
       const info = await ctx.fs.stat(path);
@@ -91,12 +97,25 @@ export const writeFile: Tool<WriteFileInput> = {
       if (info?.special) {
         return { output: notAFileText(path, info.special), failed: true, locations };
       }
+      if (info?.readOnly) return fail(readOnlyReason(info.mode ?? 0));
       if (info !== undefined) old = await ctx.fs.read(path, READ_LIMIT + 1);
     } catch (err) {
       if (err instanceof NotAFileError) {
         return { output: notAFileText(path, err.kind), failed: true, locations };
       }
       return fail(errorReason(err));
+    }
+    const kept = keptEncoding(old);
+    const data = encodeText(
+      kept?.bom ? `\uFEFF${content.replace(/^\uFEFF/, "")}` : content,
+      kept?.encoding ?? "utf-8",
+    );
+    if (!(data instanceof Uint8Array)) {
+      return {
+        output: unencodableText(path, kept?.encoding ?? "utf-8", data.char),
+        failed: true,
+        locations,
+      };
     }
     if (old !== undefined && sameBytes(old, data)) {
       return { output: unchangedText(path), locations };
@@ -126,7 +145,11 @@ export const writeFile: Tool<WriteFileInput> = {
         locations,
       };
     }
-    if (old.includes(0)) {
+    if (kept !== undefined) {
+      // The file's own encoding, kept: its byte order mark is not part of the change.
+      return replacedText(path, abs, kept.text, content, max);
+    }
+    if (decodeFile(old).kind !== "text") {
       return {
         output: truncateMiddle(replacedBinaryText(path, old.length, newLines), max),
         diff: { path: abs, newText: content, replaces: binaryFile(old.length) },
@@ -135,18 +158,43 @@ export const writeFile: Tool<WriteFileInput> = {
     }
     // ignoreBOM keeps a byte order mark in the old text, so that dropping it shows in the diff.
     const oldText = new TextDecoder("utf-8", { ignoreBOM: true }).decode(old);
-    const diff = lineDiff(oldText, content);
-    const headline = diff
-      ? wroteText(path, diff.added, diff.deleted)
-      : wroteText(path, newLines, countLines(oldText));
-    const body = diff ? diff.hunks : DIFF_TOO_SLOW;
-    return {
-      output: truncateMiddle(body === "" ? headline : `${headline}\n${body}`, max),
-      diff: { path: abs, oldText, newText: content },
-      locations,
-    };
+    return replacedText(path, abs, oldText, content, max);
   },
 };
+
+/**
+ * The encoding of an existing file that is not UTF-8 (Windows-1252, UTF-16 with a BOM): the file
+ * keeps it, and `text` is its old content without the BOM. Undefined for UTF-8, binary or new.
+ */
+function keptEncoding(
+  old: Uint8Array | undefined,
+): { encoding: FileEncoding; bom: boolean; text: string } | undefined {
+  if (old === undefined || old.length > READ_LIMIT) return undefined;
+  const decoded = decodeFile(old);
+  if (decoded.kind !== "text" || decoded.encoding === "utf-8") return undefined;
+  const text = decoded.bom ? decoded.text.slice(1) : decoded.text;
+  return { encoding: decoded.encoding, bom: decoded.bom, text };
+}
+
+/** The result of replacing `oldText` with `content`: the headline and the diff. */
+function replacedText(
+  path: string,
+  abs: string,
+  oldText: string,
+  content: string,
+  max: number,
+): ToolResult {
+  const diff = lineDiff(oldText, content);
+  const headline = diff
+    ? wroteText(path, diff.added, diff.deleted)
+    : wroteText(path, countLines(content), countLines(oldText));
+  const body = diff ? diff.hunks : DIFF_TOO_SLOW;
+  return {
+    output: truncateMiddle(body === "" ? headline : `${headline}\n${body}`, max),
+    diff: { path: abs, oldText, newText: content },
+    locations: [abs],
+  };
+}
 
 /** Whether two byte arrays hold the same bytes. */
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

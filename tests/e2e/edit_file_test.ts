@@ -79,6 +79,37 @@ Deno.test("edit_file end to end", async (t) => {
       assertStringIncludes(run.stderr, "📝 1 file op(s)");
       assertEquals(run.stdout, "done\n");
     },
+    "a Latin-1 file: read with its note, edited in Latin-1, every other byte kept": async () => {
+      const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+      const dir = await dirFor("edit-latin1", "", {});
+      const before = latin1('# caf\xe9 \xa9 1999\r\nname = "Jos\xe9"\r\nprice = 3\x80\r\n');
+      await Deno.writeFile(`${dir}/prices.txt`, before);
+      server.script("edit-latin1", [
+        { toolCalls: [{ name: "read_file", arguments: { path: "prices.txt" } }] },
+        {
+          toolCalls: [{
+            name: "edit_file",
+            arguments: {
+              path: "prices.txt",
+              edits: [{ old: "price = 3€", new: "price = 4€ « net »" }],
+            },
+          }],
+        },
+        { text: "done" },
+      ]);
+      const run = await runMM(["-p", "edit it"], { cwd: dir });
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(
+        toolMessages("edit-latin1", 1)[0],
+        "[prices.txt is Windows-1252 (Latin-1) text, not UTF-8: shown decoded; edit_file and write_file keep its encoding]\n" +
+          '# café © 1999\r\nname = "José"\r\nprice = 3€\r\n',
+      );
+      assertStringIncludes(toolMessages("edit-latin1", 2)[1], "edited prices.txt: 1 edit applied");
+      assertEquals(
+        await Deno.readFile(`${dir}/prices.txt`),
+        latin1('# caf\xe9 \xa9 1999\r\nname = "Jos\xe9"\r\nprice = 4\x80 \xab net \xbb\r\n'),
+      );
+    },
     "not found: the spec's refusal, the file untouched": async () => {
       const dir = await dirFor("edit-missing");
       const run = await oneStep("edit-missing", [{

@@ -81,6 +81,21 @@ export class MemoryFiles implements Files {
     return Promise.resolve(this.files.get(abs)?.slice());
   }
 
+  /** The size of the chunks `readChunks` yields (small in a test that crosses their edges). */
+  chunkSize = 1 << 20;
+
+  /** The file's bytes in chunks of `chunkSize`; a missing file throws NotFound, like the real one. */
+  async *readChunks(path: string): AsyncIterable<Uint8Array> {
+    const abs = this.resolve(path);
+    this.check(abs);
+    const data = this.files.get(abs);
+    if (data === undefined) throw new Deno.errors.NotFound(`No such file: '${abs}'`);
+    for (let at = 0; at < data.length; at += this.chunkSize) {
+      await Promise.resolve();
+      yield data.slice(at, at + this.chunkSize);
+    }
+  }
+
   /** Stores the bytes, like the real one: refuses a directory, or a file as a parent. */
   writeAtomic(path: string, data: Uint8Array): Promise<void> {
     const abs = this.resolve(path);

@@ -1,4 +1,5 @@
-import { SYSTEM_PATH_REASON } from "../../lib/files.ts";
+import { join } from "node:path";
+import { realFiles, SYSTEM_PATH_REASON } from "../../lib/files.ts";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { fakeContext, MemoryFiles } from "../helpers/fake_context.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
@@ -6,6 +7,7 @@ import type { FileInfo } from "../../lib/tool.ts";
 import {
   binaryText,
   emptyText,
+  encodingNote,
   END_DESCRIPTION,
   endBeforeStartText,
   longLineNote,
@@ -14,6 +16,8 @@ import {
   PATH_DESCRIPTION,
   readFile,
   START_DESCRIPTION,
+  streamedLongLineNote,
+  streamedNote,
   tooLargeText,
   truncatedNote,
 } from "../../tools/read_file.ts";
@@ -203,9 +207,61 @@ Deno.test("read_file", async (t) => {
     assertEquals(result.output, tooLargeText("dump.sql", READ_LIMIT + 1));
     assertEquals(
       result.output,
-      "dump.sql is too large for read_file (67108865 bytes; the limit is 64 MiB).",
+      "dump.sql is too large for read_file (67108865 bytes; the limit is 64 MiB). " +
+        "Read a range of its lines with start and end: start 1, end 200 shows its first 200.",
     );
     assertEquals(result.failed, true);
+  });
+
+  await t.step("above 64 MiB with start/end: the range is streamed, not refused", async () => {
+    /** A file system whose files claim to be above the read limit and cannot be read whole. */
+    class Large extends MemoryFiles {
+      override async stat(path: string): Promise<FileInfo | undefined> {
+        const info = await super.stat(path);
+        return info?.isFile ? { ...info, size: READ_LIMIT + 1 } : info;
+      }
+      override read(): Promise<Uint8Array> {
+        throw new Error("read must not be called");
+      }
+    }
+    const lines = Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+    const fs = new Large("/work/project", { "big.log": lines, "w.log": Uint8Array.of(0xe9, 0x0a) });
+    fs.chunkSize = 7;
+    const ctx = fakeContext({ fs, config: { maxOutput: 200 } });
+    assertEquals(
+      await readFile.run({ path: "big.log", start: 500, end: 502 }, ctx),
+      { output: "line 500\nline 501\nline 502", locations: ["/work/project/big.log"] },
+    );
+    assertEquals(
+      (await readFile.run({ path: "big.log", start: 999, end: 0, numbered: true }, ctx)).output,
+      " 999 │ line 999\n1000 │ line 1000\n",
+    );
+    const cut = (await readFile.run({ path: "big.log", start: 10, end: 900 }, ctx)).output;
+    assertEquals(cut.length <= 200, true);
+    assertMatch(
+      cut,
+      /^line 10\nline 11\n[^]*\n\[\.\.\. output truncated to maxOutput: lines 10-\d+ shown; continue with start \d+\]$/,
+    );
+    assertEquals(
+      (await readFile.run({ path: "big.log", start: 1001, end: 1002 }, ctx)).output,
+      pastEndText(1001, "big.log", 1000),
+    );
+    assertEquals(
+      (await readFile.run({ path: "w.log", start: 1, end: 1 }, ctx)).output,
+      `${encodingNote("w.log", "windows-1252", false)}\né\n`,
+    );
+    assertEquals(
+      (await readFile.run({ path: "big.log" }, ctx)).output,
+      tooLargeText("big.log", READ_LIMIT + 1),
+    );
+    assertEquals(
+      streamedNote(3, 9),
+      "[... output truncated to maxOutput: lines 3-9 shown; continue with start 10]",
+    );
+    assertEquals(
+      streamedLongLineNote(4, 120),
+      "[... output truncated to maxOutput: line 4 cut after 120 characters; continue with start 5]",
+    );
   });
 
   await t.step("empty file: said so", async () => {
@@ -256,10 +312,71 @@ Deno.test("read_file", async (t) => {
     assertEquals(end.failed, true);
   });
 
-  await t.step("invalid UTF-8 (Windows-1252): decoded lossily", async () => {
-    const cp1252 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x93, 0x71, 0x94, 0x0a]);
-    const ctx = fakeContext({ files: { "w.txt": cp1252 } });
-    assertEquals((await readFile.run({ path: "w.txt" }, ctx)).output, "caf\uFFFD\n\uFFFDq\uFFFD\n");
+  await t.step(
+    "invalid UTF-8 (Windows-1252): decoded as Windows-1252, said on a line before",
+    async () => {
+      const cp1252 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x93, 0x71, 0x94, 0x0a]);
+      const ctx = fakeContext({ files: { "w.txt": cp1252 } });
+      assertEquals(
+        (await readFile.run({ path: "w.txt" }, ctx)).output,
+        "[w.txt is Windows-1252 (Latin-1) text, not UTF-8: shown decoded; edit_file and write_file keep its encoding]\n" +
+          "café\n“q”\n",
+      );
+      assertEquals(
+        (await readFile.run({ path: "w.txt", start: 2, numbered: true }, ctx)).output,
+        `${encodingNote("w.txt", "windows-1252", false)}\n2 │ “q”\n`,
+      );
+    },
+  );
+
+  await t.step(
+    "UTF-16 with a BOM, LE and BE: decoded, BOM not shown, said on a line before",
+    async () => {
+      const le = Uint8Array.of(0xff, 0xfe, 0x61, 0x00, 0x0a, 0x00, 0xe9, 0x00, 0x0a, 0x00);
+      const be = Uint8Array.of(0xfe, 0xff, 0x00, 0x61, 0x00, 0x0a, 0x00, 0xe9, 0x00, 0x0a);
+      const ctx = fakeContext({ files: { "le.txt": le, "be.txt": be } });
+      assertEquals(
+        (await readFile.run({ path: "le.txt" }, ctx)).output,
+        "[le.txt is UTF-16 LE text with a byte order mark: shown decoded; edit_file and write_file keep its encoding]\n" +
+          "a\né\n",
+      );
+      assertEquals(
+        (await readFile.run({ path: "be.txt", end: 1 }, ctx)).output,
+        `${encodingNote("be.txt", "utf-16be", true)}\na`,
+      );
+    },
+  );
+
+  await t.step("UTF-16 that does not decode: refused, no rewrite suggested", async () => {
+    const ctx = fakeContext({ files: { "odd.txt": Uint8Array.of(0xff, 0xfe, 0x61, 0x00, 0x62) } });
+    const result = await readFile.run({ path: "odd.txt" }, ctx);
+    assertEquals(
+      result.output,
+      "odd.txt starts with a UTF-16 LE byte order mark but is not valid UTF-16 LE text (5 bytes): " +
+        "the file tools cannot read or change it without damaging it.",
+    );
+    assertEquals(result.failed, true);
+  });
+
+  await t.step("a UTF-8 file, BOM or not, has no note: the output is as before", async () => {
+    const ctx = fakeContext({
+      files: { "b.txt": Uint8Array.of(0xef, 0xbb, 0xbf, 0x61, 0x0a), "u.txt": "é\n" },
+    });
+    assertEquals((await readFile.run({ path: "b.txt" }, ctx)).output, "a\n");
+    assertEquals((await readFile.run({ path: "u.txt" }, ctx)).output, "é\n");
+  });
+
+  await t.step("the note counts within maxOutput", async () => {
+    const text = Array.from({ length: 50 }, (_, i) => `l\xe9ne ${i + 1}`).join("\n") + "\n";
+    const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
+    const ctx = fakeContext({ files: { "w.txt": bytes }, config: { maxOutput: 300 } });
+    const out = (await readFile.run({ path: "w.txt" }, ctx)).output;
+    assertEquals(out.length <= 300, true, `${out.length}`);
+    assertMatch(out, /^\[w\.txt is Windows-1252[^\n]*\nléne 1\n/);
+    assertMatch(
+      out,
+      /\[\.\.\. output truncated to maxOutput: lines 1-\d+ of 50 shown; continue with start \d+\]$/,
+    );
   });
 
   await t.step("CRLF line endings: kept as they are", async () => {
@@ -313,4 +430,43 @@ Deno.test("read_file", async (t) => {
     assertEquals(readFile.summary({ path: "src/main.ts", start: 3 }), "src/main.ts");
     assertEquals(readFile.counter, "fileOps");
   });
+});
+
+Deno.test("read_file: a range of a 200 MB log on disk, streamed in bounded time and memory", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mm-read-large-" });
+  try {
+    // 1 MiB of 16-byte lines (65536 of them), written 200 times: 13,107,200 lines.
+    const block = new Uint8Array(1 << 20);
+    for (let i = 0; i < block.length; i += 16) {
+      block.set(new TextEncoder().encode("log line 0000ok\n"), i);
+    }
+    const file = await Deno.open(join(dir, "big.log"), { write: true, create: true });
+    for (let i = 0; i < 200; i++) await file.write(block);
+    file.close();
+    const ctx = { ...fakeContext({ cwd: dir }), fs: realFiles(dir) };
+    const rss = Deno.memoryUsage().rss;
+    const started = performance.now();
+    const result = await readFile.run(
+      { path: "big.log", start: 13_000_000, end: 13_000_002, numbered: true },
+      ctx,
+    );
+    const took = performance.now() - started;
+    assertEquals(
+      result.output,
+      [13_000_000, 13_000_001, 13_000_002]
+        .map((n) => `${n} │ log line 0000ok`).join("\n"),
+    );
+    assertEquals(took < 30_000, true, `${took} ms`);
+    assertEquals(
+      Deno.memoryUsage().rss - rss < 100 * 1024 * 1024,
+      true,
+      "memory grew past 100 MiB",
+    );
+    const last = await readFile.run({ path: "big.log", start: 13_107_200 }, ctx);
+    assertEquals(last.output, "log line 0000ok\n");
+    const whole = await readFile.run({ path: "big.log" }, ctx);
+    assertEquals(whole.output, tooLargeText("big.log", 200 * (1 << 20)));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

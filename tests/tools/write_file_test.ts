@@ -12,6 +12,7 @@ import {
 } from "../../tools/write_file.ts";
 import { unchangedText, writeErrorText } from "../../tools/_files.ts";
 import { lineDiff } from "../../tools/_diff.ts";
+import type { FileInfo } from "../../lib/tool.ts";
 
 Deno.test("write_file", async (t) => {
   await t.step("declared when editTools: true", () => {
@@ -159,6 +160,75 @@ Deno.test("write_file", async (t) => {
       bom.output,
       "wrote bom.txt: 1 line added, 1 deleted\n@@ -1,1 +1,1 @@\n-\uFEFFx\n+x",
     );
+  });
+
+  await t.step("a Windows-1252 file is written in Windows-1252, byte for byte", async () => {
+    const latin1 = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+    const ctx = fakeContext({ files: { "w.txt": latin1("caf\xe9\n\x93q\x94\n") } });
+    const result = await writeFile.run({ path: "w.txt", content: "café\n“q” €\n" }, ctx);
+    assertEquals(ctx.fs.files.get("/work/project/w.txt"), latin1("caf\xe9\n\x93q\x94 \x80\n"));
+    assertEquals(
+      result.output,
+      "wrote w.txt: 1 line added, 1 deleted\n@@ -1,2 +1,2 @@\n café\n-“q”\n+“q” €",
+    );
+    assertEquals(result.diff, {
+      path: "/work/project/w.txt",
+      oldText: "café\n“q”\n",
+      newText: "café\n“q” €\n",
+    });
+    assertEquals(
+      (await writeFile.run({ path: "w.txt", content: "café\n“q” €\n" }, ctx)).output,
+      unchangedText("w.txt"),
+    );
+  });
+
+  await t.step("a character Windows-1252 lacks: refused, nothing written", async () => {
+    const before = Uint8Array.of(0x63, 0xe9, 0x0a);
+    const ctx = fakeContext({ files: { "w.txt": before } });
+    const result = await writeFile.run({ path: "w.txt", content: "a → b\n" }, ctx);
+    assertEquals(result, {
+      output:
+        'cannot write w.txt: it is Windows-1252 (Latin-1) text, which has no "→" (U+2192) — ' +
+        "nothing was written. Write that character another way (in ASCII, or as the file's format escapes it).",
+      failed: true,
+      locations: ["/work/project/w.txt"],
+    });
+    assertEquals(ctx.fs.files.get("/work/project/w.txt"), before);
+    assertEquals(ctx.fs.writes, []);
+  });
+
+  await t.step("UTF-16 LE and BE with a BOM: written in UTF-16, the BOM kept", async () => {
+    const le = Uint8Array.of(0xff, 0xfe, 0x61, 0x00, 0x0a, 0x00);
+    const be = Uint8Array.of(0xfe, 0xff, 0x00, 0x61, 0x00, 0x0a);
+    const ctx = fakeContext({ files: { "le.txt": le, "be.txt": be } });
+    const result = await writeFile.run({ path: "le.txt", content: "a\n→\n" }, ctx);
+    assertEquals(result.output, "wrote le.txt: 1 line added, 0 deleted\n@@ -1,1 +1,2 @@\n a\n+→");
+    assertEquals(
+      ctx.fs.files.get("/work/project/le.txt"),
+      Uint8Array.of(0xff, 0xfe, 0x61, 0x00, 0x0a, 0x00, 0x92, 0x21, 0x0a, 0x00),
+    );
+    await writeFile.run({ path: "be.txt", content: "\uFEFFé\n" }, ctx);
+    assertEquals(
+      ctx.fs.files.get("/work/project/be.txt"),
+      Uint8Array.of(0xfe, 0xff, 0x00, 0xe9, 0x00, 0x0a),
+    );
+  });
+
+  await t.step("a read-only file: refused with its mode, nothing written", async () => {
+    class ReadOnly extends MemoryFiles {
+      override async stat(path: string): Promise<FileInfo | undefined> {
+        const info = await super.stat(path);
+        return info?.isFile ? { ...info, mode: 0o444, readOnly: true } : info;
+      }
+    }
+    const fs = new ReadOnly("/work/project", { "ro.txt": "a\n" });
+    const result = await writeFile.run({ path: "ro.txt", content: "b\n" }, fakeContext({ fs }));
+    assertEquals(result, {
+      output: "cannot write ro.txt: it is read-only (mode 0444) — nothing was written",
+      failed: true,
+      locations: ["/work/project/ro.txt"],
+    });
+    assertEquals(fs.writes, []);
   });
 
   await t.step("lineDiff: counts and hunks", () => {

@@ -20,7 +20,8 @@ import {
 } from "./match.ts";
 import { commonEnds } from "./placement.ts";
 import { numberLine } from "../_lines.ts";
-import { readFileBytes } from "../_files.ts";
+import { readFileBytes, readOnlyRefusal, undecodableText, unencodableText } from "../_files.ts";
+import { decodeFile, encodeText } from "../../lib/encoding.ts";
 import { unchangedText, writeErrorText } from "../_files.ts";
 import { DIFF_TOO_SLOW, diffHunks, type Hunk } from "../_diff.ts";
 
@@ -298,11 +299,6 @@ export function dryRunText(path: string, c: Change): string {
 /** The refusal of a file that holds a NUL byte. */
 export function binaryText(path: string, size: number): string {
   return `${path} is a binary file (${size} bytes); edit_file edits text files only.`;
-}
-
-/** The refusal of a file that is not valid UTF-8. */
-export function notUtf8Text(path: string): string {
-  return `${path} is not valid UTF-8 text: edit_file cannot change it without damaging the rest — rewrite it whole with write_file`;
 }
 
 /** The refusal of a file above read_file's limit. */
@@ -635,13 +631,14 @@ export const editFile: Tool<EditFileInput> = {
 
     const bytes = await readFileBytes(path, ctx, (size) => tooLargeText(path, size));
     if (typeof bytes === "string") return fail(bytes);
-    if (bytes.includes(0)) return fail(binaryText(path, bytes.length));
-    let raw: string;
-    try {
-      raw = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-    } catch {
-      return fail(notUtf8Text(path));
+    const decoded = decodeFile(bytes);
+    if (decoded.kind === "binary") return fail(binaryText(path, bytes.length));
+    if (decoded.kind === "undecodable") {
+      return fail(undecodableText(path, decoded.encoding, bytes.length));
     }
+    const raw = decoded.text;
+    const readOnly = input.dry_run ? undefined : await readOnlyRefusal(path, ctx);
+    if (readOnly !== undefined) return fail(readOnly);
 
     const source = readSource(raw);
     const file = new FileText(source.text, isMakefile(path) ? { tab: true } : undefined, path);
@@ -702,11 +699,15 @@ export const editFile: Tool<EditFileInput> = {
       relaxations,
     };
     const body = diff ? numberedDiff(diff.hunks) : DIFF_TOO_SLOW;
+    const data = encodeText(out, decoded.encoding);
+    if (!(data instanceof Uint8Array)) {
+      return fail(unencodableText(path, decoded.encoding, data.char));
+    }
     if (input.dry_run) {
       return { output: truncateMiddle(`${dryRunText(path, change)}\n${body}`, max), locations };
     }
     try {
-      await ctx.fs.writeAtomic(path, new TextEncoder().encode(out));
+      await ctx.fs.writeAtomic(path, data);
     } catch (err) {
       return fail(writeErrorText(path, errorReason(err)));
     }

@@ -1,7 +1,8 @@
 import { defaultConfig } from "../../../lib/config/config.ts";
 import { toolSchema } from "../../../lib/agent/schema.ts";
 import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { type FakeContext, fakeContext } from "../../helpers/fake_context.ts";
+import { type FakeContext, fakeContext, MemoryFiles } from "../../helpers/fake_context.ts";
+import type { FileInfo } from "../../../lib/tool.ts";
 import {
   ambiguousText,
   appliedText,
@@ -557,14 +558,88 @@ Deno.test("edit_file: other refusals", async (t) => {
       "main.go is a binary file (3 bytes); edit_file edits text files only.",
     );
   });
-  await t.step("a file that is not UTF-8", async () => {
-    const { result } = await edit({ "main.go": new Uint8Array([0x63, 0x61, 0x66, 0xe9]) }, {
-      edits: [{ old: "caf", new: "x" }],
+  await t.step("a Windows-1252 file: edited in Windows-1252, every other byte kept", async () => {
+    // Every byte but NUL and LF on lines of their own, then the line to change.
+    const high = Uint8Array.from({ length: 255 - 10 }, (_, i) => i + 11);
+    const head = Uint8Array.of(...[1, 2, 3, 4, 5, 6, 7, 8, 9, 0x0a], ...high, 0x0d, 0x0a);
+    const line = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+    const before = Uint8Array.of(...head, ...line("caf\xe9 = 1\r\n"));
+    const { result, ctx } = await edit({ "main.go": before }, {
+      edits: [{ old: "café = 1", new: "café = “2” €" }],
     });
+    assertEquals(result.failed, undefined, result.output);
+    assertEquals(
+      ctx.fs.files.get("/work/project/main.go"),
+      Uint8Array.of(...head, ...line("caf\xe9 = \x932\x94 \x80\r\n")),
+    );
+  });
+  await t.step("a character Windows-1252 lacks: refused, nothing written", async () => {
+    const before = Uint8Array.of(0x63, 0x61, 0x66, 0xe9, 0x0a);
+    const { result, ctx } = await edit({ "main.go": before }, {
+      edits: [{ old: "caf", new: "→" }],
+    });
+    assertEquals(result.failed, true);
     assertEquals(
       result.output,
-      "main.go is not valid UTF-8 text: edit_file cannot change it without damaging the rest — rewrite it whole with write_file",
+      'cannot write main.go: it is Windows-1252 (Latin-1) text, which has no "→" (U+2192) — ' +
+        "nothing was written. Write that character another way (in ASCII, or as the file's format escapes it).",
     );
+    assertEquals(ctx.fs.files.get("/work/project/main.go"), before);
+    assertEquals(ctx.fs.writes, []);
+  });
+  await t.step(
+    "UTF-16 LE and BE with a BOM: edited in UTF-16, the rest byte for byte",
+    async () => {
+      for (const little of [true, false]) {
+        const utf16 = (s: string) =>
+          Uint8Array.from(
+            [...s].flatMap((c) => {
+              const u = c.charCodeAt(0);
+              return little ? [u & 0xff, u >> 8] : [u >> 8, u & 0xff];
+            }),
+          );
+        const { result, ctx } = await edit({ "main.go": utf16("\uFEFFa = 1\r\nb = ü\r\n") }, {
+          edits: [{ old: "b = ü", new: "b = →" }],
+        });
+        assertEquals(result.failed, undefined, result.output);
+        assertEquals(
+          ctx.fs.files.get("/work/project/main.go"),
+          utf16("\uFEFFa = 1\r\nb = →\r\n"),
+        );
+      }
+    },
+  );
+  await t.step("UTF-16 that does not decode: refused, no rewrite suggested", async () => {
+    const { result, ctx } = await edit(
+      { "main.go": Uint8Array.of(0xff, 0xfe, 0x61, 0x00, 0x62) },
+      { edits: [{ old: "a", new: "x" }] },
+    );
+    assertEquals(
+      result.output,
+      "main.go starts with a UTF-16 LE byte order mark but is not valid UTF-16 LE text (5 bytes): " +
+        "the file tools cannot read or change it without damaging it.",
+    );
+    assertEquals(result.output.includes("write_file"), false);
+    assertEquals(ctx.fs.writes, []);
+  });
+  await t.step("a read-only file: refused with its mode; a dry run still answers", async () => {
+    class ReadOnly extends MemoryFiles {
+      override async stat(path: string): Promise<FileInfo | undefined> {
+        const info = await super.stat(path);
+        return info?.isFile ? { ...info, mode: 0o444, readOnly: true } : info;
+      }
+    }
+    const fs = new ReadOnly("/work/project", { "main.go": GO });
+    const input = { path: "main.go", edits: [{ old: "count := 1", new: "count := 2" }] };
+    const r = await editFile.run({ ...input, dry_run: false }, fakeContext({ fs }));
+    assertEquals(r, {
+      output: "cannot write main.go: it is read-only (mode 0444) — nothing was written",
+      failed: true,
+      locations: ["/work/project/main.go"],
+    });
+    assertEquals(fs.writes, []);
+    const dry = await editFile.run({ ...input, dry_run: true }, fakeContext({ fs }));
+    assertEquals(dry.failed, undefined);
   });
   await t.step("unreadable and unwritable files", async () => {
     const ctx = fakeContext({ files: { "main.go": GO } });
