@@ -52,6 +52,10 @@ const ANY_MARKER = new RegExp(
   MARKER_WORDS.map((w) => w.replace(/[|[\]().]/g, "\\$&")).join("|"),
   "gi",
 );
+/** Every beginning of a marker word, for the end of the text that may grow into one. */
+const PREFIXES = new Set(MARKER_WORDS.flatMap((w) => [...w].map((_, i) => w.slice(0, i + 1))));
+/** The first characters of the marker words. */
+const FIRST = new Set(MARKER_WORDS.map((w) => w[0]));
 /** The longest marker word. */
 const LONGEST = Math.max(...MARKER_WORDS.map((w) => w.length));
 
@@ -268,18 +272,19 @@ export class TextCallFilter {
     ANY_MARKER.lastIndex = this.#scanFrom;
     let m: RegExpExecArray | null;
     while ((m = ANY_MARKER.exec(text))) {
-      const lineStart = atLineStart((this.#blankLine ? "\n" : "x") + text, m.index + 1);
-      if (!this.#placed(m[0].toLowerCase(), lineStart)) continue;
+      if (!this.#placed(m[0].toLowerCase(), this.#lineStart(text, m.index))) continue;
       const out = this.#handOut(m.index, "marker");
       return out + this.#markerPiece();
     }
     let keep = 0;
     const tail = text.slice(-(LONGEST - 1)).toLowerCase();
     for (let k = tail.length; k > 0; k--) {
-      const at = text.length - k;
-      const lineStart = atLineStart((this.#blankLine ? "\n" : "x") + text, at + 1);
-      const could = (w: string) => w.startsWith(tail.slice(-k)) && this.#placed(w, lineStart);
-      if (MARKER_WORDS.some(could)) {
+      if (!FIRST.has(tail[tail.length - k])) continue;
+      const suffix = tail.slice(-k);
+      if (!PREFIXES.has(suffix)) continue;
+      const words = MARKER_WORDS.filter((w) => w.startsWith(suffix));
+      const lineStart = this.#lineStart(text, text.length - k);
+      if (words.some((w) => this.#placed(w, lineStart))) {
         keep = k;
         break;
       }
@@ -323,6 +328,13 @@ export class TextCallFilter {
     this.#mode = "stream";
     this.#scanFrom = 1;
     return this.#stream();
+  }
+
+  /** Whether `at` of the pending `text` starts a line (the shown text's last line counts). */
+  #lineStart(text: string, at: number): boolean {
+    let i = at - 1;
+    while (i >= 0 && (text[i] === " " || text[i] === "\t")) i--;
+    return i < 0 ? this.#blankLine : text[i] === "\n";
   }
 
   /** Whether the marker `word` stands where it may open a call (`lineStart`: at a line start). */
