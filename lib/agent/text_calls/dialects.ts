@@ -1,48 +1,31 @@
 /**
- * The dialects of text-form calls, recognised in a whole message: Hermes `<tool_call>` JSON,
- * Qwen3-Coder `<function=…>` blocks, Mistral `[TOOL_CALLS]`, and a message that is nothing but call
- * JSON (bare or in one fence). Only declared tool names count, and a marker inside code is prose.
+ * The dialects of text-form calls, recognised in a whole message: Hermes `<tool_call>` JSON (GLM's
+ * `<arg_key>` pairs too), Qwen3-Coder `<function=…>` blocks (Llama 3.1's JSON body too), Mistral
+ * `[TOOL_CALLS]`, the special-token dialects of tokens.ts, and a message that is nothing but call
+ * JSON or Python calls (bare or in one fence). Only declared tool names count, and a marker inside
+ * code is prose.
  */
 
-import { parseToolArguments } from "../../tool_input.ts";
 import { matchToolName } from "../tool_name.ts";
+import {
+  argumentsText,
+  CALL_KEYS,
+  callsOfValue,
+  type Declared,
+  declared,
+  type Found,
+  isObject,
+  type KnownTool,
+  type KnownTools,
+  type TextCall,
+} from "./calls.ts";
 import { jsonEnd, leadingJsonValues, parseLoose, skipSpace } from "./json_scan.ts";
 import { codeRanges, inRanges, proseOutside } from "./prose.ts";
 import { pythonCalls } from "./pythonic.ts";
 import { dialectsAt, TOKEN_DIALECTS } from "./tokens.ts";
 
-/** What the recogniser knows of a declared tool: its name, and its parameters' types when known. */
-export interface KnownTool {
-  name: string;
-  parameters?: Record<string, { type: string }>;
-}
-
-/** The declared tools, as names or as tools (a tool's parameter types decode `<parameter=…>`). */
-export type KnownTools = readonly (string | KnownTool)[];
-
-/** One recognised call: the declared tool's name and its arguments as a JSON object's text. */
-export interface TextCall {
-  name: string;
-  arguments: string;
-}
-
-/** Calls and the `[start, end)` ranges of the text they were written in. */
-export interface Found {
-  calls: TextCall[];
-  spans: [number, number][];
-}
-
-/** The declared tools as the recogniser reads them. */
-export interface Declared {
-  names: string[];
-  tools: Map<string, KnownTool>;
-}
-
-/** `tools` as the recogniser reads them: their names, and each tool by its name. */
-export function declared(tools: KnownTools): Declared {
-  const list = tools.map((t) => typeof t === "string" ? { name: t } : t);
-  return { names: list.map((t) => t.name), tools: new Map(list.map((t) => [t.name, t])) };
-}
+export { CALL_KEYS, callsOfValue, declared };
+export type { Declared, Found, KnownTool, KnownTools, TextCall };
 
 /** The calls of `text`; `bare`: a message that is only JSON may be calls. */
 export function findTextCalls(text: string, known: Declared, bare: boolean): Found | undefined {
@@ -54,9 +37,6 @@ export function findTextCalls(text: string, known: Declared, bare: boolean): Fou
 
 // ---------------------------------------------------------------------------------------------
 // A whole message that is only calls: JSON, or a code fence around calls.
-
-/** Keys a bare JSON call may have; any other key (`version`, `description`…) makes it data. */
-export const CALL_KEYS = new Set(["name", "arguments", "parameters", "type", "id"]);
 
 /**
  * The calls of a message that is nothing but calls (JSON, or one fence around calls); `bare`:
@@ -102,23 +82,19 @@ function bareJsonCalls(text: string, known: Declared): TextCall[] | undefined {
 // ---------------------------------------------------------------------------------------------
 // Calls after a marker: <tool_call>, <function=…>, [TOOL_CALLS], and the tokens of tokens.ts.
 
-let markers: RegExp | undefined;
-
-/** Every dialect's marker in one regex (built on first use: tokens.ts imports this module). */
-function markerRegex(): RegExp {
-  markers ??= new RegExp(
-    ["<tool_call\\b", "<function=", "\\[TOOL_CALLS\\]", ...TOKEN_DIALECTS.map((d) => d.marker)]
-      .join("|"),
-    "gi",
-  );
-  return new RegExp(markers.source, "gi");
-}
+/** Every dialect's marker in one regex. */
+const MARKERS = new RegExp(
+  ["<tool_call\\b", "<function=", "\\[TOOL_CALLS\\]", ...TOKEN_DIALECTS.map((d) => d.marker)].join(
+    "|",
+  ),
+  "gi",
+);
 
 /** The calls that follow markers outside code; a marker that does not lead to a call is prose. */
 function markedCalls(text: string, known: Declared): Found {
   const found: Found = { calls: [], spans: [] };
   const code = codeRanges(text);
-  const markers = markerRegex();
+  const markers = new RegExp(MARKERS.source, "gi");
   let m: RegExpExecArray | null;
   while ((m = markers.exec(text))) {
     const at = m.index;
@@ -434,68 +410,4 @@ function mistralCalls(
   if (end < 0) return undefined;
   const args = argumentsText(parseLoose(text.slice(head.lastIndex, end)), false);
   return args === undefined ? undefined : { calls: [{ name, arguments: args }], end };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Call objects.
-
-/**
- * The calls a parsed JSON value stands for: one call object, or an array of them (every element a
- * call). `strict` is for bare JSON: only call keys, arguments present and an object.
- */
-export function callsOfValue(
-  value: unknown,
-  known: Declared,
-  strict: boolean,
-): TextCall[] | undefined {
-  const items = Array.isArray(value) ? value : [value];
-  if (!items.length) return undefined;
-  const calls: TextCall[] = [];
-  for (const item of items) {
-    const call = callOfObject(item, known, strict);
-    if (!call) return undefined;
-    calls.push(call);
-  }
-  return calls;
-}
-
-function callOfObject(value: unknown, known: Declared, strict: boolean): TextCall | undefined {
-  if (!isObject(value)) return undefined;
-  let o = value;
-  // The OpenAI shape: {"type": "function", "function": {"name", "arguments"}}.
-  if (o.name === undefined && isObject(o.function)) {
-    if (Object.keys(o).some((k) => k !== "type" && k !== "function" && k !== "id")) {
-      return undefined;
-    }
-    o = o.function;
-  }
-  if (strict && Object.keys(o).some((k) => !CALL_KEYS.has(k))) return undefined;
-  if (o.type !== undefined && o.type !== "function") return undefined;
-  // Command R names the tool `tool_name`.
-  const called = o.name ?? (strict ? undefined : o.tool_name);
-  if (typeof called !== "string") return undefined;
-  const name = matchToolName(called.trim(), known.names);
-  if (!name) return undefined;
-  const raw = o.arguments ?? o.parameters;
-  if (raw === undefined) return strict ? undefined : { name, arguments: "{}" };
-  const args = argumentsText(raw, strict);
-  return args === undefined ? undefined : { name, arguments: args };
-}
-
-/**
- * The arguments as JSON text: an object as it is, a string holding JSON repaired and re-encoded.
- * Outside `strict`, anything else is passed on as it came: the call's refusal tells the model.
- */
-function argumentsText(raw: unknown, strict: boolean): string | undefined {
-  if (isObject(raw)) return JSON.stringify(raw);
-  if (typeof raw === "string") {
-    const parsed = parseToolArguments(raw);
-    if (parsed.ok) return JSON.stringify(parsed.value);
-    return strict ? undefined : raw;
-  }
-  return strict ? undefined : JSON.stringify(raw);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -6,7 +6,6 @@
 import { isRunaway, RUNAWAY_MAX_BYTES } from "../loop_detector.ts";
 import { matchToolName } from "../tool_name.ts";
 import {
-  atLineStart,
   callsOfValue,
   type Declared,
   declared,

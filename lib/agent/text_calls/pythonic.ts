@@ -5,7 +5,7 @@
  */
 
 import { matchToolName } from "../tool_name.ts";
-import type { Declared, TextCall } from "./dialects.ts";
+import type { Declared, TextCall } from "./calls.ts";
 
 /** Calls read from `from`, and the index after the last one. */
 export interface PythonCalls {

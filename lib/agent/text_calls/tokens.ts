@@ -6,7 +6,7 @@
  * JSON fence, and Gemma's `tool_code` fence (docs/small-models.md has the table and sources).
  */
 
-import { callsOfValue, type Declared, type TextCall } from "./dialects.ts";
+import { callsOfValue, type Declared, type TextCall } from "./calls.ts";
 import { jsonEnd, parseLoose, skipSpace } from "./json_scan.ts";
 import { pythonCalls } from "./pythonic.ts";
 import { matchToolName } from "../tool_name.ts";
