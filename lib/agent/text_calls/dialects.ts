@@ -240,6 +240,9 @@ function glmCall(
     args[name] = decodeValue(text.slice(key.lastIndex, v.index), types?.[name]?.type);
     i = skipSpace(text, valueEnd.lastIndex);
   }
+  // A bare name is a call only of a tool without parameters: `<tool_call>bash</tool_call>` is text.
+  const none = types !== undefined && Object.keys(types).length === 0;
+  if (Object.keys(args).length === 0 && !none) return undefined;
   const close = /<\/tool_call\s*>/iy;
   close.lastIndex = i;
   if (close.exec(text)) {
