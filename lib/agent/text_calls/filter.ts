@@ -258,7 +258,9 @@ export class TextCallFilter {
     const i = skipSpace(text, eol + 1);
     const head = text.slice(i, i + 12).toLowerCase();
     if (head === "") return undefined;
-    if (MARKER_WORDS.some((w) => head.startsWith(w))) this.#mode = "hold";
+    const python = this.#bare ? this.#pythonStart(text, i) : false;
+    if (python === undefined) return undefined;
+    if (python || MARKER_WORDS.some((w) => head.startsWith(w))) this.#mode = "hold";
     else if (head.length < 12 && MARKER_WORDS.some((w) => w.startsWith(head))) return undefined;
     else if ((head[0] === "{" || head[0] === "[") && this.#bare) return i;
     else this.#mode = "stream";
