@@ -5,13 +5,15 @@
  * and peak RSS from `/usr/bin/time -f %M` (or, without it, the highest `VmHWM` seen polling
  * `/proc/PID/status`). The model is the scripted server of the tests, answering at once. The last
  * rows are timed in this process: edit_file refusing an edit on a 100,000-line file
- * (`edit_file.ts`). docs/performance.md explains it.
+ * (`edit_file.ts`), and the recovery of text-form tool calls per dialect (`text_calls.ts`).
+ * docs/performance.md explains it.
  */
 
 import { fileURLToPath } from "node:url";
 import { type Recorded, type Reply, ScriptedServer } from "../../tests/helpers/server/mod.ts";
 import { hasTime, interleaved, measure, type Sample, summary } from "./_measure.ts";
 import { benchFailedMatch, LINES } from "./edit_file.ts";
+import { benchRecovery } from "./text_calls.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 const BARE = fileURLToPath(new URL("./bare_client.ts", import.meta.url));
@@ -161,6 +163,24 @@ for (const r of await benchFailedMatch(RUNS)) {
     `${r.p90.toFixed(1)} ms`,
     "",
     `≤ 100 ms ${met(r.median <= 100)} (CPU ${r.cpu.toFixed(1)} ms)`,
+  ]);
+}
+
+// Text-form tool calls: per dialect over the corpus, recovered / left as text / wrong, and the
+// recogniser's time per KiB (scripts/bench/text_calls.ts).
+for (const r of benchRecovery(RUNS)) {
+  const answers = r.recovered === 0 && r.text + r.wrong === r.samples &&
+    r.dialect.startsWith("answers");
+  rows.push([
+    `text calls: ${r.dialect}`,
+    `${r.usPerKiB.toFixed(0)} µs/KiB`,
+    "",
+    "",
+    answers
+      ? `0 false positives: ${r.wrong} ${met(r.wrong === 0)}`
+      : `${r.recovered}/${r.samples} recovered, ${r.text} as text, ${r.wrong} wrong ${
+        met(r.recovered === r.samples)
+      }`,
   ]);
 }
 

@@ -4,6 +4,7 @@ import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
+import { DIALECT_CALLS } from "../fixtures/text_calls/dialects.ts";
 
 const server = ScriptedServer.start();
 const CALL = '<tool_call>{"name":"bash","arguments":{"command":"echo hi"}}</tool_call>';
@@ -86,6 +87,26 @@ Deno.test("text-form tool calls through mm -p", async (t) => {
         const last = server.chats("tags")[2].body.messages.at(-1);
         assertEquals([last.role, last.content], ["tool", "</tool_call>\n"]);
       },
+    "every dialect's first sample runs as calls; stdout has only the final answer": async () => {
+      for (const [dialect, [sample]] of Object.entries(DIALECT_CALLS)) {
+        const model = `dialect-${dialect.replace(/\W+/g, "-")}`;
+        server.script(model, [{ text: sample.text, chunkSize: 5 }, { text: "Done." }]);
+        const run = await runMM(["-p", "go"], { cwd: await dirFor(model) });
+        assertEquals([run.code, run.stdout], [0, "Done.\n"], `${dialect}\n${run.stderr}`);
+        const chats = server.chats(model);
+        assertEquals(chats[0].body.tools?.length > 0, true, dialect);
+        const assistant = chats[1].body.messages.find((m: { role: string }) =>
+          m.role === "assistant"
+        );
+        const calls = assistant.tool_calls.map((
+          c: { function: { name: string; arguments: string } },
+        ) => ({
+          name: c.function.name,
+          arguments: JSON.parse(c.function.arguments),
+        }));
+        assertEquals(calls, sample.calls, dialect);
+      }
+    },
     "a JSON answer repeating itself prints whole; with structuredOutput too": async () => {
       const zeros = `[${Array(200).fill(0).join(", ")}]`;
       const grid = `{"grid":[${Array(300).fill(0).join(",")}]}`;

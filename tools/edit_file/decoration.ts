@@ -101,8 +101,12 @@ const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})[\w+.#-]*[ \t]*$/;
 /** A line of a file that opens or closes a fence: such a file's fences may be content. */
 const FENCE_LINE = /^[ \t]*(```|~~~)/m;
 
-/** The lines inside a Markdown code fence wrapping all of `text`, or undefined. */
-function unfenced(text: string): string | undefined {
+/**
+ * The lines inside a Markdown code fence wrapping all of `text` — without the newline before the
+ * closing fence, which is the fence's — and whether a newline follows the closing fence; undefined
+ * when no fence wraps it.
+ */
+function fenced(text: string): { inner: string; newlineAfter: boolean } | undefined {
   const lines = text.split("\n");
   let a = 0;
   let b = lines.length - 1;
@@ -114,8 +118,33 @@ function unfenced(text: string): string | undefined {
   const close = lines[b].trim();
   if (close[0] !== open[1][0] || !/^(`{3,}|~{3,})$/.test(close)) return undefined;
   if (close.length < open[1].length) return undefined;
-  // Lines after the closing fence: the inner text ended with a newline too.
-  return lines.slice(a + 1, b).join("\n") + (b < lines.length - 1 ? "\n" : "");
+  return { inner: lines.slice(a + 1, b).join("\n"), newlineAfter: b < lines.length - 1 };
+}
+
+/** `text` without a fence wrapping it whole, or undefined; see {@linkcode fenced}. */
+function unfenced(text: string): string | undefined {
+  return fenced(text)?.inner;
+}
+
+/**
+ * old and new without their fences (either may have none), a line-end kept on both only when both
+ * end with one after their fence: the newline before a closing fence is the fence's, never part of
+ * the match, so an old fenced with its last newline and a new without one do not join two lines.
+ */
+function unwrapped(old: string, neu: string): { old: string; new: string } {
+  const o = fenced(old);
+  const n = fenced(neu);
+  const oldText = o?.inner ?? old;
+  const newText = n?.inner ?? neu;
+  const ends = (f: typeof o, raw: string) => f ? f.newlineAfter : raw.endsWith("\n");
+  if (!ends(o, old) || !ends(n, neu)) {
+    // Only one ends with a line end: what is outside the fences stays each side's own.
+    return {
+      old: o ? oldText : old.endsWith("\n") && n ? old.slice(0, -1) : old,
+      new: n ? newText : neu.endsWith("\n") && o ? neu.slice(0, -1) : neu,
+    };
+  }
+  return { old: o ? oldText + "\n" : old, new: n ? newText + "\n" : neu };
 }
 
 /**
@@ -123,9 +152,8 @@ function unfenced(text: string): string | undefined {
  * that holds no fence itself.
  */
 export function withoutFences(old: string, neu: string, fileText: string): Cleaned | undefined {
-  const inner = unfenced(old);
-  if (inner === undefined || FENCE_LINE.test(fileText)) return undefined;
-  return { old: inner, new: unfenced(neu) ?? neu, relaxation: "fences" };
+  if (unfenced(old) === undefined || FENCE_LINE.test(fileText)) return undefined;
+  return { ...unwrapped(old, neu), relaxation: "fences" };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -154,23 +182,79 @@ function unescape(text: string): string {
   });
 }
 
+/** `text` cut into its JSON escapes and the text between them. */
+function escapePieces(text: string): { text: string; escape: boolean }[] {
+  const pieces: { text: string; escape: boolean }[] = [];
+  let at = 0;
+  for (const m of text.matchAll(JSON_ESCAPE)) {
+    if (m.index > at) pieces.push({ text: text.slice(at, m.index), escape: false });
+    pieces.push({ text: m[0], escape: true });
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) pieces.push({ text: text.slice(at), escape: false });
+  return pieces;
+}
+
+const regexpText = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /**
- * old escaped twice as JSON — on one line, with `\n`, `\t` or `\"` typed literally and every
- * backslash a JSON escape — read once more; new too when it is escaped the same way (one line,
- * such escapes). Never when the file itself holds one of the escapes old uses.
+ * Whether `text` is escaped as old must be to be read once more: on one line with `\n`, `\t` or
+ * `\"` typed literally, or over real lines with only its tabs escaped (`\t`); every backslash a
+ * JSON escape.
+ */
+function escapedLayer(text: string): Set<string> | undefined {
+  const kinds = escapesIn(text);
+  if (!kinds) return undefined;
+  if (text.includes("\n")) return kinds.size === 1 && kinds.has("t") ? kinds : undefined;
+  return ["n", "t", '"'].some((k) => kinds.has(k)) ? kinds : undefined;
+}
+
+/**
+ * old escaped twice as JSON — on one line, with `\n`, `\t` or `\"` typed literally, or over real
+ * lines with only its tabs escaped — and every backslash a JSON escape, read once more; new too
+ * when it is escaped the same way. An escape the file itself holds (a C string's `\n`) is undone
+ * only where the file's text does not hold it there: old is then the one text of the file that
+ * reads as old with each such escape kept or undone, and new's escapes of that kind follow old's.
  */
 export function withoutEscapes(old: string, neu: string, fileText: string): Cleaned | undefined {
-  if (old.includes("\n")) return undefined;
-  const kinds = escapesIn(old);
-  if (!kinds || !["n", "t", '"'].some((k) => kinds.has(k))) return undefined;
-  for (const k of kinds) if (fileText.includes(`\\${k}`)) return undefined;
-  const newKinds = neu.includes("\n") ? undefined : escapesIn(neu);
-  const escapedToo = newKinds !== undefined && ["n", "t", '"'].some((k) => newKinds.has(k));
-  return {
-    old: unescape(old).replaceAll("\r\n", "\n"),
-    new: escapedToo ? unescape(neu).replaceAll("\r\n", "\n") : neu,
-    relaxation: "escapes",
-  };
+  const kinds = escapedLayer(old);
+  if (!kinds) return undefined;
+  const escapedToo = escapedLayer(neu) !== undefined;
+  const held = [...kinds].filter((k) => fileText.includes(`\\${k}`));
+  if (!held.length) {
+    return {
+      old: unescape(old).replaceAll("\r\n", "\n"),
+      new: escapedToo ? unescape(neu).replaceAll("\r\n", "\n") : neu,
+      relaxation: "escapes",
+    };
+  }
+  // Each escape of a kind the file holds may be the file's own: kept or undone, as the file says.
+  const pieces = escapePieces(old);
+  const source = pieces.map((p) => {
+    if (!p.escape) return regexpText(p.text);
+    const undone = regexpText(unescape(p.text));
+    return held.includes(p.text[1]) ? `(?:(${regexpText(p.text)})|${undone})` : undone;
+  }).join("");
+  const found = new RegExp(source).exec(fileText);
+  if (!found) return undefined;
+  // How old's escapes of each held kind were read: all kept, all undone, or both (new is unclear).
+  const kept = new Map<string, Set<boolean>>();
+  let group = 1;
+  for (const p of pieces) {
+    if (!p.escape || !held.includes(p.text[1])) continue;
+    const k = p.text[1];
+    kept.set(k, (kept.get(k) ?? new Set()).add(found[group++] !== undefined));
+  }
+  if (!escapedToo) return { old: found[0], new: neu, relaxation: "escapes" };
+  let unclear = false;
+  const newText = escapePieces(neu).map((p) => {
+    if (!p.escape) return p.text;
+    const how = kept.get(p.text[1]);
+    if (how && how.size > 1) unclear = true;
+    return how?.has(true) ? p.text : unescape(p.text);
+  }).join("");
+  if (unclear) return undefined;
+  return { old: found[0], new: newText.replaceAll("\r\n", "\n"), relaxation: "escapes" };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -190,11 +274,10 @@ export function newWithoutDecoration(
   fileText: string,
   path: string,
 ): Cleaned | undefined {
-  const inner = unfenced(neu);
   if (
-    inner !== undefined && unfenced(old) === undefined && !PROSE.test(path) &&
+    unfenced(neu) !== undefined && unfenced(old) === undefined && !PROSE.test(path) &&
     !FENCE_LINE.test(fileText)
-  ) return { old, new: inner, relaxation: "fences" };
+  ) return { ...unwrapped(old, neu), relaxation: "fences" };
   const bare = withoutCopiedPrefix(neu);
   if (bare !== undefined && bare !== neu && withoutCopiedPrefix(old) === undefined) {
     return { old, new: bare, relaxation: "lineNumbers" };

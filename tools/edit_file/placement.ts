@@ -341,16 +341,35 @@ export function carry(file: string, model: string, line: string, normalize: Norm
   const kept = ops.filter((o) => o.kind === "same").length;
   if (kept * 2 < n.text.length) return line;
   const gap = (s: string, x: Normal, j: number) => s.slice(j > 0 ? x.to[j - 1] : 0, x.from[j]);
+  // A character normalised to several (`…` read as `...`) is one unit: written once, and the
+  // file's only when new keeps all of it.
+  const keptAt = new Set(ops.filter((o) => o.kind === "same").map((o) => o.a));
+  const whole = (a: number) => {
+    for (let j = a; j >= 0 && f.from[j] === f.from[a]; j--) if (!keptAt.has(j)) return false;
+    for (let j = a; j < f.from.length && f.from[j] === f.from[a]; j++) {
+      if (!keptAt.has(j)) return false;
+    }
+    return true;
+  };
   let out = "";
+  let fileAt = -1;
+  let lineAt = -1;
   // A character added in place of deleted ones takes the file's spaces before them.
   let replaced: string | undefined;
+  const fromLine = (b: number, before: string) => {
+    if (n.from[b] === lineAt) return;
+    out += before + line.slice(n.from[b], n.to[b]);
+    lineAt = n.from[b];
+  };
   for (const o of ops) {
-    if (o.kind === "same") {
-      out += gap(file, f, o.a) + file.slice(f.from[o.a], f.to[o.a]);
+    if (o.kind === "same" && whole(o.a)) {
+      if (f.from[o.a] !== fileAt) out += gap(file, f, o.a) + file.slice(f.from[o.a], f.to[o.a]);
+      fileAt = f.from[o.a];
       replaced = undefined;
-    } else if (o.kind === "deleted") replaced ??= gap(file, f, o.a);
+    } else if (o.kind === "same") fromLine(o.b, gap(line, n, o.b));
+    else if (o.kind === "deleted") replaced ??= gap(file, f, o.a);
     else {
-      out += (replaced ?? gap(line, n, o.b)) + line.slice(n.from[o.b], n.to[o.b]);
+      fromLine(o.b, replaced ?? gap(line, n, o.b));
       replaced = undefined;
     }
   }

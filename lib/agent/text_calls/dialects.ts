@@ -1,46 +1,31 @@
 /**
- * The dialects of text-form calls, recognised in a whole message: Hermes `<tool_call>` JSON,
- * Qwen3-Coder `<function=…>` blocks, Mistral `[TOOL_CALLS]`, and a message that is nothing but call
- * JSON (bare or in one fence). Only declared tool names count, and a marker inside code is prose.
+ * The dialects of text-form calls, recognised in a whole message: Hermes `<tool_call>` JSON (GLM's
+ * `<arg_key>` pairs too), Qwen3-Coder `<function=…>` blocks (Llama 3.1's JSON body too), Mistral
+ * `[TOOL_CALLS]`, the special-token dialects of tokens.ts, and a message that is nothing but call
+ * JSON or Python calls (bare or in one fence). Only declared tool names count, and a marker inside
+ * code is prose.
  */
 
-import { parseToolArguments } from "../../tool_input.ts";
 import { matchToolName } from "../tool_name.ts";
+import {
+  argumentsText,
+  CALL_KEYS,
+  callsOfValue,
+  type Declared,
+  declared,
+  type Found,
+  isObject,
+  type KnownTool,
+  type KnownTools,
+  type TextCall,
+} from "./calls.ts";
 import { jsonEnd, leadingJsonValues, parseLoose, skipSpace } from "./json_scan.ts";
 import { codeRanges, inRanges, proseOutside } from "./prose.ts";
+import { pythonCalls } from "./pythonic.ts";
+import { dialectsAt, TOKEN_DIALECTS } from "./tokens.ts";
 
-/** What the recogniser knows of a declared tool: its name, and its parameters' types when known. */
-export interface KnownTool {
-  name: string;
-  parameters?: Record<string, { type: string }>;
-}
-
-/** The declared tools, as names or as tools (a tool's parameter types decode `<parameter=…>`). */
-export type KnownTools = readonly (string | KnownTool)[];
-
-/** One recognised call: the declared tool's name and its arguments as a JSON object's text. */
-export interface TextCall {
-  name: string;
-  arguments: string;
-}
-
-/** Calls and the `[start, end)` ranges of the text they were written in. */
-export interface Found {
-  calls: TextCall[];
-  spans: [number, number][];
-}
-
-/** The declared tools as the recogniser reads them. */
-export interface Declared {
-  names: string[];
-  tools: Map<string, KnownTool>;
-}
-
-/** `tools` as the recogniser reads them: their names, and each tool by its name. */
-export function declared(tools: KnownTools): Declared {
-  const list = tools.map((t) => typeof t === "string" ? { name: t } : t);
-  return { names: list.map((t) => t.name), tools: new Map(list.map((t) => [t.name, t])) };
-}
+export { CALL_KEYS, callsOfValue, declared };
+export type { Declared, Found, KnownTool, KnownTools, TextCall };
 
 /** The calls of `text`; `bare`: a message that is only JSON may be calls. */
 export function findTextCalls(text: string, known: Declared, bare: boolean): Found | undefined {
@@ -53,9 +38,6 @@ export function findTextCalls(text: string, known: Declared, bare: boolean): Fou
 // ---------------------------------------------------------------------------------------------
 // A whole message that is only calls: JSON, or a code fence around calls.
 
-/** Keys a bare JSON call may have; any other key (`version`, `description`…) makes it data. */
-export const CALL_KEYS = new Set(["name", "arguments", "parameters", "type", "id"]);
-
 /**
  * The calls of a message that is nothing but calls (JSON, or one fence around calls); `bare`:
  * JSON without a marker may be calls (not when the answer must be JSON).
@@ -65,14 +47,23 @@ function wholeMessageCalls(text: string, known: Declared, bare: boolean): TextCa
   const fence = t.match(/^(`{3,}|~{3,})[\w+.-]*[ \t]*\n([\s\S]*?)\n?[ \t]*\1$/);
   if (fence) {
     const inner = fence[2];
+    // A fence inside the fence is an example shown in Markdown.
+    if (/^\s*(?:`{3,}|~{3,})/.test(inner)) return undefined;
     const whole = wholeMessageCalls(inner, known, bare);
     if (whole) return whole;
     const marked = markedCalls(inner, known);
     if (marked.calls.length && proseOutside(inner, marked.spans) === "") return marked.calls;
     return undefined;
   }
-  if (!bare || (!t.startsWith("{") && !t.startsWith("["))) return undefined;
-  return bareJsonCalls(t, known);
+  if (!bare) return undefined;
+  if (t.startsWith("{") || t.startsWith("[")) {
+    const json = bareJsonCalls(t, known);
+    if (json || t.startsWith("{")) return json;
+  }
+  // Python calls (Llama 3.2/4 pythonic, Gemma): `[name(a=1)]`, `name(a=1)`.
+  if (!/^[[A-Za-z_]/.test(t)) return undefined;
+  const python = pythonCalls(t, 0, known, true);
+  return python && python.end === t.length ? python.calls : undefined;
 }
 
 /** The calls of text made only of JSON call objects (or arrays of them), or undefined. */
@@ -89,9 +80,15 @@ function bareJsonCalls(text: string, known: Declared): TextCall[] | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Calls after a marker: <tool_call>, <function=…>, [TOOL_CALLS].
+// Calls after a marker: <tool_call>, <function=…>, [TOOL_CALLS], and the tokens of tokens.ts.
 
-const MARKERS = /<tool_call\b|<function=|\[TOOL_CALLS\]/gi;
+/** Every dialect's marker in one regex. */
+const MARKERS = new RegExp(
+  ["<tool_call\\b", "<function=", "\\[TOOL_CALLS\\]", ...TOKEN_DIALECTS.map((d) => d.marker)].join(
+    "|",
+  ),
+  "gi",
+);
 
 /** The calls that follow markers outside code; a marker that does not lead to a call is prose. */
 function markedCalls(text: string, known: Declared): Found {
@@ -101,13 +98,30 @@ function markedCalls(text: string, known: Declared): Found {
   let m: RegExpExecArray | null;
   while ((m = markers.exec(text))) {
     const at = m.index;
-    if (inRanges(code, at)) continue;
     const kind = m[0].toLowerCase();
+    const tokens = /^(?:<tool_call\b|<function=|\[tool_calls\])/.test(kind)
+      ? []
+      : dialectsAt(text, at);
+    // A fence that is itself the marker (Gemma's tool_code) is not an example of one.
+    const ownFence = tokens[0]?.placement === "last" && code.some(([start]) => start === at);
+    if (inRanges(code, at) && !ownFence) continue;
     let call: { calls: TextCall[]; end: number } | undefined;
-    if (kind === "[tool_calls]") {
+    if (tokens.length) {
+      let token = tokens[0];
+      for (token of tokens) if ((call = token.read(text, at, known))) break;
+      if (!call) continue;
+      const lineStart = atLineStart(text, at) || afterCall(text, found.spans, at);
+      const ends = endsMessage(text, call.end, token.marker);
+      const placed = token.placement === "ending"
+        ? lineStart || ends
+        : token.placement === "line"
+        ? lineStart
+        : lineStart && ends;
+      if (!placed) continue;
+    } else if (kind === "[tool_calls]") {
       call = mistralCalls(text, at + m[0].length, known);
       // Mid-sentence, the token is prose unless its calls end the message, as Mistral's do.
-      const ends = call !== undefined && text.slice(call.end).trim() === "";
+      const ends = call !== undefined && endsMessage(text, call.end, "\\[TOOL_CALLS\\]");
       if (!ends && !atLineStart(text, at) && !afterCall(text, found.spans, at)) continue;
     } else if (!atLineStart(text, at) && !afterCall(text, found.spans, at)) continue;
     else if (kind === "<function=") call = qwenCalls(text, at, known);
@@ -118,6 +132,12 @@ function markedCalls(text: string, known: Declared): Found {
     markers.lastIndex = call.end;
   }
   return found;
+}
+
+/** Whether the message ends at `end`: only blanks follow, or another call of the same `marker`. */
+function endsMessage(text: string, end: number, marker: string): boolean {
+  const rest = skipSpace(text, end);
+  return rest === text.length || new RegExp(marker, "iy").test(text.slice(rest));
 }
 
 /** Whether only blanks stand between the last call found and `at` (calls written back to back). */
@@ -161,6 +181,8 @@ function hermesCalls(
     const after = closingTag(text, end, /^\s*$/);
     return after < 0 ? undefined : { calls, end: after };
   }
+  // GLM writes its tool's name right after the tag.
+  if (s === open.lastIndex && /[A-Za-z_]/.test(text[s] ?? "")) return glmCall(text, s, known);
   const fenced = text.startsWith("```", s);
   if (fenced) {
     const eol = text.indexOf("\n", s);
@@ -184,6 +206,51 @@ function hermesCalls(
     calls.push(...more);
   }
   return { calls, end: after };
+}
+
+/**
+ * GLM 4.5/4.6: `<tool_call>NAME` then `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs, then
+ * `</tool_call>` (missing at the end of the message: the call ends there). A value is decoded from
+ * JSON when the tool's parameter is not a string; it ends at the first `</arg_value>` followed by
+ * the next `<arg_key>` or the closing tag, so it may hold `</arg_value>` itself.
+ */
+function glmCall(
+  text: string,
+  from: number,
+  known: Declared,
+): { calls: TextCall[]; end: number } | undefined {
+  const head = /([^\s<]+)\s*/y;
+  head.lastIndex = from;
+  const h = head.exec(text);
+  const name = h && matchToolName(h[1], known.names);
+  if (!name) return undefined;
+  const types = known.tools.get(name)?.parameters;
+  const args: Record<string, unknown> = {};
+  const key = /<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>/iy;
+  const valueEnd = /<\/arg_value>(?=\s*(?:<arg_key>|<\/tool_call\s*>|$))/gi;
+  let i = head.lastIndex;
+  for (;;) {
+    key.lastIndex = i;
+    const k = key.exec(text);
+    if (!k) break;
+    valueEnd.lastIndex = key.lastIndex;
+    const v = valueEnd.exec(text);
+    if (!v) return undefined;
+    const name = k[1].trim();
+    args[name] = decodeValue(text.slice(key.lastIndex, v.index), types?.[name]?.type);
+    i = skipSpace(text, valueEnd.lastIndex);
+  }
+  // A bare name is a call only of a tool without parameters: `<tool_call>bash</tool_call>` is text.
+  const none = types !== undefined && Object.keys(types).length === 0;
+  if (Object.keys(args).length === 0 && !none) return undefined;
+  const close = /<\/tool_call\s*>/iy;
+  close.lastIndex = i;
+  if (close.exec(text)) {
+    return { calls: [{ name, arguments: JSON.stringify(args) }], end: close.lastIndex };
+  }
+  return text.slice(i).trim() === ""
+    ? { calls: [{ name, arguments: JSON.stringify(args) }], end: i }
+    : undefined;
 }
 
 /**
@@ -221,6 +288,17 @@ function qwenCalls(
   if (!h) return undefined;
   const name = matchToolName(h[1].trim(), known.names);
   if (!name) return undefined;
+  // Llama 3.1's own form: `<function=NAME>{…json…}</function>`.
+  const json = skipSpace(text, head.lastIndex);
+  if (text[json] === "{") {
+    const stop = jsonEnd(text, json);
+    const value = stop < 0 ? undefined : parseLoose(text.slice(json, stop));
+    if (!isObject(value)) return undefined;
+    const close = /\s*<\/function\s*>/iy;
+    close.lastIndex = stop;
+    const end = close.exec(text) ? close.lastIndex : stop;
+    return { calls: [{ name, arguments: JSON.stringify(value) }], end };
+  }
   const { bodyEnd, end } = qwenCallEnd(text, head.lastIndex);
   const types = known.tools.get(name)?.parameters;
   const args: Record<string, unknown> = {};
@@ -335,66 +413,4 @@ function mistralCalls(
   if (end < 0) return undefined;
   const args = argumentsText(parseLoose(text.slice(head.lastIndex, end)), false);
   return args === undefined ? undefined : { calls: [{ name, arguments: args }], end };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Call objects.
-
-/**
- * The calls a parsed JSON value stands for: one call object, or an array of them (every element a
- * call). `strict` is for bare JSON: only call keys, arguments present and an object.
- */
-export function callsOfValue(
-  value: unknown,
-  known: Declared,
-  strict: boolean,
-): TextCall[] | undefined {
-  const items = Array.isArray(value) ? value : [value];
-  if (!items.length) return undefined;
-  const calls: TextCall[] = [];
-  for (const item of items) {
-    const call = callOfObject(item, known, strict);
-    if (!call) return undefined;
-    calls.push(call);
-  }
-  return calls;
-}
-
-function callOfObject(value: unknown, known: Declared, strict: boolean): TextCall | undefined {
-  if (!isObject(value)) return undefined;
-  let o = value;
-  // The OpenAI shape: {"type": "function", "function": {"name", "arguments"}}.
-  if (o.name === undefined && isObject(o.function)) {
-    if (Object.keys(o).some((k) => k !== "type" && k !== "function" && k !== "id")) {
-      return undefined;
-    }
-    o = o.function;
-  }
-  if (strict && Object.keys(o).some((k) => !CALL_KEYS.has(k))) return undefined;
-  if (o.type !== undefined && o.type !== "function") return undefined;
-  if (typeof o.name !== "string") return undefined;
-  const name = matchToolName(o.name.trim(), known.names);
-  if (!name) return undefined;
-  const raw = o.arguments ?? o.parameters;
-  if (raw === undefined) return strict ? undefined : { name, arguments: "{}" };
-  const args = argumentsText(raw, strict);
-  return args === undefined ? undefined : { name, arguments: args };
-}
-
-/**
- * The arguments as JSON text: an object as it is, a string holding JSON repaired and re-encoded.
- * Outside `strict`, anything else is passed on as it came: the call's refusal tells the model.
- */
-function argumentsText(raw: unknown, strict: boolean): string | undefined {
-  if (isObject(raw)) return JSON.stringify(raw);
-  if (typeof raw === "string") {
-    const parsed = parseToolArguments(raw);
-    if (parsed.ok) return JSON.stringify(parsed.value);
-    return strict ? undefined : raw;
-  }
-  return strict ? undefined : JSON.stringify(raw);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -6,7 +6,6 @@
 import { isRunaway, RUNAWAY_MAX_BYTES } from "../loop_detector.ts";
 import { matchToolName } from "../tool_name.ts";
 import {
-  atLineStart,
   callsOfValue,
   type Declared,
   declared,
@@ -18,8 +17,46 @@ import type { TextCallOptions } from "./mod.ts";
 import { proseOutside } from "./prose.ts";
 import { BareCallWatch } from "./watch.ts";
 
-const MARKER_WORDS = ["<tool_call", "<function=", "[tool_calls]"];
-const ANY_MARKER = /<tool_call|<function=|\[TOOL_CALLS\]/gi;
+/**
+ * The words a text-form call may open with, lower case: the three first start a line (but
+ * `[TOOL_CALLS]`), as do `action:` and a `tool_code` fence; the special tokens of tokens.ts (and
+ * harmony's `to=functions.`) may stand anywhere.
+ */
+const MARKER_WORDS = [
+  "<tool_call",
+  "<function=",
+  "[tool_calls]",
+  "action:",
+  "```tool_code",
+  "<|python_tag|>",
+  "<|python_start|>",
+  "<|channel|>",
+  "<|start|>",
+  "commentary to=functions.",
+  "<｜tool▁call",
+  "<|tool_call",
+  "<toolcall>",
+  "<|start_action|>",
+];
+/** Markers held only at a line start. */
+const LINE_START_WORDS = new Set([
+  "<tool_call",
+  "<function=",
+  "action:",
+  "```tool_code",
+  "commentary to=functions.",
+]);
+
+const ANY_MARKER = new RegExp(
+  MARKER_WORDS.map((w) => w.replace(/[|[\]().]/g, "\\$&")).join("|"),
+  "gi",
+);
+/** Every beginning of a marker word, for the end of the text that may grow into one. */
+const PREFIXES = new Set(MARKER_WORDS.flatMap((w) => [...w].map((_, i) => w.slice(0, i + 1))));
+/** The first characters of the marker words. */
+const FIRST = new Set(MARKER_WORDS.map((w) => w[0]));
+/** The longest marker word. */
+const LONGEST = Math.max(...MARKER_WORDS.map((w) => w.length));
 
 /**
  * Holds back streamed text from where a text-form call could start until it is clear: `push`
@@ -45,6 +82,10 @@ export class TextCallFilter {
   #scanFrom = 0;
   /** Whether the shown text's last line is blank so far (a marker there starts a line). */
   #blankLine = true;
+  /** The fence the shown text is inside (a tool_code fence there is its closing line), if any. */
+  #fence?: string;
+  /** The shown text's last line so far, up to where a fence line is told. */
+  #line = "";
   #mode: "start" | "json" | "fence" | "marker" | "stream" | "hold" | "done" = "start";
   #json?: { watch: BareCallWatch; fenced: boolean };
 
@@ -125,6 +166,12 @@ export class TextCallFilter {
       const i = skipSpace(text, 0);
       if (i === text.length) return "";
       const head = text.slice(i, i + 12).toLowerCase();
+      const python = this.#bare ? this.#pythonStart(text, i) : false;
+      if (python === undefined) return "";
+      if (python) {
+        this.#mode = "hold";
+        return "";
+      }
       if (text[i] === "[" && MARKER_WORDS[2].startsWith(head)) {
         if (head.length < 12) return "";
         this.#mode = "stream";
@@ -140,6 +187,21 @@ export class TextCallFilter {
     if (this.#mode === "marker") return this.#markerPiece();
     if (this.#mode !== "stream") return "";
     return this.#stream();
+  }
+
+  /**
+   * Whether the message opens with a Python call of a declared tool (`[name(`, `name(`,
+   * `print(default_api.name(`): true, false, or undefined while the name is not complete.
+   */
+  #pythonStart(text: string, i: number): boolean | undefined {
+    const m = text.slice(i, i + 200).match(
+      /^\[?\s*(?:print\s*\(\s*)?(?:default_api\.|functions\.)?([A-Za-z_]\w*)(\s*)(.?)/,
+    );
+    if (!m) return text.slice(i).match(/^\[?\s*$/) ? undefined : false;
+    if (!m[3]) return text.length - i < 200 ? undefined : false;
+    if (m[3] === "(") return matchToolName(m[1], this.#known.names) !== undefined;
+    if (m[3] === "." && /^(?:default_api|functions|print)$/.test(m[1])) return undefined;
+    return false;
   }
 
   /** Starts watching the JSON at `i` of the pending text (all of the answer: none is shown). */
@@ -196,7 +258,9 @@ export class TextCallFilter {
     const i = skipSpace(text, eol + 1);
     const head = text.slice(i, i + 12).toLowerCase();
     if (head === "") return undefined;
-    if (MARKER_WORDS.some((w) => head.startsWith(w))) this.#mode = "hold";
+    const python = this.#bare ? this.#pythonStart(text, i) : false;
+    if (python === undefined) return undefined;
+    if (python || MARKER_WORDS.some((w) => head.startsWith(w))) this.#mode = "hold";
     else if (head.length < 12 && MARKER_WORDS.some((w) => w.startsWith(head))) return undefined;
     else if ((head[0] === "{" || head[0] === "[") && this.#bare) return i;
     else this.#mode = "stream";
@@ -209,15 +273,19 @@ export class TextCallFilter {
     ANY_MARKER.lastIndex = this.#scanFrom;
     let m: RegExpExecArray | null;
     while ((m = ANY_MARKER.exec(text))) {
-      const lineStart = atLineStart((this.#blankLine ? "\n" : "x") + text, m.index + 1);
-      if (m[0][0] === "<" && !lineStart) continue;
+      if (!this.#placed(m[0].toLowerCase(), this.#lineStart(text, m.index))) continue;
       const out = this.#handOut(m.index, "marker");
       return out + this.#markerPiece();
     }
     let keep = 0;
-    const tail = text.slice(-11).toLowerCase();
+    const tail = text.slice(-(LONGEST - 1)).toLowerCase();
     for (let k = tail.length; k > 0; k--) {
-      if (MARKER_WORDS.some((w) => w.startsWith(tail.slice(-k)))) {
+      if (!FIRST.has(tail[tail.length - k])) continue;
+      const suffix = tail.slice(-k);
+      if (!PREFIXES.has(suffix)) continue;
+      const words = MARKER_WORDS.filter((w) => w.startsWith(suffix));
+      const lineStart = this.#lineStart(text, text.length - k);
+      if (words.some((w) => this.#placed(w, lineStart))) {
         keep = k;
         break;
       }
@@ -241,7 +309,13 @@ export class TextCallFilter {
       else if (!m[2]) call = false;
       else if (/^[{[`]/.test(next)) call = true;
       else if (next.startsWith("<function=")) call = true;
-      else call = "<function=".startsWith(next) && next.length < 10 ? undefined : false;
+      else if (/^[A-Za-z_]/.test(next) && m[2] && !m[3]) {
+        call = this.#glmHead(text.slice(m[0].length));
+      } else call = "<function=".startsWith(next) && next.length < 10 ? undefined : false;
+    } else if (head.startsWith("action:")) {
+      const m = text.match(/^action:[ \t]*\n?[ \t]*(`{0,3})/i)!;
+      if (m[1] === "```") call = true;
+      else call = m[0].length === text.length ? undefined : false;
     } else if (head.startsWith("<function=")) {
       const m = text.match(/^<function=([^>\n]*)(>?)/i)!;
       if (m[2]) call = matchToolName(m[1].trim(), this.#known.names) !== undefined;
@@ -257,6 +331,42 @@ export class TextCallFilter {
     return this.#stream();
   }
 
+  /** Whether `at` of the pending `text` starts a line (the shown text's last line counts). */
+  #lineStart(text: string, at: number): boolean {
+    let i = at - 1;
+    while (i >= 0 && (text[i] === " " || text[i] === "\t")) i--;
+    return i < 0 ? this.#blankLine : text[i] === "\n";
+  }
+
+  /** Whether the marker `word` stands where it may open a call (`lineStart`: at a line start). */
+  #placed(word: string, lineStart: boolean): boolean {
+    if (word === "```tool_code") return lineStart && this.#fence === undefined;
+    if (LINE_START_WORDS.has(word)) return lineStart;
+    return true;
+  }
+
+  /** After `<tool_call>`, GLM's tool name then a tag: true, false, or undefined (not yet). */
+  #glmHead(text: string): boolean | undefined {
+    const m = text.match(/^([^\s<]+)(\s*)(.?)/)!;
+    if (!m[3]) return undefined;
+    return m[3] === "<" && matchToolName(m[1], this.#known.names) !== undefined;
+  }
+
+  /** Follows the fences the shown text opens and closes, a line at a time. */
+  #followFences(out: string): void {
+    const lines = out.split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      if (this.#line.length < 40) this.#line += lines[i].slice(0, 40);
+      if (i === lines.length - 1) break;
+      const m = this.#line.match(/^[ \t]{0,3}(`{3,}|~{3,})([^`]*)$/);
+      if (m && this.#fence === undefined) this.#fence = m[1];
+      else if (
+        m && m[1][0] === this.#fence![0] && m[1].length >= this.#fence!.length && !m[2].trim()
+      ) this.#fence = undefined;
+      this.#line = "";
+    }
+  }
+
   /** Hands out `#pending` up to `upTo`; the rest stays pending. */
   #handOut(upTo: number, mode: "marker" | "stream"): string {
     const out = this.#pending.slice(0, upTo);
@@ -265,6 +375,7 @@ export class TextCallFilter {
     this.#scanFrom = 0;
     this.#mode = mode;
     if (out) {
+      this.#followFences(out);
       const nl = out.lastIndexOf("\n");
       const line = out.slice(nl + 1);
       this.#blankLine = (nl >= 0 || this.#blankLine) && /^[ \t]*$/.test(line);

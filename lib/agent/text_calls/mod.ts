@@ -1,7 +1,9 @@
 /**
  * Tool calls a model wrote as text, for servers that pass them through (no tool-call parser for the
  * model's template): Hermes `<tool_call>` JSON, Qwen3-Coder `<function=…>` blocks, Mistral
- * `[TOOL_CALLS]`, and a message that is nothing but call JSON. Only declared tool names count, and a
+ * `[TOOL_CALLS]`, a message that is nothing but call JSON or Python calls, and the special-token
+ * dialects of tokens.ts (Llama, gpt-oss, DeepSeek, Granite, Kimi, LFM2, Nemotron, Command R, Gemma's
+ * `tool_code`), GLM's inside `<tool_call>`. Only declared tool names count, and a
  * call shown in a code block or an inline code span mid-prose is an example, never a call
  * (docs/small-models.md, "Text-form tool calls").
  */

@@ -126,6 +126,35 @@ Deno.test("the stream filter", async (t) => {
     assertEquals(h.push("tion=bash>\n"), "");
   });
 
+  await t.step(
+    "the other dialects: a token is held wherever it stands, a word only where it may",
+    () => {
+      const f = new TextCallFilter(TOOLS);
+      assertEquals(f.push("Listing.<|python"), "Listing.");
+      assertEquals(f.push('_tag|>{"name": "bash", "parameters": {"command": "ls"}}'), "");
+      assertEquals(f.finish(), "");
+      const g = new TextCallFilter(TOOLS);
+      assertEquals(g.push("Done.\nAction:"), "Done.\n");
+      assertEquals(g.push(" n"), "Action: n");
+      assertEquals(g.push("one needed."), "one needed.");
+      const h = new TextCallFilter(TOOLS);
+      assertEquals(h.push("see `x` t"), "see `x` t");
+      assertEquals(h.push("o=functions.bash"), "o=functions.bash");
+    },
+  );
+
+  await t.step("a message opening with a Python call of a declared tool is held", () => {
+    const f = new TextCallFilter(TOOLS);
+    assertEquals(f.push("[1"), "[1");
+    assertEquals(f.push("] Smith (2020)."), "] Smith (2020).");
+    const g = new TextCallFilter(TOOLS);
+    assertEquals(g.push("[bash"), "");
+    assertEquals(g.push('(command="ls")]'), "");
+    assertEquals(g.finish(), "");
+    const h = new TextCallFilter(TOOLS);
+    assertEquals(h.push("bash is"), "bash is");
+  });
+
   await t.step("a fenced answer shows once its first character is no call", () => {
     const f = new TextCallFilter(TOOLS);
     assertEquals(f.push("```pyth"), "");

@@ -76,3 +76,23 @@ c.apply(
   "test:\n\tdeno test --allow-all\n",
   SAYS,
 );
+const C_FILE = 'int main(void) {\n\tprintf("hi\\n");\n\treturn 0;\n}\n';
+c.apply(
+  "old and new escaped twice whole, the file's own C escape `\\n` kept",
+  "main.c",
+  C_FILE,
+  edit(
+    '\\tprintf(\\"hi\\\\n\\");\\n\\treturn 0;',
+    '\\tprintf(\\"bye\\\\n\\");\\n\\treturn 0;',
+  ),
+  C_FILE.replace("hi", "bye"),
+  SAYS,
+);
+c.apply(
+  "only the tabs escaped, real newlines",
+  "main.go",
+  "func f() {\n\tif ok {\n\t\treturn 1\n\t}\n}\n",
+  edit("\\tif ok {\n\\t\\treturn 1\n\\t}", "\\tif ok {\n\\t\\treturn 2\n\\t}"),
+  "func f() {\n\tif ok {\n\t\treturn 2\n\t}\n}\n",
+  SAYS,
+);

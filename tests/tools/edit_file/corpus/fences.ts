@@ -72,3 +72,24 @@ c.apply(
   edit("TODO: example", "```sh\nmake run\n```"),
   "# Notes\n\n```sh\nmake run\n```\n",
 );
+const LOOP =
+  "func f(n int) error {\n\tvar err error\n\tfor i := 0; i < n; i++ {\n\t\terr = step(i)\n\t}\n\treturn err\n}\n";
+c.apply(
+  "a bare fence around old, new without: the fence's inner newline is not old's",
+  "loop.go",
+  LOOP,
+  edit(
+    "```\n\tvar err error\n\tfor i := 0; i < n; i++ {\n```\n",
+    "\tvar err error\n\tfor i := 0; i < n*2; i++ {",
+  ),
+  LOOP.replace("i < n;", "i < n*2;"),
+  SAYS,
+);
+c.apply(
+  "a fence around new alone with a newline after it, old a line with its newline",
+  "loop.go",
+  LOOP,
+  edit("\treturn err\n", '```go\n\treturn fmt.Errorf("f: %w", err)\n```\n'),
+  LOOP.replace("\treturn err\n", '\treturn fmt.Errorf("f: %w", err)\n'),
+  SAYS,
+);

@@ -110,3 +110,10 @@ c.apply(
   "// it's finished\nfunc done() {}\n",
   SAYS,
 );
+c.apply(
+  "an ellipsis in the file, three dots in old and new: one unit, written once",
+  "App.tsx",
+  'export const Spinner = () => <p>{"Loading\u2026"}</p>;\n',
+  edit('<p>{"Loading..."}</p>', '<p>{"Loading data..."}</p>'),
+  'export const Spinner = () => <p>{"Loading data\u2026"}</p>;\n',
+);
