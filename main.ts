@@ -212,6 +212,11 @@ async function configFor(flags: Flags, cwd: string, frontEnd: FrontEnd = "onesho
   for (const url of [config.url, ...Object.values(config.mcpServers).map((s) => s.url)]) {
     addUrlSecrets(url);
   }
+  // The MCP client is loaded lazily; fetched now, Deno's `Download` lines stay out of mm's output.
+  if (Object.values(config.mcpServers).some((s) => s.enabled)) {
+    const { prefetchSdk } = await import("./lib/mcp/sdk.ts");
+    await prefetchSdk((line) => writeAll(Deno.stderr, `${line}\n`));
+  }
   const { dropPermissions } = await import("./lib/permissions/sandbox.ts");
   await dropPermissions(config, frontEnd);
   return config;
