@@ -76,7 +76,11 @@ export function isNpmCached(specifier: string): boolean {
  * failure (no network, no permission to run `deno`) is left to the import to report.
  */
 export async function fetchQuietly(specifier: string, announce: () => void): Promise<boolean> {
-  if (!runsFromSource() || isNpmCached(specifier)) return false;
+  // Never a permission prompt of Deno's: without `read` and `run` granted, the import fetches.
+  const granted = (p: Deno.PermissionDescriptor) =>
+    Deno.permissions.querySync(p).state === "granted";
+  if (!granted({ name: "read" }) || !granted({ name: "env" }) || !runsFromSource()) return false;
+  if (isNpmCached(specifier) || !granted({ name: "run", command: Deno.execPath() })) return false;
   announce();
   try {
     const out = await new Deno.Command(Deno.execPath(), {
