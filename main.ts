@@ -249,6 +249,11 @@ async function loaded(flags: Flags, cwd: string, frontEnd: FrontEnd) {
   }
   const { addServerSecrets } = await import("./lib/mcp/env.ts");
   for (const server of Object.values(config.mcpServers)) addServerSecrets(server);
+  // The MCP client is loaded lazily; fetched now, Deno's `Download` lines stay out of mm's output.
+  if (Object.values(config.mcpServers).some((s) => s.enabled)) {
+    const { prefetchSdk } = await import("./lib/mcp/sdk.ts");
+    await prefetchSdk((line) => writeAll(Deno.stderr, `${line}\n`));
+  }
   const { dropPermissions } = await import("./lib/permissions/sandbox.ts");
   await dropPermissions(config, frontEnd);
   return { config, files: layers.files, refusal: settled.refusal };

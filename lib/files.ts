@@ -1,6 +1,7 @@
 /** The real file system behind `ToolContext.fs`: paths resolved against a working directory. */
 
 import { basename, dirname, join, resolve } from "node:path";
+import { writeAtomic } from "./atomic.ts";
 import { type FileInfo, type Files, NotAFileError, type SpecialFile } from "./tool.ts";
 
 const REASONS: Record<string, string> = {
@@ -199,16 +200,7 @@ export function realFiles(cwd: string): Files {
         if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
         throw new Deno.errors.NotADirectory(`a parent of ${target} is not a directory`);
       }
-      const suffix = crypto.randomUUID().slice(0, 8);
-      const temp = join(dir, `.${basename(target)}.mm-${suffix}.tmp`);
-      try {
-        await Deno.writeFile(temp, data, { createNew: true });
-        if (mode !== undefined) await Deno.chmod(temp, mode & 0o7777);
-        await Deno.rename(temp, target);
-      } catch (err) {
-        await Deno.remove(temp).catch(() => {});
-        throw err;
-      }
+      await writeAtomic(target, data, mode === undefined ? {} : { mode });
     },
   };
 }

@@ -7,6 +7,7 @@
  */
 
 import type * as Sdk from "npm:@modelcontextprotocol/client@2.4.0";
+import { fetchQuietly } from "../npm_cache.ts";
 
 /** The SDK's module. */
 export type McpSdk = typeof Sdk;
@@ -24,6 +25,19 @@ export type SdkTransport = Sdk.Transport;
  * servers"). `deno task compile` includes it by name (scripts/compile.ts).
  */
 export const SDK_MODULE = "npm:@modelcontextprotocol/client@2.4.0";
+
+/** mm's line while the SDK is fetched, the first time a run from source needs it. */
+export const FETCHING_SDK = "mm: fetching the MCP client (first use)…";
+
+/**
+ * Fetches the SDK into Deno's cache, quietly, when mm runs from source and it is not there yet
+ * (lib/npm_cache.ts): `say` is given {@linkcode FETCHING_SDK} first. Called at start-up, before
+ * mm writes anything and while it may still run `deno`, so Deno's `Download` lines never land
+ * in mm's output.
+ */
+export async function prefetchSdk(say: (line: string) => void): Promise<void> {
+  await fetchQuietly(SDK_MODULE, () => say(FETCHING_SDK));
+}
 
 let loading: Promise<McpSdk> | undefined;
 

@@ -1,5 +1,6 @@
 /** Keeps a conversation's session file in step with the agent: opened or resumed, saved after every step. */
 
+import { errorReason } from "../files.ts";
 import type { Message } from "../history.ts";
 import {
   listSessions,
@@ -154,8 +155,10 @@ export class SessionRecorder {
   }
 
   /**
-   * Saves the agent's history (without its system prompt) and errors. A failure to write is
-   * returned as a warning once, never thrown: the turn goes on.
+   * Saves the agent's history (without its system prompt) and errors. A failure to write (a full
+   * disk) is returned as one warning, never thrown: the turn goes on, and every later step tries
+   * again, so the session is saved whole at the first step that can be written. Once saved again,
+   * a later failure warns again.
    */
   async save(agent: Recordable, model?: string): Promise<string | undefined> {
     const s = this.session;
@@ -165,15 +168,19 @@ export class SessionRecorder {
     if (model) s.model = model;
     try {
       await saveSession(this.dir, s);
+      this.#failed = false;
       return undefined;
     } catch (e) {
       if (this.#failed) return undefined;
       this.#failed = true;
-      return warningText(
-        `the session file ${sessionPath(this.dir, s.id)} cannot be written (${
-          (e as Error).message
-        }) — this conversation is not being saved`,
-      );
+      return unsavedWarning(sessionPath(this.dir, s.id), errorReason(e));
     }
   }
+}
+
+/** The warning of a session file that cannot be written: said once, until it is written again. */
+export function unsavedWarning(path: string, reason: string): string {
+  return warningText(
+    `the session file ${path} cannot be written (${reason}) — mm tries again at every step; until then this conversation is not saved`,
+  );
 }

@@ -1,6 +1,7 @@
 /** Session files (mm.md §5): one JSON file per conversation, written atomically after every step. */
 
 import { basename, join, resolve } from "node:path";
+import { writeAtomic } from "../atomic.ts";
 import { COMPACT_WRAPPER } from "../history.ts";
 import type { Message } from "../history.ts";
 import { redact } from "../secrets.ts";
@@ -66,19 +67,15 @@ export function isSessionId(id: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(id);
 }
 
-/** Writes the session through a temporary file and a rename: a crash never leaves half a file. */
+/**
+ * Writes the session through a temporary file and a rename (lib/atomic.ts): a crash never leaves
+ * half a file, and a failed write (a full disk) leaves no temporary file behind.
+ */
 export async function saveSession(dir: string, session: SessionFile): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
-  const path = sessionPath(dir, session.id);
-  const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   // A secret a tool printed (or an error quoted) is not kept (lib/secrets.ts).
-  await Deno.writeTextFile(tmp, redact(JSON.stringify(session, null, 1)) + "\n");
-  try {
-    await Deno.rename(tmp, path);
-  } catch (e) {
-    await Deno.remove(tmp).catch(() => {});
-    throw e;
-  }
+  const text = redact(JSON.stringify(session, null, 1)) + "\n";
+  await writeAtomic(sessionPath(dir, session.id), text);
 }
 
 /** Reads and checks one session file. Throws SessionFileError when it cannot be used. */

@@ -5,6 +5,7 @@
  */
 
 import { type DefaultTreeAdapterTypes as T, parse, serializeOuter } from "npm:parse5@8.1.1";
+import { removeInvisible } from "../invisible.ts";
 import { attr, cleanTree, isElement } from "./clean.ts";
 
 /** How to write the Markdown. */
@@ -19,11 +20,15 @@ export interface MarkdownOptions {
   taskList?: boolean;
 }
 
-/** Parses `html` as a browser does, removes what tools.md removes, and converts the rest. */
+/**
+ * Parses `html` as a browser does, removes what tools.md removes and what an inline style hides,
+ * converts the rest, and removes the invisible characters (lib/invisible.ts) from the Markdown.
+ */
 export function htmlToMarkdown(html: string, options: MarkdownOptions = {}): string {
   const doc = parse(html);
   cleanTree(doc);
-  return treeToMarkdown(doc, options);
+  // The text nodes lost theirs in cleanTree; this catches what the conversion put together.
+  return removeInvisible(treeToMarkdown(doc, options));
 }
 
 /**

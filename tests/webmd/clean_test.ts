@@ -115,6 +115,43 @@ Deno.test("removal before conversion", async (t) => {
     );
   });
 
+  await t.step("inline styles: display none and opacity 0 remove everything inside", () => {
+    assertEquals(
+      cleaned(
+        '<p>a</p><div style="display:none"><p style="display:block">b</p></div>' +
+          '<p style="DISPLAY:NONE">c</p><p style="opacity: 0%">d</p><p style="opacity:.0">e</p>' +
+          '<p style="opacity: 0.5">f</p><p style="display: none; /* x */ display: block">g</p>',
+      ),
+      "<p>a</p><p>f</p><p>g</p>",
+    );
+  });
+
+  await t.step("visibility and font-size 0 hide text a descendant may show again", () => {
+    assertEquals(
+      cleaned(
+        '<div style="visibility:hidden">a<span style="visibility: visible">b</span>' +
+          '<img src="x.png" alt="x"></div><p style="visibility:collapse">c</p>' +
+          '<div style="font-size:0">d<span style="font-size:2em">e</span>' +
+          '<span style="font-size:1rem">f</span><img src="y.png" alt="y"></div>',
+      ),
+      '<div><span>b</span></div><p></p><div><span></span><span>f</span><img src="y.png" alt="y"></div>',
+    );
+  });
+
+  await t.step("html and body are never removed by their style (hidden until scripts run)", () => {
+    assertEquals(
+      htmlToMarkdown('<html style="visibility:hidden"><body style="display:none"><p>page</p>'),
+      "page\n",
+    );
+  });
+
+  await t.step("invisible characters go from text and from the attributes kept", () => {
+    assertEquals(
+      cleaned('<p>a\u200b\u{e0041}b<a href="/x\u202e">l\u00adink</a></p><p>\u2060</p>'),
+      '<p>ab<a href="/x">link</a></p><p></p>',
+    );
+  });
+
   await t.step("an element matched by class/id is kept when it holds main, article or h1", () => {
     assertEquals(
       cleaned(

@@ -25,6 +25,15 @@ Deno.test("visible", async (t) => {
     assertEquals(visible("rm -rf /\u200b tmp"), "rm -rf /<U+200B> tmp");
     assertEquals(visible("\ufeffa\u2060b"), "<U+FEFF>a<U+2060>b");
   });
+  await t.step("tag characters (ASCII no one sees) are named; an emoji flag's stay", () => {
+    // "Hi" spelt in tags: the prompt injection a page hides.
+    assertEquals(visible("ok\u{e0048}\u{e0069}."), "ok<U+E0048><U+E0069>.");
+    const scotland = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}";
+    assertEquals(visible(scotland), scotland);
+  });
+  await t.step("a soft hyphen and a run of variation selectors are named", () => {
+    assertEquals(visible("ig\u00adnore 😀\ufe0f\u{e0101}"), "ig<U+00AD>nore 😀\ufe0f<U+E0101>");
+  });
   await t.step("the line and paragraph separators are newlines", () => {
     assertEquals(visible("one\u2028two\u2029three"), "one\ntwo\nthree");
   });
