@@ -89,22 +89,16 @@ Deno.test("readLines", async (t) => {
     assertEquals(skipped[0].head, long.slice(0, 4096));
     assertEquals(skipped[0].tail, long.slice(-4096));
   });
-  await t.step("50 MB in one line, and 24 MB of short lines, in linear time", async () => {
+  // Their speed (linear, not quadratic) is measured by scripts/bench/big_line.ts, not here.
+  await t.step("50 MB in one line, and 24 MB of short lines, read whole", async () => {
     const big = encoder.encode("x".repeat(50 * MiB) + "\n");
-    let began = performance.now();
     const lines = await all(readLines(chunked(big, 64 * 1024), { max: 64 * MiB, cr: true }));
     assertEquals(lines.length, 1);
     assertEquals(lines[0].length, 50 * MiB);
-    const oneLine = performance.now() - began;
     const many = encoder.encode('data: {"a":1}\r\n\r\n'.repeat(1.5 * MiB));
-    began = performance.now();
     let count = 0;
     for await (const _ of readLines(chunked(many, 64 * 1024), { max: 100, cr: true })) count++;
-    const manyLines = performance.now() - began;
     assertEquals(count, 3 * MiB);
-    if (oneLine > 3000 || manyLines > 8000) {
-      throw new Error(`too slow: one line ${oneLine} ms, many lines ${manyLines} ms`);
-    }
   });
   await t.step("100 MB past the limit stops at the limit, without reading the rest", async () => {
     let sent = 0;
