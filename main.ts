@@ -241,6 +241,8 @@ async function loaded(flags: Flags, cwd: string, frontEnd: FrontEnd) {
   const layers = loadLayers({ flag: flags.config, env, cwd, home: env.HOME });
   const settled = await settleTrust(layers, flags, env, frontEnd);
   const config = applyFlags(settled.config, flags);
+  // A sandbox this machine cannot give is the agent file's fault; mm doctor reports it as a check.
+  if (frontEnd !== "doctor") await (await import("./lib/exec/sandbox.ts")).checkSandbox(config);
   // The key never reaches a child process, nor any output or record (lib/secrets.ts).
   const { addSecret, addUrlSecrets } = await import("./lib/secrets.ts");
   for (const secret of [config.apiKey, env.MM_API_KEY]) addSecret(secret);

@@ -1,7 +1,7 @@
 /** The real tool context: the file system and processes of this machine. */
 
 import type { Config } from "./config/config.ts";
-import { realExec } from "./exec/run.ts";
+import { execFor } from "./exec/run.ts";
 import { realFiles } from "./files.ts";
 import type { Lsp, ToolContext } from "./tool.ts";
 
@@ -12,5 +12,5 @@ export function realContext(
   signal: AbortSignal,
   lsp?: Lsp,
 ): ToolContext {
-  return { cwd, config, fs: realFiles(cwd), exec: realExec, http: { fetch }, signal, lsp };
+  return { cwd, config, fs: realFiles(cwd), exec: execFor(config), http: { fetch }, signal, lsp };
 }

@@ -12,6 +12,7 @@ import { parseToolArguments } from "../tool_input.ts";
 import type { Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { NOT_IN_PATH, startProblem } from "../exec/program.ts";
+import { sandboxOf, sandboxProblem, sandboxText, sandboxTrial } from "../exec/sandbox.ts";
 import type { ChatClient, ToolSchema } from "../provider/chat.ts";
 import { chatAPIText, type ContextPlan, createClient } from "../provider/client.ts";
 import { type ContextWindowInfo, discoverContextWindow } from "../provider/context_window.ts";
@@ -107,6 +108,9 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
   for (const c of layerChecks(config, loaded.files ?? [])) report(c);
   if (loaded.refusal) report({ ok: false, text: `trust: ${loaded.refusal}` });
 
+  const sandbox = await sandboxCheck(config, opts.cwd);
+  if (sandbox) report(sandbox);
+
   const server = await serverCheck(config);
   report(server.check);
   let chat: ChatClient | undefined;
@@ -161,6 +165,24 @@ export function layerChecks(config: Config, files: readonly LayerFile[]): Check[
     );
     return { ok: true, text: `agent file: ${f.file} (${f.role}: ${keys.join(", ") || "no key"})` };
   });
+}
+
+/**
+ * The sandbox, when the agent file turns it on (or turns its network off): bwrap on the PATH and a
+ * command run in it for real.
+ */
+async function sandboxCheck(config: Config, cwd: string): Promise<Check | undefined> {
+  const problem = await sandboxProblem(config);
+  if (problem !== undefined) return split(problem);
+  const sandbox = sandboxOf(config);
+  if (!sandbox) return undefined;
+  const failed = await sandboxTrial(sandbox, cwd, Deno.env.get("HOME"));
+  if (failed === undefined) return { ok: true, text: `sandbox: ${sandboxText(sandbox)}` };
+  return {
+    ok: false,
+    text: `sandbox: ${sandbox.mode}: bwrap cannot run a command here (${failed})`,
+    fix: 'allow bwrap its user namespaces (docs/security.md, "The sandbox"), or set sandbox: off',
+  };
 }
 
 /** The server answers its model list. */

@@ -104,6 +104,12 @@ export interface McpOptions {
   maxTools: number;
 }
 
+/** How bash and declared tools are confined (`sandbox`, docs/security.md): not, or by bubblewrap. */
+export type SandboxMode = "off" | "workspace" | "readonly";
+
+/** Every value of `sandbox`, in the order the docs list them. */
+export const SANDBOX_MODES: readonly SandboxMode[] = ["off", "workspace", "readonly"];
+
 /** The whole configuration, as every module reads it. Durations are milliseconds. */
 export interface Config {
   /** Where the agent file came from, or undefined for built-in defaults. */
@@ -150,6 +156,10 @@ export interface Config {
   acp: { title: string };
   /** Window mode (`mm -tui`). */
   window: { mouse: boolean };
+  /** Where bash and declared tools may write (lib/exec/sandbox.ts). */
+  sandbox: SandboxMode;
+  /** Whether they reach the network under a sandbox (false: `--unshare-net`). */
+  sandboxNetwork: boolean;
 }
 
 /** The default base URL of each provider (`openai`: the OpenAI API itself, `url` including `/v1`). */
@@ -189,5 +199,7 @@ export function defaultConfig(): Config {
     mcp: { catalog: "auto", budget: 4000, maxTools: 12 },
     acp: { title: "mm" },
     window: { mouse: true },
+    sandbox: "off",
+    sandboxNetwork: true,
   };
 }

@@ -14,6 +14,8 @@ import {
   type LspServerConfig,
   type ProviderName,
   PROVIDERS,
+  SANDBOX_MODES,
+  type SandboxMode,
 } from "./config.ts";
 import { errorMessage } from "./errors.ts";
 import { checkMcpNames, readMcpOptions, readMcpServers } from "./mcp.ts";
@@ -93,6 +95,8 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   mcp: (r, e, c) => readMcpOptions(r, e, c.mcp),
   acp: (r, e, c) => acp(r, e, c.acp),
   window: (r, e, c) => windowMode(r, e, c.window),
+  sandbox: (r, e) => sandboxMode(r, e),
+  sandboxNetwork: (r, e) => r.boolean(e),
 };
 
 const TOP_KEYS = Object.keys(TOP_LEVEL) as TopKey[];
@@ -504,4 +508,11 @@ function windowMode(r: Reader, e: Entry, current: Config["window"]): Config["win
   const out = { ...current };
   for (const a of r.entries(e, WINDOW_KEYS, true)) out.mouse = r.boolean(a);
   return out;
+}
+
+function sandboxMode(r: Reader, s: Slot): SandboxMode {
+  const value = r.scalar(s);
+  if ((SANDBOX_MODES as readonly unknown[]).includes(value)) return value as SandboxMode;
+  const near = typeof value === "string" ? nearest(value, SANDBOX_MODES) : undefined;
+  r.expected(s, `one of ${SANDBOX_MODES.join(", ")}`, near ? ` — did you mean "${near}"?` : "");
 }

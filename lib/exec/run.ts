@@ -20,6 +20,11 @@
  *   redirects and then execs the real program, so no extra process stays, and the file name is a
  *   positional parameter, not an environment variable the program would inherit.
  *
+ * Under a sandbox (`sandbox: workspace` or `readonly`, lib/exec/sandbox.ts) the wrapper is always
+ * taken, and what it execs is bwrap with the command after it: the wrapper opens the output file
+ * outside the sandbox, and bwrap hands the descriptor on to the command, so the file is written
+ * whatever the sandbox hides (a private `/tmp`) or makes read-only.
+ *
  * The command leads a process group of its own (lib/exec/spawn.ts, the one starter). Its output
  * file is kept bounded while it runs (lib/exec/keeper.ts) and read back at its end
  * (lib/exec/read_back.ts). A timeout or a cancellation stops the group: SIGTERM, then SIGKILL to
@@ -37,6 +42,8 @@ import { type Spawned, spawnProcess } from "./spawn.ts";
 import { OutputKeeper } from "./keeper.ts";
 import { readBack } from "./read_back.ts";
 import { keepEmptied } from "./job_keeper.ts";
+import type { Config } from "../config/config.ts";
+import { type Sandbox, sandboxArgv, sandboxOf } from "./sandbox.ts";
 
 // Appending (`>>`): writes land at the end of the file even after its middle was cut away.
 const WRAPPER = 'out=$1; shift; exec "$@" >>"$out" 2>&1';
@@ -49,8 +56,25 @@ export const realExec: Exec = {
   run: async (request) => runProcess(request, await grouping()),
 };
 
-/** Runs `request.argv` with its output collected through a temporary file, grouped by `how`. */
-export async function runProcess(request: ExecRequest, how: Grouping): Promise<ExecResult> {
+/**
+ * The process runner of a run under `config`: {@linkcode realExec}, or, with `sandbox` on, the same
+ * with every command confined (lib/exec/sandbox.ts).
+ */
+export function execFor(config: Pick<Config, "sandbox" | "sandboxNetwork">): Exec {
+  const sandbox = sandboxOf(config);
+  if (!sandbox) return realExec;
+  return { run: async (request) => runProcess(request, await grouping(), sandbox) };
+}
+
+/**
+ * Runs `request.argv` with its output collected through a temporary file, grouped by `how`,
+ * confined by `sandbox` when one is given.
+ */
+export async function runProcess(
+  request: ExecRequest,
+  how: Grouping,
+  sandbox?: Sandbox,
+): Promise<ExecResult> {
   const ended = { output: "", timedOut: false, cancelled: false };
   if (request.signal.aborted) return { ...ended, cancelled: true };
   const problem = await startProblem(request.argv, request.cwd);
@@ -61,10 +85,13 @@ export async function runProcess(request: ExecRequest, how: Grouping): Promise<E
   let script: string | undefined;
   let handedOver = false;
   try {
-    let argv = ["bash", "-c", WRAPPER, "mm-exec", file, ...request.argv];
+    const command = sandbox
+      ? sandboxArgv(sandbox, request.argv, request.cwd, homeDir())
+      : request.argv;
+    let argv = ["bash", "-c", WRAPPER, "mm-exec", file, ...command];
     let env: Record<string, string> = {};
     // bash expands `$`, backquotes and `\` in BASH_ENV's value: such a directory takes the wrapper.
-    if (how === "setsid" && readsBashEnv(request.argv) && !/[$`\\]/.test(file)) {
+    if (!sandbox && how === "setsid" && readsBashEnv(request.argv) && !/[$`\\]/.test(file)) {
       script = resolve(await Deno.makeTempFile({ prefix: "mm-exec-env-" }));
       await Deno.writeTextFile(script, `exec >>${shellQuote(file)} 2>&1; unset BASH_ENV\n`);
       argv = request.argv;
@@ -124,6 +151,15 @@ function readsBashEnv(argv: string[]): boolean {
     return BASH_ENV_BLOCKERS.every((name) => Deno.env.get(name) === undefined);
   } catch {
     return false; // no env permission: the variables cannot be checked
+  }
+}
+
+/** `$HOME`, when it is set and can be read. */
+function homeDir(): string | undefined {
+  try {
+    return Deno.env.get("HOME") || undefined;
+  } catch {
+    return undefined; // no env permission
   }
 }
 

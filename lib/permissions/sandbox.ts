@@ -30,7 +30,12 @@ export function permissionNeeds(config: Config, frontEnd: FrontEnd): PermissionN
   const write: string[] = [];
   const stdioMcp = Object.values(config.mcpServers).some((s) => s.enabled && s.type === "stdio");
   // mm doctor reads, asks the server, looks programs up on the PATH and starts the MCP servers.
-  if (frontEnd === "doctor") return { run: stdioMcp ? ["MCP servers"] : run, write };
+  // It also runs a command in the sandbox (bwrap), when the agent file turns it on.
+  if (frontEnd === "doctor") {
+    if (stdioMcp) run.push("MCP servers");
+    if (config.sandbox !== "off") run.push("the sandbox check");
+    return { run, write };
+  }
   // mm sessions lists session files: it only reads.
   if (frontEnd === "sessions") return { run, write };
   const hasHooks = Object.values(config.hooks).some((list) => (list?.length ?? 0) > 0);

@@ -62,6 +62,20 @@ Deno.test("mm init", async (t) => {
     );
   });
 
+  await t.step("the sandbox is offered, off", () => {
+    const text = starterFile(undefined);
+    assertStringIncludes(
+      text,
+      "# sandbox: off                # workspace: bash and declared tools write only here and in a\n",
+    );
+    const c = parseConfig(
+      uncommented(text).replace("sandbox: off", "sandbox: workspace"),
+      "mm.yaml",
+      {},
+    );
+    assertEquals([c.sandbox, c.sandboxNetwork], ["workspace", true]);
+  });
+
   await t.step("as written, every other key is at its default", () => {
     const config = parseConfig(starterFile(undefined), "mm.yaml", {});
     assertEquals({ ...config, file: undefined }, { ...defaultConfig(), file: undefined });
@@ -87,6 +101,8 @@ Deno.test("mm init", async (t) => {
       "unloadModels",
       "sessions",
       "acp",
+      "sandbox",
+      "sandboxNetwork",
     ] as const;
     for (const key of keys) assertEquals(c[key], d[key], key);
     assertEquals(c.lsp.servers.map((s) => s.name), ["deno"]);

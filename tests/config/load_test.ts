@@ -41,6 +41,8 @@ Deno.test("parseConfig: defaults", async (t) => {
       mcp: { catalog: "auto", budget: 4000, maxTools: 12 },
       acp: { title: "mm" },
       window: { mouse: true },
+      sandbox: "off",
+      sandboxNetwork: true,
     });
   });
   await t.step("keys with no default are absent", () => {

@@ -10,7 +10,8 @@ const TOP_KEYS =
   "provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, " +
   "contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, " +
   "watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, " +
-  "structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window";
+  "structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, " +
+  "sandbox, sandboxNetwork";
 
 Deno.test("parseConfig: accepted values", async (t) => {
   const rows: [string, string, Partial<Config>][] = [
@@ -222,6 +223,15 @@ Deno.test("parseConfig: accepted values", async (t) => {
     ["tools empty", "tools:", { tools: [] }],
     ["acp.title", "acp:\n  title: My agent", { acp: { title: "My agent" } }],
     ["window.mouse", "window:\n  mouse: false", { window: { mouse: false } }],
+    ["sandbox off", "sandbox: off", { sandbox: "off" }],
+    ["sandbox workspace", "sandbox: workspace", { sandbox: "workspace" }],
+    ["sandbox readonly", "sandbox: readonly", { sandbox: "readonly" }],
+    ["sandboxNetwork false", "sandboxNetwork: false", { sandboxNetwork: false }],
+    [
+      "sandbox with its network off",
+      "sandbox: workspace\nsandboxNetwork: false",
+      { sandbox: "workspace", sandboxNetwork: false },
+    ],
   ];
   for (const [name, yaml, changes] of rows) {
     await t.step(name, () => assertEquals(parse(yaml), withDefaults(changes)));
@@ -748,6 +758,32 @@ Deno.test("parseConfig: rejected values", async (t) => {
       "acp:\n  title: 3",
       "mm.yaml:2:10: acp.title: expected a non-empty string, found 3",
     ],
+    // sandbox, sandboxNetwork
+    [
+      "sandbox misspelt",
+      "sandbox: workspce",
+      'mm.yaml:1:10: sandbox: expected one of off, workspace, readonly, found "workspce" — did you mean "workspace"?',
+    ],
+    [
+      "sandbox read-only",
+      "sandbox: read-only",
+      'mm.yaml:1:10: sandbox: expected one of off, workspace, readonly, found "read-only" — did you mean "readonly"?',
+    ],
+    [
+      "sandbox unknown",
+      "sandbox: docker",
+      'mm.yaml:1:10: sandbox: expected one of off, workspace, readonly, found "docker"',
+    ],
+    [
+      "sandbox a boolean",
+      "sandbox: true",
+      "mm.yaml:1:10: sandbox: expected one of off, workspace, readonly, found true",
+    ],
+    [
+      "sandboxNetwork a word",
+      "sandboxNetwork: off",
+      'mm.yaml:1:17: sandboxNetwork: expected true or false, found "off"',
+    ],
     // YAML itself
     [
       "an alias to no anchor",
@@ -816,7 +852,7 @@ Deno.test("parseConfig: unknown keys", async (t) => {
     [
       "nothing near at the top",
       "colour: red",
-      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window',
+      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, sandbox, sandboxNetwork',
     ],
     [
       "sessions.enabeld",

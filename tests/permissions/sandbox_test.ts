@@ -84,6 +84,14 @@ Deno.test("permission needs", async (t) => {
     });
   });
 
+  await t.step("mm doctor keeps run to try the sandbox, when it is on", () => {
+    assertEquals(permissionNeeds(bare({ sandbox: "workspace" }), "doctor"), {
+      run: ["the sandbox check"],
+      write: [],
+    });
+    assertEquals(permissionNeeds(bare({ sandboxNetwork: false }), "doctor").run, []);
+  });
+
   await t.step("mm doctor and mm sessions need neither, whatever else the agent file says", () => {
     assertEquals(permissionNeeds(defaultConfig(), "doctor"), { run: [], write: [] });
     assertEquals(permissionNeeds(defaultConfig(), "sessions"), { run: [], write: [] });

@@ -5,8 +5,12 @@ import { contextLine, type ContextPlan } from "../../provider/client.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { redactUrl } from "../../secrets.ts";
 import { VERSION } from "../../version.ts";
+import { sandboxOf, sandboxText } from "../../exec/sandbox.ts";
 
-/** The banner: version, model, provider, URL, the context window, the tools, yolo, the session. */
+/**
+ * The banner: version, model, provider, URL, the context window, the tools, yolo, the session, the
+ * sandbox when it is on.
+ */
 export function banner(
   config: Config,
   model: string,
@@ -14,12 +18,14 @@ export function banner(
   recorder?: SessionRecorder,
   context?: ContextPlan,
 ): string {
+  const sandbox = sandboxOf(config);
   const lines = [
     `mm ${VERSION} · ${model} @ ${config.provider} (${redactUrl(config.url)})`,
     ...(context ? [contextLine(context, config.provider)] : []),
     `tools: ${tools.join(", ") || "none"} · yolo: ${config.yolo ? "on" : "off (calls ask first)"}${
       recorder ? ` · session ${recorder.session.id}` : ""
     }`,
+    ...(sandbox ? [`sandbox: ${sandboxText(sandbox)}`] : []),
     "Type a request; /help lists the commands; Ctrl-D quits.",
   ];
   return lines.join("\n") + "\n";
