@@ -9,7 +9,7 @@
  */
 
 import { basename, join } from "node:path";
-import { childEnv } from "./child_env.ts";
+import { spawnProcess } from "./exec/spawn.ts";
 
 /** `npm:@scope/name@1.2.3/sub` → its name and version; undefined for another specifier. */
 export function npmPackage(specifier: string): { name: string; version: string } | undefined {
@@ -83,14 +83,15 @@ export async function fetchQuietly(specifier: string, announce: () => void): Pro
   if (isNpmCached(specifier) || !granted({ name: "run", command: Deno.execPath() })) return false;
   announce();
   try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["cache", "--quiet", "--no-config", specifier],
-      ...childEnv(),
+    const run = await spawnProcess({
+      argv: [Deno.execPath(), "cache", "--quiet", "--no-config", specifier],
       stdin: "null",
       stdout: "null",
       stderr: "null",
-    }).output();
-    return out.success;
+    });
+    const status = await run.status;
+    run.end();
+    return status.success;
   } catch {
     return false;
   }
