@@ -149,7 +149,12 @@ export class AcpSession {
           sessionId: opts.id,
         }, {
           askPermission: (tool, summary, _input, askedBy, change) =>
-            this.#askPermission(tool, summary, askedBy && { ...askedBy, question: summary }, change),
+            this.#askPermission(
+              tool,
+              summary,
+              askedBy && { ...askedBy, question: summary },
+              change,
+            ),
           emit: (e) => this.#onEvent(e),
           warn: (message) => this.#warn(message),
           mcpLine: (message, warning) => this.#mcpLine(message, warning),

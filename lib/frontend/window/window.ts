@@ -44,7 +44,6 @@ export interface WindowOptions {
   mouse: boolean;
 }
 
-
 /** What the status line says when a cancel put the queued prompts back in the input. */
 export const QUEUE_BACK_HINT =
   "turn cancelled: the prompts queued are back in the input (Enter sends)";
