@@ -1,5 +1,12 @@
 import { assertEquals } from "./helpers/assert.ts";
-import { alternating, answerUnanswered, type Message, NOT_RUN } from "../lib/history.ts";
+import {
+  alternating,
+  answerUnanswered,
+  HOOK_CONTEXT_MARKER,
+  type Message,
+  NOT_RUN,
+  TOO_LARGE_MARKER,
+} from "../lib/history.ts";
 
 const call = (...ids: string[]): Message => ({
   role: "assistant",
@@ -70,4 +77,10 @@ Deno.test("alternating: an unanswered question and the next go out as one user m
     { role: "user", content: "b" },
   ];
   assertEquals(alternating(afterTools), afterTools);
+});
+
+Deno.test("the markers a stored history holds, byte for byte", () => {
+  assertEquals(HOOK_CONTEXT_MARKER, "[context added by a hook]");
+  assertEquals(TOO_LARGE_MARKER, "\n[... output too large to read back in full ...]\n");
+  assertEquals(NOT_RUN, "[error: not run: the turn was stopped]");
 });
