@@ -6,7 +6,7 @@
  */
 
 import type { Config } from "../config/config.ts";
-import { nearest } from "../config/suggest.ts";
+import { nearest } from "../nearest.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { SessionBusyError, SessionLockError } from "../session/lock.ts";
 import { sessionsDir } from "../session/store.ts";
