@@ -10,7 +10,7 @@ import { diffHunks } from "../../../tools/_diff.ts";
 import type { FileDiff, ToolKind } from "../../tool.ts";
 import { visible } from "../terminal/visible.ts";
 import type { Style } from "./style.ts";
-import { expandTabs, fit, pad, textWidth, Wrapped, wrapText } from "./width.ts";
+import { expandTabs, fit, pad, textWidth, Wrapped, wrapText } from "../terminal/width.ts";
 
 /** How many rows of a tool's output an unfolded call shows before `… N more lines`. */
 export const UNFOLDED_ROWS = 40;

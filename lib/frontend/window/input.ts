@@ -7,7 +7,7 @@
 import type { History } from "../terminal/history.ts";
 import type { Key } from "../terminal/keys.ts";
 import { visible } from "../terminal/visible.ts";
-import { charWidth, wrapRows } from "./width.ts";
+import { charWidth, wrapRows } from "../terminal/width.ts";
 
 /** A paste of more lines than this (or characters than {@linkcode PASTE_CHARS}) shows folded. */
 export const PASTE_LINES = 3;

@@ -12,7 +12,7 @@ import { visible } from "../terminal/visible.ts";
 import { prevLength } from "./input.ts";
 import type { Overlay } from "./layout.ts";
 import type { Style } from "./style.ts";
-import { fit, pad, textWidth, wrapText } from "./width.ts";
+import { fit, pad, textWidth, wrapText } from "../terminal/width.ts";
 
 /** What a key did to the box: answered, cancelled the turn as well (Ctrl-C), or nothing yet. */
 export type BoxOutcome =
