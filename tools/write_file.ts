@@ -3,7 +3,7 @@
 import { errorReason } from "../lib/files.ts";
 import { countLines, truncateMiddle } from "../lib/text.ts";
 import { NotAFileError, type Tool, type ToolResult } from "../lib/tool.ts";
-import { DIFF_TOO_SLOW, lineDiff } from "./_diff.ts";
+import { DIFF_TOO_SLOW, lineDiff } from "../lib/diff.ts";
 import { notAFileText, READ_LIMIT, unchangedText, writeErrorText } from "./_files.ts";
 
 /** Input of write_file, after coercion. */

@@ -11,7 +11,7 @@ import {
   wroteText,
 } from "../../tools/write_file.ts";
 import { unchangedText, writeErrorText } from "../../tools/_files.ts";
-import { lineDiff } from "../../tools/_diff.ts";
+import { lineDiff } from "../../lib/diff.ts";
 
 Deno.test("write_file", async (t) => {
   await t.step("declared when editTools: true", () => {

@@ -22,7 +22,7 @@ import { commonEnds } from "./placement.ts";
 import { numberLine } from "../_lines.ts";
 import { readFileBytes } from "../_files.ts";
 import { unchangedText, writeErrorText } from "../_files.ts";
-import { DIFF_TOO_SLOW, diffHunks, type Hunk } from "../_diff.ts";
+import { DIFF_TOO_SLOW, diffHunks, type Hunk } from "../../lib/diff.ts";
 
 /** One replacement: `old` as the model sent it, and `new`. */
 export interface Edit {

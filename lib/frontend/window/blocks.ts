@@ -5,8 +5,7 @@
  * changes, so a frame costs the rows on the screen and not the whole history.
  */
 
-import type { Hunk } from "../../../tools/_diff.ts";
-import { diffHunks } from "../../../tools/_diff.ts";
+import { diffHunks, type Hunk } from "../../diff.ts";
 import type { FileDiff, ToolKind } from "../../tool.ts";
 import { visible } from "../terminal/visible.ts";
 import type { Style } from "./style.ts";
