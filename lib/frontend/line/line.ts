@@ -10,7 +10,7 @@ import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
 import { permissionAnswer, promptLines, wantsWhole } from "./permission.ts";
 import { CHANGE_PREVIEW_LINES, changeLines, toolLine } from "../terminal/display.ts";
 import type { Message } from "../../history.ts";
-import { lspBannerLine } from "../../../tools/lsp/texts.ts";
+import { lspBannerLine } from "../../../tools/mod.ts";
 import { eventLines } from "../../mcp/status.ts";
 import { writeAll } from "../terminal/output.ts";
 import { visible } from "../terminal/visible.ts";
