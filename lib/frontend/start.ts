@@ -6,9 +6,7 @@
  */
 
 import { dirname, join, resolve } from "node:path";
-import { Agent } from "../agent/agent.ts";
-import type { AgentEvent } from "../agent/events.ts";
-import { systemPrompt } from "../agent/prompt.ts";
+import { Agent, type AgentEvent, systemPrompt } from "../agent/mod.ts";
 import type { Config, McpServerConfig } from "../config/config.ts";
 import { ConfigError } from "../config/errors.ts";
 import { PROMPT_FILE_LIMIT, TOO_LARGE_REASON } from "../config/load.ts";

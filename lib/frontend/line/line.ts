@@ -1,9 +1,14 @@
 /** Line mode (`mm` in a terminal): a conversation, one turn after another, until the user quits. */
 
-import type { Agent } from "../../agent/agent.ts";
-import { Conversation, findCommand, outcomeLines, parseCommand } from "../../agent/commands.ts";
-import type { AgentEvent } from "../../agent/events.ts";
-import { replay } from "../../agent/replay.ts";
+import {
+  type Agent,
+  type AgentEvent,
+  Conversation,
+  findCommand,
+  outcomeLines,
+  parseCommand,
+  replay,
+} from "../../agent/mod.ts";
 import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";

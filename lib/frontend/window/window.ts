@@ -5,15 +5,15 @@
  * `TurnOutcome`. docs/window-mode.md says what the user sees and types.
  */
 
-import type { Agent } from "../../agent/agent.ts";
 import {
+  type Agent,
   type CommandOutcome,
   Conversation,
   findCommand,
   outcomeLines,
   parseCommand,
   type SlashCommand,
-} from "../../agent/commands.ts";
+} from "../../agent/mod.ts";
 import type { Config } from "../../config/config.ts";
 import type { Message } from "../../history.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
