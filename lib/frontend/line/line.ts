@@ -13,7 +13,7 @@ import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
 import { permissionAnswer, promptLines, wantsWhole } from "./permission.ts";
-import { CHANGE_PREVIEW_LINES, changeLines, toolLine } from "../terminal/display.ts";
+import { CHANGE_PREVIEW_LINES, changeLines } from "../terminal/display.ts";
 import type { Message } from "../../history.ts";
 import { lspBannerLine } from "../../../tools/mod.ts";
 import { eventLines } from "../../mcp/status.ts";
