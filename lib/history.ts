@@ -78,6 +78,23 @@ export function answerUnanswered<T extends { message: Message }>(
   return out;
 }
 
+/** A message of a stored history with the turn it belongs to. */
+export interface TurnMessage {
+  message: Message;
+  turn: number;
+}
+
+/**
+ * A stored history as it may be sent again when a conversation resumes: every call without its
+ * answer answered by {@linkcode NOT_RUN} in its turn (see {@linkcode answerUnanswered}).
+ */
+export function resumable(earlier: readonly TurnMessage[]): TurnMessage[] {
+  return answerUnanswered(earlier, (id, like) => ({
+    message: { role: "tool", tool_call_id: id, content: NOT_RUN },
+    turn: like.turn,
+  }));
+}
+
 /**
  * `messages` as strict chat templates accept them: a question left without an answer (its turn
  * failed or was cancelled before the model wrote anything) and the question after it go out as one
