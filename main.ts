@@ -2,10 +2,9 @@
 
 import { type Flags, helpText, parseFlags, UsageError } from "./lib/cli/flags.ts";
 import { writeAll } from "./lib/frontend/terminal/output.ts";
-import { COMMIT } from "./lib/build_info.ts";
 import { CLOSED_EXIT } from "./lib/frontend/exit.ts";
 import type { FrontEnd } from "./lib/permissions/sandbox.ts";
-import { VERSION } from "./lib/version.ts";
+import { versionLine } from "./lib/version.ts";
 import { UserError } from "./lib/presentation.ts";
 
 /** Runs mm with `args` and returns the exit code. */
@@ -38,7 +37,7 @@ async function run(args: string[]): Promise<number> {
     return 0;
   }
   if (flags.version) {
-    writeAll(Deno.stdout, `mm ${VERSION} (${COMMIT}, ${Deno.build.target})\n`);
+    writeAll(Deno.stdout, `${versionLine()}\n`);
     return 0;
   }
   if (flags.command === "init" || flags.command === "doctor") return await subcommand(flags);

@@ -1,7 +1,7 @@
 /**
  * The history as it is sent and stored: its messages in the OpenAI chat shape, and the markers a
- * stored history holds (the `/compact` texts, shared by the agent core, session files and
- * search_memory).
+ * stored history holds (the `/compact` texts, hook context, bash's read-back of a very large output),
+ * shared by the agent core, the processes that write them, session files and search_memory.
  */
 
 /** A tool call the model made, with its arguments as the raw text it streamed. */
@@ -33,6 +33,12 @@ export const COMPACT_REQUEST =
   "Summarise our conversation so far so that you can continue the work from the summary alone: " +
   "the user's goal, what was done (files changed, commands run and what they showed), what is " +
   "left to do, and the facts you will need. Plain text, concise, no preamble.";
+
+/** The line before hook context in a prompt or an output; search_memory stops at it. */
+export const HOOK_CONTEXT_MARKER = "[context added by a hook]";
+
+/** Put between the two ends of an output too large to read back (tools.md, `bash`). */
+export const TOO_LARGE_MARKER = "\n[... output too large to read back in full ...]\n";
 
 /** The answer to a call that never ran: its turn stopped first (or its run crashed). */
 export const NOT_RUN = "[error: not run: the turn was stopped]";
@@ -70,6 +76,23 @@ export function answerUnanswered<T extends { message: Message }>(
   }
   close();
   return out;
+}
+
+/** A message of a stored history with the turn it belongs to. */
+export interface TurnMessage {
+  message: Message;
+  turn: number;
+}
+
+/**
+ * A stored history as it may be sent again when a conversation resumes: every call without its
+ * answer answered by {@linkcode NOT_RUN} in its turn (see {@linkcode answerUnanswered}).
+ */
+export function resumable(earlier: readonly TurnMessage[]): TurnMessage[] {
+  return answerUnanswered(earlier, (id, like) => ({
+    message: { role: "tool", tool_call_id: id, content: NOT_RUN },
+    turn: like.turn,
+  }));
 }
 
 /**

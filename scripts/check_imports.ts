@@ -2,9 +2,11 @@
  * The layer rule of docs/architecture.md, checked: every import of `main.ts`, `lib/` and `tools/`
  * goes down the layers (base ← adapters ← tools and core ← front ends and commands ← main), tools
  * and the core meet only through the base, and no module imports itself through others (a static
- * scan of the import statements, as Deno std's circular-import lint does). One more rule: only
- * `lib/exec/` starts processes (`new Deno.Command`, `node:child_process`). Exits 1 with one line
- * per fault.
+ * scan of the import statements, as Deno std's circular-import lint does). The rooms: no front end's
+ * folder imports another's (what they share is `lib/frontend/terminal/`), and front ends see the
+ * core only through its face, `lib/agent/mod.ts`, and the tools (commands too) only through
+ * theirs, `tools/mod.ts`. One more rule: only `lib/exec/` starts processes (`new Deno.Command`,
+ * `node:child_process`). Exits 1 with one line per fault.
  *
  * ```sh
  * deno run --allow-read scripts/check_imports.ts
@@ -59,6 +61,41 @@ export function layerFault(from: string, to: string): string | undefined {
   }
   if (pa === "tools" && pb === "tools" && !toolMayImport(from, to)) {
     return `${from} imports ${to}: a tool imports shared helpers (tools/_*.ts), not another tool`;
+  }
+  return roomFault(from, to);
+}
+
+/** The folder of `lib/frontend/` whose modules every terminal front end shares. */
+export const SHARED_FRONTEND = "lib/frontend/terminal/";
+
+/** The module through which front ends and commands see the tools. */
+export const TOOLS_FACE = "tools/mod.ts";
+
+/** The module through which front ends see the core. */
+export const CORE_FACE = "lib/agent/mod.ts";
+
+/** The front end's folder of a module (`lib/frontend/line/`), or undefined (start.ts, terminal/). */
+function frontEndFolder(path: string): string | undefined {
+  const folder = path.match(/^lib\/frontend\/[^/]+\//)?.[0];
+  return folder === SHARED_FRONTEND ? undefined : folder;
+}
+
+/**
+ * Why an import from `from` to `to` breaks the rooms' rule, or undefined: a front end's folder
+ * (line, window, acp) imports no other front end's; front ends and commands import the tools only
+ * through {@linkcode TOOLS_FACE}, and front ends the core only through {@linkcode CORE_FACE}.
+ */
+export function roomFault(from: string, to: string): string | undefined {
+  const folder = frontEndFolder(to);
+  if (from.startsWith("lib/frontend/") && folder && !from.startsWith(folder)) {
+    return `${from} imports ${to}: a front end does not import another (they share ${SHARED_FRONTEND})`;
+  }
+  const frontEnd = from.startsWith("lib/frontend/") || from.startsWith("lib/commands/");
+  if (frontEnd && to.startsWith("tools/") && to !== TOOLS_FACE) {
+    return `${from} imports ${to}: front ends and commands import the tools only through ${TOOLS_FACE}`;
+  }
+  if (from.startsWith("lib/frontend/") && to.startsWith("lib/agent/") && to !== CORE_FACE) {
+    return `${from} imports ${to}: front ends import the core only through ${CORE_FACE}`;
   }
   return undefined;
 }
@@ -183,5 +220,7 @@ if (import.meta.main) {
     console.error(`${faults.length} import fault(s): see docs/architecture.md, "The layer rule"`);
     Deno.exit(1);
   }
-  console.log("imports: every one goes down the layers, no cycle; processes start in lib/exec/");
+  console.log(
+    "imports: every one goes down the layers, no cycle, through the faces; processes start in lib/exec/",
+  );
 }

@@ -1,5 +1,13 @@
 import { assertEquals } from "./helpers/assert.ts";
-import { alternating, answerUnanswered, type Message, NOT_RUN } from "../lib/history.ts";
+import {
+  alternating,
+  answerUnanswered,
+  HOOK_CONTEXT_MARKER,
+  type Message,
+  NOT_RUN,
+  resumable,
+  TOO_LARGE_MARKER,
+} from "../lib/history.ts";
 
 const call = (...ids: string[]): Message => ({
   role: "assistant",
@@ -70,4 +78,27 @@ Deno.test("alternating: an unanswered question and the next go out as one user m
     { role: "user", content: "b" },
   ];
   assertEquals(alternating(afterTools), afterTools);
+});
+
+Deno.test("the markers a stored history holds, byte for byte", () => {
+  assertEquals(HOOK_CONTEXT_MARKER, "[context added by a hook]");
+  assertEquals(TOO_LARGE_MARKER, "\n[... output too large to read back in full ...]\n");
+  assertEquals(NOT_RUN, "[error: not run: the turn was stopped]");
+});
+
+Deno.test("resumable: a call left without its answer is answered as not run, in its turn", () => {
+  const earlier = [
+    { message: { role: "user", content: "go" } as Message, turn: 1 },
+    { message: call("a", "b"), turn: 1 },
+    { message: tool("a"), turn: 1 },
+    { message: { role: "user", content: "again" } as Message, turn: 2 },
+  ];
+  assertEquals(resumable(earlier), [
+    earlier[0],
+    earlier[1],
+    earlier[2],
+    { message: tool("b", NOT_RUN), turn: 1 },
+    earlier[3],
+  ]);
+  assertEquals(resumable(earlier.slice(0, 1)), earlier.slice(0, 1));
 });

@@ -4,7 +4,7 @@
  */
 
 import { formatDuration } from "../lib/config/duration.ts";
-import { TOO_LARGE_MARKER } from "../lib/exec/read_back.ts";
+import { TOO_LARGE_MARKER } from "../lib/history.ts";
 import { truncateMiddle } from "../lib/text.ts";
 import type { ExecResult, ToolResult } from "../lib/tool.ts";
 import { readableOutput } from "./_readable.ts";

@@ -1,4 +1,7 @@
-/** The built-in tools, in the order they are declared to the model. */
+/**
+ * The built-in tools, in the order they are declared to the model; and the tools' face: what the
+ * front ends and commands use of tools/ is exported here.
+ */
 
 import { resolve } from "node:path";
 import type { Config } from "../lib/config/config.ts";
@@ -18,6 +21,14 @@ import { saveAnswer } from "./save_answer.ts";
 import { searchMemory } from "./search_memory.ts";
 import { unloadModel } from "./unload_model.ts";
 import { writeFile } from "./write_file.ts";
+
+// What the front ends and commands use of the tools' insides: they import nothing else of tools/
+// (scripts/check_imports.ts).
+export { agentName } from "./ask_agent.ts";
+export { lspBannerLine } from "./lsp/texts.ts";
+export { declarationSize, mcpTools } from "./mcp/mod.ts";
+export { mcpTool } from "./mcp/tool.ts";
+export { disabledMcpAnswer } from "./mcp/unknown.ts";
 
 /** The built-in tools, in the order they are declared to the model, with `lspEntry` as lsp. */
 function builtinTools(lspEntry: AnyTool): AnyTool[] {

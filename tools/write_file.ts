@@ -4,7 +4,7 @@ import { decodeFile, encodeText, type FileEncoding } from "../lib/encoding.ts";
 import { errorReason, readOnlyReason } from "../lib/files.ts";
 import { countLines, truncateMiddle } from "../lib/text.ts";
 import { NotAFileError, type Tool, type ToolResult } from "../lib/tool.ts";
-import { DIFF_TOO_SLOW, lineDiff } from "./_diff.ts";
+import { DIFF_TOO_SLOW, lineDiff } from "../lib/diff.ts";
 import {
   notAFileText,
   READ_LIMIT,

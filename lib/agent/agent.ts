@@ -2,7 +2,7 @@
 
 import type { Config } from "../config/config.ts";
 import { withHookContext } from "../hooks/run.ts";
-import { answerUnanswered, COMPACT_ACK, COMPACT_WRAPPER, type Message } from "../history.ts";
+import { COMPACT_ACK, COMPACT_WRAPPER, type Message, NOT_RUN, resumable } from "../history.ts";
 import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient, ChatResult } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
@@ -23,7 +23,6 @@ import {
   type TurnOutcome,
   TurnStop,
 } from "./texts.ts";
-import { NOT_RUN } from "../history.ts";
 import { Toolset } from "./toolset.ts";
 
 /** What the core needs from the outside world. */
@@ -81,11 +80,7 @@ export class Agent {
     this.history = [{ role: "system", content: opts.systemPrompt }];
     this.turns = [0];
     // A resumed history never sends a call without its answer (a run killed mid-call left one).
-    const answered = answerUnanswered(earlier, (id, like) => ({
-      message: { role: "tool", tool_call_id: id, content: NOT_RUN },
-      turn: like.turn,
-    }));
-    for (const { message, turn } of answered) {
+    for (const { message, turn } of resumable(earlier)) {
       this.history.push(message);
       this.turns.push(turn);
       this.#turn = Math.max(this.#turn, turn);

@@ -6,7 +6,7 @@
  * data; the agent core applies the plans (docs/sessions.md).
  */
 
-import { TOO_LARGE_MARKER } from "../exec/read_back.ts";
+import { TOO_LARGE_MARKER } from "../history.ts";
 import type { ToolSchema } from "../provider/chat.ts";
 import type { Message } from "../history.ts";
 

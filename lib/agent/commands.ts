@@ -6,12 +6,13 @@
  */
 
 import type { Config } from "../config/config.ts";
-import { nearest } from "../config/suggest.ts";
+import { nearest } from "../nearest.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { SessionBusyError, SessionLockError } from "../session/lock.ts";
 import { sessionsDir } from "../session/store.ts";
 import type { Message } from "../history.ts";
 import type { AnyTool } from "../tool.ts";
+import { versionLine } from "../version.ts";
 import type { Agent } from "./agent.ts";
 import type { AgentEvent } from "./events.ts";
 import { CompactError } from "./fit.ts";
@@ -147,6 +148,13 @@ export const COMMANDS: readonly Command[] = [
     help: "hand a task to an agent of mmConfigs",
     editor: true,
     run: (c, args, signal) => c.ask(args, signal),
+  },
+  {
+    name: "/version",
+    usage: "/version",
+    help: "the version of mm that runs this conversation",
+    editor: true,
+    run: () => Promise.resolve({ kind: "said", text: versionLine() }),
   },
   {
     name: "/abort",

@@ -5,8 +5,13 @@
  * failed call was is read back from mm's own texts.
  */
 
-import { HOOK_CONTEXT_MARKER } from "../hooks/run.ts";
-import { COMPACT_ACK, COMPACT_WRAPPER, type Message, NOT_RUN } from "../history.ts";
+import {
+  COMPACT_ACK,
+  COMPACT_WRAPPER,
+  HOOK_CONTEXT_MARKER,
+  type Message,
+  NOT_RUN,
+} from "../history.ts";
 import { answeredText } from "../subagent/ask.ts";
 import type { AnyTool } from "../tool.ts";
 import { ASK_COMMAND_ID } from "./commands.ts";

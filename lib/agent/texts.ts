@@ -1,7 +1,7 @@
 /** The turn's own texts (mm.md §4, tools.md), and how a turn ended: the front ends read these. */
 
 import { formatDuration } from "../config/duration.ts";
-import { nearest } from "../config/suggest.ts";
+import { nearest } from "../nearest.ts";
 import type { Counters } from "./recap.ts";
 import { warningText } from "../presentation.ts";
 

@@ -1,6 +1,6 @@
 /** Command-line flags, Go style (`-p`, `-tui`, `-yolo=false`) and GNU style (`--prompt`, `--tui`). */
 
-import { nearest } from "../config/suggest.ts";
+import { nearest } from "../nearest.ts";
 import { UserError } from "../presentation.ts";
 
 /** Everything the command line can say. */

@@ -15,9 +15,7 @@ import { unmatchedDetail } from "../mcp/status.ts";
 import type { ChatClient, ToolSchema } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import type { AnyTool } from "../tool.ts";
-import { declarationSize, mcpTools } from "../../tools/mcp/mod.ts";
-import { mcpTool } from "../../tools/mcp/tool.ts";
-import { declaredTools } from "../../tools/mod.ts";
+import { declarationSize, declaredTools, mcpTool, mcpTools } from "../../tools/mod.ts";
 
 /** One check's verdict, as `mm doctor` prints it (its `Check`). */
 export interface Check {

@@ -6,7 +6,7 @@
 
 import type { McpOptions, McpServerConfig, McpTransport } from "./config.ts";
 import type { Entry, Reader, Slot } from "./reader.ts";
-import { nearest } from "./suggest.ts";
+import { nearest } from "../nearest.ts";
 
 /** Default time a server has to start (a cold `npx -y` takes 16–46 s). */
 export const STARTUP_TIMEOUT = 30_000;

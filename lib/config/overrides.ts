@@ -3,7 +3,7 @@
 import type { Flags } from "../cli/flags.ts";
 import { UsageError } from "../cli/flags.ts";
 import { type Config, DEFAULT_URLS, type ProviderName, PROVIDERS } from "./config.ts";
-import { nearest } from "./suggest.ts";
+import { nearest } from "../nearest.ts";
 
 /** `config` with the flags' values over it. A bad value is a UsageError. */
 export function applyFlags(config: Config, flags: Flags): Config {

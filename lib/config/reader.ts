@@ -15,7 +15,7 @@ import {
 } from "npm:yaml@2.9.1";
 import { parseDuration } from "./duration.ts";
 import { ConfigError } from "./errors.ts";
-import { nearest } from "./suggest.ts";
+import { nearest } from "../nearest.ts";
 
 /** What a command is, in a fault's "expected …" words. */
 export const ARGV = 'a command as a list of strings, like ["make", "test"]';

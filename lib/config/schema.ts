@@ -20,7 +20,7 @@ import {
 import { errorMessage } from "./errors.ts";
 import { checkMcpNames, readMcpOptions, readMcpServers } from "./mcp.ts";
 import { ARGV, type Entry, type Reader, type Slot } from "./reader.ts";
-import { nearest } from "./suggest.ts";
+import { nearest } from "../nearest.ts";
 
 /** The names of the built-in tools, which a declared tool may not take. */
 export const BUILTIN_TOOLS: readonly string[] = [

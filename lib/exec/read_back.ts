@@ -3,8 +3,7 @@
  * two ends around {@linkcode TOO_LARGE_MARKER} (tools.md, `bash`).
  */
 
-/** Put between the two ends of an output too large to read back (tools.md, `bash`). */
-export const TOO_LARGE_MARKER = "\n[... output too large to read back in full ...]\n";
+import { TOO_LARGE_MARKER } from "../history.ts";
 
 /** Above this many bytes, only both ends of the output file are read back. */
 export const READ_BACK_LIMIT = 2 * 1024 * 1024;

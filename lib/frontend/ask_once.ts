@@ -3,7 +3,7 @@
 import type { Config } from "../config/config.ts";
 import { UsageError } from "../cli/flags.ts";
 import { ConfigError } from "../config/errors.ts";
-import { agentName } from "../../tools/ask_agent.ts";
+import { agentName } from "../../tools/mod.ts";
 import { askDepth, readAgentFile, Subagents } from "../subagent/ask.ts";
 import { CLOSED_EXIT, interruptedText, RunStop, stopExitCode } from "./exit.ts";
 import { Output } from "./terminal/output.ts";

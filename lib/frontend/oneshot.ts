@@ -1,6 +1,6 @@
 /** One-shot mode (`mm -p`): one turn, the answer alone on stdout, progress on stderr or `--json`. */
 
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../agent/mod.ts";
 import type { Config } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { eventLines } from "../mcp/status.ts";

@@ -6,9 +6,7 @@
  */
 
 import { dirname, join, resolve } from "node:path";
-import { Agent } from "../agent/agent.ts";
-import type { AgentEvent } from "../agent/events.ts";
-import { systemPrompt } from "../agent/prompt.ts";
+import { Agent, type AgentEvent, systemPrompt } from "../agent/mod.ts";
 import type { Config, McpServerConfig } from "../config/config.ts";
 import { ConfigError } from "../config/errors.ts";
 import { PROMPT_FILE_LIMIT, TOO_LARGE_REASON } from "../config/load.ts";
@@ -34,7 +32,7 @@ import {
 } from "../subagent/ask.ts";
 import type { AnyTool, AskUser, MoreTools, UnknownToolAnswer } from "../tool.ts";
 import { settledBefore } from "../wait.ts";
-import { startupTools } from "../../tools/mod.ts";
+import { disabledMcpAnswer, mcpTools, startupTools } from "../../tools/mod.ts";
 import { warningText } from "../presentation.ts";
 
 /** What a run of mm finds once, whatever its front end and however many directories it serves. */
@@ -152,7 +150,6 @@ export async function mcpToolsFor(
   const waited = await settledBefore(settled, signal);
   clearTimeout(timer);
   if (!waited) return { tools: [] };
-  const { mcpTools } = await import("../../tools/mcp/mod.ts");
   const declared = mcpTools(
     servers.flatMap((s) => s.entries()),
     config.mcp,
@@ -365,7 +362,6 @@ export function frontEndAgent(
     moreTools: parts.mcp?.length || disabledServers(config).length
       ? async (signal) => {
         // A name of a server turned off says so; the running ones answer for theirs first.
-        const { disabledMcpAnswer } = await import("../../tools/mcp/unknown.ts");
         const off = disabledMcpAnswer(disabledServers(config));
         if (!parts.mcp?.length) return { tools: [], unknown: off };
         const line = ways.mcpLine ?? mcpLineEvents(ways.emit);

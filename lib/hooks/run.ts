@@ -4,6 +4,7 @@ import type { HookConfig, HookEvent } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { startProblem } from "../exec/program.ts";
 import { type Spawned, spawnProcess } from "../exec/spawn.ts";
+import { HOOK_CONTEXT_MARKER } from "../history.ts";
 import { redact } from "../secrets.ts";
 
 /** What a hook is told, as JSON on its stdin. */
@@ -46,9 +47,6 @@ export interface HookVerdict {
    */
   cancelled?: boolean;
 }
-
-/** The line before hook context in a prompt or an output; search_memory stops at it. */
-export const HOOK_CONTEXT_MARKER = "[context added by a hook]";
 
 /**
  * Appends hook context after `text`, under its marker line; the context is redacted of mm's

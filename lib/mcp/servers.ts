@@ -7,7 +7,7 @@
 
 import type { McpServerConfig } from "../config/config.ts";
 import { mcpToolName } from "../config/mcp.ts";
-import { nearest } from "../config/suggest.ts";
+import { nearest } from "../nearest.ts";
 import type { McpServerTools } from "../tool.ts";
 import { McpServer } from "./server.ts";
 

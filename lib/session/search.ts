@@ -6,8 +6,7 @@
 
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
-import { COMPACT_WRAPPER } from "../history.ts";
-import { HOOK_CONTEXT_MARKER } from "../hooks/run.ts";
+import { COMPACT_WRAPPER, HOOK_CONTEXT_MARKER } from "../history.ts";
 import type { Message } from "../history.ts";
 import { excerpt, whole } from "./excerpt.ts";
 import { countBits, queryWords, WordMatcher } from "./fold.ts";

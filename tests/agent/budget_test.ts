@@ -30,7 +30,7 @@ import {
   toolsTokens,
   unreadFrom,
 } from "../../lib/agent/budget.ts";
-import { TOO_LARGE_MARKER } from "../../lib/exec/read_back.ts";
+import { TOO_LARGE_MARKER } from "../../lib/history.ts";
 import type { ToolSchema } from "../../lib/provider/chat.ts";
 import type { Message } from "../../lib/history.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";

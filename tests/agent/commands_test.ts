@@ -13,6 +13,7 @@ import {
   commandsOf,
   Conversation,
   type ConversationHost,
+  findCommand,
   helpText,
   MEMORY_NEEDS_SESSIONS,
   NOTHING_TO_ABORT,
@@ -27,6 +28,8 @@ import { COMPACT_ACK, COMPACT_WRAPPER, type Message } from "../../lib/history.ts
 import type { ChatClient, ChatRequest, ChatResult } from "../../lib/provider/chat.ts";
 import { SessionLockError } from "../../lib/session/lock.ts";
 import type { AnyTool, Tool } from "../../lib/tool.ts";
+import { COMMIT } from "../../lib/build_info.ts";
+import { VERSION } from "../../lib/version.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { fakeContext } from "../helpers/fake_context.ts";
 
@@ -136,6 +139,7 @@ Deno.test("every command, without a terminal", async (t) => {
         "  /compact                replace the conversation by the model's summary of it",
         "  /memory <words>         search earlier conversations (sessions)",
         "  /ask <agent> <prompt>   hand a task to an agent of mmConfigs",
+        "  /version                the version of mm that runs this conversation",
         "  /abort                  stop the running turn (Esc and Ctrl-C do too)",
         "  /skip                   decline a question the model asked",
         "  /quit, /exit            leave mm (Ctrl-D does too)",
@@ -143,7 +147,13 @@ Deno.test("every command, without a terminal", async (t) => {
     ]);
     const editor = conversation([], { editor: true }).c;
     assertEquals((await run(editor, "/help")).kind, "help");
-    assertEquals(commandsOf(true).map((x) => x.name), ["/help", "/compact", "/memory", "/ask"]);
+    assertEquals(commandsOf(true).map((x) => x.name), [
+      "/help",
+      "/compact",
+      "/memory",
+      "/ask",
+      "/version",
+    ]);
   });
 
   await t.step(
@@ -164,6 +174,20 @@ Deno.test("every command, without a terminal", async (t) => {
         "[error: session s1 cannot be locked: /x/s1.lock cannot be used (read-only) — check sessions.dir in the agent file]",
         "new conversation",
       ]);
+    },
+  );
+
+  await t.step(
+    "/version: mm's version, as mm --version says it; the editor offers it",
+    async () => {
+      const { c } = conversation([]);
+      const outcome = await run(c, "/version");
+      assertEquals(outcome, {
+        kind: "said",
+        text: `mm ${VERSION} (${COMMIT}, ${Deno.build.target})`,
+      });
+      assertEquals(outcomeLines(outcome), [`mm ${VERSION} (${COMMIT}, ${Deno.build.target})`]);
+      assertEquals(findCommand("/version", true)?.name, "/version");
     },
   );
 
@@ -297,6 +321,7 @@ Deno.test("every command, without a terminal", async (t) => {
       "/compact",
       "/memory",
       "/ask",
+      "/version",
       "/abort",
       "/skip",
       "/quit",

@@ -8,8 +8,13 @@ import {
   type ReplayEvent,
   splitPrompt,
 } from "../../lib/agent/replay.ts";
-import { HOOK_CONTEXT_MARKER } from "../../lib/hooks/run.ts";
-import { COMPACT_ACK, COMPACT_WRAPPER, type Message, NOT_RUN } from "../../lib/history.ts";
+import {
+  COMPACT_ACK,
+  COMPACT_WRAPPER,
+  HOOK_CONTEXT_MARKER,
+  type Message,
+  NOT_RUN,
+} from "../../lib/history.ts";
 import type { AnyTool, Tool } from "../../lib/tool.ts";
 import { BUILTIN_TOOLS } from "../../tools/mod.ts";
 import { assertEquals } from "../helpers/assert.ts";

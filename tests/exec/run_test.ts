@@ -4,13 +4,8 @@ import { fakeContext } from "../helpers/fake_context.ts";
 import { type Grouping, grouping } from "../../lib/exec/group.ts";
 import { NOT_IN_PATH } from "../../lib/exec/program.ts";
 import { OutputKeeper } from "../../lib/exec/keeper.ts";
-import {
-  droppedText,
-  READ_BACK_END,
-  READ_BACK_LIMIT,
-  readBack,
-  TOO_LARGE_MARKER,
-} from "../../lib/exec/read_back.ts";
+import { droppedText, READ_BACK_END, READ_BACK_LIMIT, readBack } from "../../lib/exec/read_back.ts";
+import { TOO_LARGE_MARKER } from "../../lib/history.ts";
 import { realExec, runProcess } from "../../lib/exec/run.ts";
 import type { Exec, ExecRequest, ExecResult } from "../../lib/tool.ts";
 import { bash } from "../../tools/bash.ts";

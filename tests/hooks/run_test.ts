@@ -1,4 +1,5 @@
-import { HOOK_CONTEXT_MARKER, matches, runHooks, withHookContext } from "../../lib/hooks/run.ts";
+import { matches, runHooks, withHookContext } from "../../lib/hooks/run.ts";
+import { HOOK_CONTEXT_MARKER } from "../../lib/history.ts";
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { exists, gone } from "../helpers/mm.ts";
 

@@ -1,4 +1,4 @@
-/** The layer rule and the cycle check of `deno task check` (scripts/check_imports.ts). */
+/** The layer rule, the rooms and the cycle check of `deno task check` (scripts/check_imports.ts). */
 
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import {
   layerFault,
   layerOf,
   processFault,
+  roomFault,
 } from "../../scripts/check_imports.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { tempDir } from "../helpers/mm.ts";
@@ -122,4 +123,93 @@ Deno.test("check_imports: only lib/exec/ starts processes", async () => {
   assertEquals(await checkTree(dir), [
     "main.ts uses new Deno.Command: a process is started only through lib/exec/spawn.ts",
   ]);
+});
+
+Deno.test("check_imports: the rooms — no front end imports another, each face is the only door", async (t) => {
+  await t.step("line, window and editor mode import none of each other; all use terminal/", () => {
+    assertEquals(
+      layerFault("lib/frontend/line/editor.ts", "lib/frontend/window/input.ts"),
+      "lib/frontend/line/editor.ts imports lib/frontend/window/input.ts: a front end does not " +
+        "import another (they share lib/frontend/terminal/)",
+    );
+    assertStringIncludes(
+      roomFault("lib/frontend/acp/session.ts", "lib/frontend/line/render.ts") ?? "",
+      "a front end does not import another",
+    );
+    assertStringIncludes(
+      roomFault("lib/frontend/terminal/plain.ts", "lib/frontend/window/width.ts") ?? "",
+      "a front end does not import another",
+    );
+    assertStringIncludes(
+      roomFault("lib/frontend/start.ts", "lib/frontend/acp/session.ts") ?? "",
+      "a front end does not import another",
+    );
+    assertEquals(
+      roomFault("lib/frontend/line/editor.ts", "lib/frontend/terminal/width.ts"),
+      undefined,
+    );
+    assertEquals(
+      roomFault("lib/frontend/window/window.ts", "lib/frontend/window/input.ts"),
+      undefined,
+    );
+    assertEquals(roomFault("lib/frontend/acp/agent.ts", "lib/frontend/start.ts"), undefined);
+    assertEquals(roomFault("lib/frontend/line/line.ts", "lib/frontend/exit.ts"), undefined);
+  });
+  await t.step("front ends and commands import the tools through tools/mod.ts only", () => {
+    assertEquals(
+      layerFault("lib/frontend/line/line.ts", "tools/lsp/texts.ts"),
+      "lib/frontend/line/line.ts imports tools/lsp/texts.ts: front ends and commands import the " +
+        "tools only through tools/mod.ts",
+    );
+    assertStringIncludes(
+      roomFault("lib/commands/doctor_mcp.ts", "tools/mcp/tool.ts") ?? "",
+      "only through tools/mod.ts",
+    );
+    assertStringIncludes(
+      roomFault("lib/frontend/start.ts", "tools/_files.ts") ?? "",
+      "tools/mod.ts",
+    );
+    assertEquals(roomFault("lib/frontend/start.ts", "tools/mod.ts"), undefined);
+    assertEquals(roomFault("lib/commands/doctor.ts", "tools/mod.ts"), undefined);
+    assertEquals(roomFault("lib/subagent/ask.ts", "tools/ask_agent.ts"), undefined);
+  });
+  await t.step("front ends import the core through lib/agent/mod.ts only", () => {
+    assertEquals(
+      layerFault("lib/frontend/window/window.ts", "lib/agent/commands.ts"),
+      "lib/frontend/window/window.ts imports lib/agent/commands.ts: front ends import the core " +
+        "only through lib/agent/mod.ts",
+    );
+    assertStringIncludes(
+      roomFault("lib/frontend/terminal/plain.ts", "lib/agent/recap.ts") ?? "",
+      "only through lib/agent/mod.ts",
+    );
+    assertEquals(roomFault("lib/frontend/start.ts", "lib/agent/mod.ts"), undefined);
+    assertEquals(roomFault("lib/agent/mod.ts", "lib/agent/agent.ts"), undefined);
+  });
+  await t.step("a tree that breaks them is told why", async () => {
+    const dir = await tempDir("mm-rooms-");
+    for (const d of ["lib/frontend/line", "lib/frontend/window", "lib/agent", "tools/lsp"]) {
+      await Deno.mkdir(join(dir, d), { recursive: true });
+    }
+    await Deno.writeTextFile(join(dir, "main.ts"), "");
+    await Deno.writeTextFile(join(dir, "lib/frontend/window/input.ts"), "");
+    await Deno.writeTextFile(join(dir, "lib/agent/agent.ts"), "");
+    await Deno.writeTextFile(join(dir, "tools/lsp/texts.ts"), "");
+    await Deno.writeTextFile(
+      join(dir, "lib/frontend/line/line.ts"),
+      [
+        `import "../window/input.ts";`,
+        `import "../../agent/agent.ts";`,
+        `import "../../../tools/lsp/texts.ts";`,
+      ].join("\n"),
+    );
+    assertEquals(await checkTree(dir), [
+      "lib/frontend/line/line.ts imports lib/frontend/window/input.ts: a front end does not " +
+      "import another (they share lib/frontend/terminal/)",
+      "lib/frontend/line/line.ts imports lib/agent/agent.ts: front ends import the core only " +
+      "through lib/agent/mod.ts",
+      "lib/frontend/line/line.ts imports tools/lsp/texts.ts: front ends and commands import the " +
+      "tools only through tools/mod.ts",
+    ]);
+  });
 });

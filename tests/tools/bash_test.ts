@@ -1,7 +1,7 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { fakeContext } from "../helpers/fake_context.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
-import { TOO_LARGE_MARKER } from "../../lib/exec/read_back.ts";
+import { TOO_LARGE_MARKER } from "../../lib/history.ts";
 import { rejectedText } from "../../lib/permissions/prompt.ts";
 import { bash, COMMAND_DESCRIPTION, startErrorText } from "../../tools/bash.ts";
 import {

@@ -11,7 +11,7 @@ import {
   wroteText,
 } from "../../tools/write_file.ts";
 import { unchangedText, writeErrorText } from "../../tools/_files.ts";
-import { lineDiff } from "../../tools/_diff.ts";
+import { lineDiff } from "../../lib/diff.ts";
 import type { FileInfo } from "../../lib/tool.ts";
 
 Deno.test("write_file", async (t) => {

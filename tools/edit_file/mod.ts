@@ -23,7 +23,7 @@ import { numberLine } from "../_lines.ts";
 import { readFileBytes, readOnlyRefusal, undecodableText, unencodableText } from "../_files.ts";
 import { decodeFile, encodeText } from "../../lib/encoding.ts";
 import { unchangedText, writeErrorText } from "../_files.ts";
-import { DIFF_TOO_SLOW, diffHunks, type Hunk } from "../_diff.ts";
+import { DIFF_TOO_SLOW, diffHunks, type Hunk } from "../../lib/diff.ts";
 
 /** One replacement: `old` as the model sent it, and `new`. */
 export interface Edit {

@@ -12,15 +12,16 @@ import type {
   SessionUpdate,
   StopReason,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
-import type { Agent } from "../../agent/agent.ts";
 import {
+  type Agent,
+  type AgentEvent,
   commandsOf,
   Conversation,
   outcomeLines,
   parseCommand,
+  replay,
   type SlashCommand,
-} from "../../agent/commands.ts";
-import type { AgentEvent } from "../../agent/events.ts";
+} from "../../agent/mod.ts";
 import { errorLine } from "../../presentation.ts";
 import type { Config } from "../../config/config.ts";
 import type { LspPool } from "../../lsp/pool.ts";
@@ -31,7 +32,6 @@ import type { Message } from "../../history.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import type { Subagents } from "../../subagent/ask.ts";
 import type { AnyTool, FileDiff, NestedEvent, ToolKind } from "../../tool.ts";
-import { replay } from "../../agent/replay.ts";
 import { frontEndAgent } from "../start.ts";
 import { errorChunkMeta } from "../../acp/mm_ext.ts";
 import { editorAsk } from "./elicitation.ts";

@@ -12,7 +12,7 @@ import type {
   ToolCallContent,
   ToolKind as AcpToolKind,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
-import type { AgentEvent } from "../../agent/events.ts";
+import type { AgentEvent } from "../../agent/mod.ts";
 import type { FileDiff } from "../../tool.ts";
 
 /** The core's `tool_call` event. */

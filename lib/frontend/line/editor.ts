@@ -3,8 +3,8 @@
 import type { KeyRouter } from "./keys.ts";
 import type { Key } from "../terminal/keys.ts";
 import type { History } from "../terminal/history.ts";
-import { nextLength, prevLength } from "../window/input.ts";
-import { charWidth } from "../window/width.ts";
+import { nextLength, prevLength } from "../terminal/graphemes.ts";
+import { charWidth } from "../terminal/width.ts";
 
 /** What reading a line gave. */
 export type LineResult =

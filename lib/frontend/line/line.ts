@@ -1,20 +1,27 @@
 /** Line mode (`mm` in a terminal): a conversation, one turn after another, until the user quits. */
 
-import type { Agent } from "../../agent/agent.ts";
-import { Conversation, findCommand, outcomeLines, parseCommand } from "../../agent/commands.ts";
-import type { AgentEvent } from "../../agent/events.ts";
-import { replay } from "../../agent/replay.ts";
+import {
+  type Agent,
+  type AgentEvent,
+  Conversation,
+  findCommand,
+  outcomeLines,
+  parseCommand,
+  replay,
+  type SlashCommand,
+} from "../../agent/mod.ts";
 import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
 import { permissionAnswer, promptLines, wantsWhole } from "./permission.ts";
 import { CHANGE_PREVIEW_LINES, changeLines } from "../terminal/display.ts";
 import type { Message } from "../../history.ts";
-import { lspBannerLine } from "../../../tools/lsp/texts.ts";
+import { lspBannerLine } from "../../../tools/mod.ts";
 import { eventLines } from "../../mcp/status.ts";
 import { writeAll } from "../terminal/output.ts";
 import { visible } from "../terminal/visible.ts";
-import { start } from "../start.ts";
+import { start, type Started } from "../start.ts";
+import type { AskUser } from "../../tool.ts";
 import { QUIT_SIGNALS, RunStop } from "../exit.ts";
 import { banner } from "../terminal/banner.ts";
 import { LineEditor } from "./editor.ts";
@@ -34,6 +41,9 @@ export interface LineOptions {
   keys?: KeySource;
 }
 
+/** A file change a call asks to make, shown before it is allowed. */
+type FileChange = { oldText?: string; newText: string; replaces?: string };
+
 /** The prompt of line mode. */
 export const PROMPT = "› ";
 
@@ -44,72 +54,144 @@ export const PROMPT = "› ";
 export async function runLineMode(opts: LineOptions): Promise<number> {
   const stop = new RunStop(QUIT_SIGNALS);
   try {
-    return await lineMode(opts, stop);
+    return await new LineMode(opts, stop).run();
   } finally {
     stop.dispose();
   }
 }
 
-/** The conversation of {@linkcode runLineMode}, until the user quits or `stop` ends it. */
-async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
-  const { config, cwd } = opts;
-  const colour = Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR");
-  let gone = false;
-  const screen: Screen = {
-    write: (text) => {
-      if (gone) return;
-      try {
-        writeAll(Deno.stdout, text);
-      } catch {
-        // The terminal is gone (EIO): nobody to draw for; mm ends.
-        gone = true;
-        stop.stop("stdout closed");
-      }
-    },
-    width: () => {
-      try {
-        return Deno.consoleSize().columns;
-      } catch {
-        return 80;
-      }
-    },
-    colour,
-  };
-  const spinner = new Spinner(Deno.stderr.isTerminal());
-  const render = new LineRenderer(screen, spinner, config.previewLines);
-  // Start-up's warnings are shown under the banner; so are the MCP servers' lines, then above the
-  // prompt as they come (a server starts while the user types).
-  const warnings: string[] = [];
-  let showMcp = (line: string): void => void warnings.push(line);
-  // SIGTERM or SIGHUP while it starts ends mm at once: nothing is drawn or held yet.
-  const begun = await stop.startingUp(start({
-    ...opts,
-    runWarning: (w: string) => warnings.push(w),
-    sessionWarning: (w: string) => warnings.push(w),
-    mcpEvent: (event) => {
-      for (const l of eventLines(event)) showMcp(l.text);
-    },
-  }));
-  if (!begun.ok) {
-    render.line(`mm: ${visible(begun.error)}`);
-    return 1;
+/** Line mode: its screen, its editor and keys, the conversation, and the turn that runs. */
+class LineMode {
+  readonly #opts: LineOptions;
+  readonly #stop: RunStop;
+  readonly #screen: Screen;
+  readonly #spinner: Spinner;
+  readonly #render: LineRenderer;
+  readonly #router = new KeyRouter();
+  readonly #editor: LineEditor;
+  readonly #history = new History(History.defaultPath(Deno.env.toObject()));
+  /** Start-up's warnings, shown under the banner. */
+  readonly #warnings: string[] = [];
+  /** The terminal is gone (EIO): nothing more is drawn. */
+  #gone = false;
+  #turn: AbortController | undefined;
+  #quitAfterTurn = false;
+  #interrupted = false;
+  /** Where an MCP server's line goes: under the banner, then above the prompt as they come. */
+  #showMcp = (line: string): void => void this.#warnings.push(line);
+
+  constructor(opts: LineOptions, stop: RunStop) {
+    this.#opts = opts;
+    this.#stop = stop;
+    this.#screen = {
+      write: (text) => this.#write(text),
+      width: () => this.#width(),
+      colour: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
+    };
+    this.#spinner = new Spinner(Deno.stderr.isTerminal());
+    this.#render = new LineRenderer(this.#screen, this.#spinner, opts.config.previewLines);
+    this.#editor = new LineEditor(
+      this.#router,
+      this.#screen.write,
+      this.#screen.width,
+      stop.signal,
+    );
   }
-  const { model, tools, run } = begun;
 
-  const keys = opts.keys ?? terminalKeys();
-  const router = new KeyRouter();
-  const editor = new LineEditor(router, screen.write, screen.width, stop.signal);
-  const history = new History(History.defaultPath(Deno.env.toObject()));
-  await history.load();
-  let turn: AbortController | undefined;
+  /** The conversation, until the user quits or the stop ends it; the exit code. */
+  async run(): Promise<number> {
+    // SIGTERM or SIGHUP while it starts ends mm at once: nothing is drawn or held yet.
+    const begun = await this.#stop.startingUp(start({
+      ...this.#opts,
+      runWarning: (w: string) => this.#warnings.push(w),
+      sessionWarning: (w: string) => this.#warnings.push(w),
+      mcpEvent: (event) => {
+        for (const l of eventLines(event)) this.#showMcp(l.text);
+      },
+    }));
+    if (!begun.ok) {
+      this.#render.line(`mm: ${visible(begun.error)}`);
+      return 1;
+    }
+    const keys = this.#opts.keys ?? terminalKeys();
+    await this.#history.load();
+    const conversation = this.#conversationOf(begun);
+    this.#welcome(begun, conversation);
+    const onSignal = () => this.#turn?.abort();
+    Deno.addSignalListener("SIGINT", onSignal);
+    this.#stop.signal.addEventListener("abort", onSignal, { once: true });
+    keys.start((key) => this.#router.dispatch(key));
+    try {
+      await this.#converse(conversation);
+    } finally {
+      try {
+        keys.stop();
+      } finally {
+        // The servers stop whatever happened to the terminal (a killed parent shell hangs it up).
+        await begun.close();
+        Deno.removeSignalListener("SIGINT", onSignal);
+      }
+    }
+    return this.#stop.exitCode ?? 0;
+  }
 
-  const askPermission = async (
+  /** Writes to the terminal; a terminal gone (EIO) leaves nobody to draw for, and mm ends. */
+  #write(text: string): void {
+    if (this.#gone) return;
+    try {
+      writeAll(Deno.stdout, text);
+    } catch {
+      this.#gone = true;
+      this.#stop.stop("stdout closed");
+    }
+  }
+
+  /** The terminal's columns (80 when it cannot say). */
+  #width(): number {
+    try {
+      return Deno.consoleSize().columns;
+    } catch {
+      return 80;
+    }
+  }
+
+  /** The conversation's commands and agents over what start-up began. */
+  #conversationOf(begun: Started): Conversation {
+    const render = this.#render;
+    const emit = (e: AgentEvent) => render.handle(e);
+    const ways = {
+      askPermission: (
+        tool: string,
+        summary: string,
+        _input?: unknown,
+        askedBy?: AskedBy,
+        change?: FileChange,
+      ) => this.#askPermission(tool, summary, askedBy, change),
+      emit,
+      warn: (w: string) => render.line(visible(w)),
+      ask: this.#asker(),
+    };
+    return new Conversation({
+      config: this.#opts.config,
+      cwd: this.#opts.cwd,
+      tools: begun.tools,
+      agent: (earlier?: { message: Message; turn: number }[]): Agent => begun.agent(ways, earlier),
+      newSession: async () => {
+        await begun.newSession();
+        return begun.recorder?.session.id;
+      },
+      emit,
+    });
+  }
+
+  /** The 🔐 prompt: a file change's diff first; `v` shows a long call whole, then asks again. */
+  async #askPermission(
     tool: string,
     summary: string,
-    _input?: unknown,
     askedBy?: AskedBy,
-    change?: { oldText?: string; newText: string; replaces?: string },
-  ): Promise<PermissionAnswer> => {
+    change?: FileChange,
+  ): Promise<PermissionAnswer> {
+    const render = this.#render;
     // A file change is seen before it is allowed: its diff, dimmed, above the prompt.
     for (const line of change ? changeLines(change, CHANGE_PREVIEW_LINES) : []) {
       render.line(render.dim(`   ${line}`));
@@ -122,13 +204,13 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
       for (const line of shown.lines) render.line(line);
       const view = shown.cut ? "[v]iew all · " : "";
       // An asked agent takes "always" as once: it is not offered (as in the editor's dialog).
-      const r = await editor.read(
+      const r = await this.#editor.read(
         askedBy
           ? `   allow? [y]es · ${view}[n]o, or type why not: `
           : `   allow? [y]es · [a]lways for this tool · ${view}[n]o, or type why not: `,
       );
       if (r.kind !== "line") {
-        turn?.abort();
+        this.#turn?.abort();
         return { kind: "reject" };
       }
       if (shown.cut && wantsWhole(r.text)) {
@@ -137,61 +219,58 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
       }
       return permissionAnswer(r.text);
     }
-  };
+  }
 
-  let quitAfterTurn = false;
-  const ask = lineAsker({
-    readLine: async (prompt) => {
-      spinner.stop();
-      render.newline();
-      const r = await editor.read(prompt);
-      if (r.kind === "line") return r.text;
-      // Ctrl-C (or the end of the input) at a question cancels the turn, as at the 🔐 prompt.
-      turn?.abort();
-      return null;
-    },
-    write: (text) => {
-      spinner.stop();
-      render.write(visible(text));
-    },
-    command: (name) => {
-      if (name === "/abort" || name === "/quit" || name === "/exit") {
-        if (name !== "/abort") quitAfterTurn = true;
-        turn?.abort();
-        return "cancel";
-      }
-      render.line(`${name} cannot be used while a question waits: answer it, /skip it or /abort`);
-      return "again";
-    },
-  });
+  /** ask_user's questions on the line; Ctrl-C, `/abort` or `/quit` at one cancel the turn. */
+  #asker(): AskUser {
+    return lineAsker({
+      readLine: async (prompt) => {
+        this.#spinner.stop();
+        this.#render.newline();
+        const r = await this.#editor.read(prompt);
+        if (r.kind === "line") return r.text;
+        // Ctrl-C (or the end of the input) at a question cancels the turn, as at the 🔐 prompt.
+        this.#turn?.abort();
+        return null;
+      },
+      write: (text) => {
+        this.#spinner.stop();
+        this.#render.write(visible(text));
+      },
+      command: (name) => {
+        if (name === "/abort" || name === "/quit" || name === "/exit") {
+          if (name !== "/abort") this.#quitAfterTurn = true;
+          this.#turn?.abort();
+          return "cancel";
+        }
+        this.#render.line(
+          `${name} cannot be used while a question waits: answer it, /skip it or /abort`,
+        );
+        return "again";
+      },
+    });
+  }
 
-  const emit = (e: AgentEvent) => render.handle(e);
-  const conversation = new Conversation({
-    config,
-    cwd,
-    tools,
-    agent: (earlier?: { message: Message; turn: number }[]): Agent =>
-      begun.agent({ askPermission, emit, warn: (w) => render.line(visible(w)), ask }, earlier),
-    newSession: async () => {
-      await begun.newSession();
-      return begun.recorder?.session.id;
-    },
-    emit,
-  });
+  /** The banner, the language servers' line, start-up's warnings, the continued session's end. */
+  #welcome(begun: Started, conversation: Conversation): void {
+    const { config } = this.#opts;
+    const render = this.#render;
+    const names = begun.tools.map((t) => t.name);
+    render.write(visible(banner(config, begun.model, names, begun.recorder, begun.chat.plan)));
+    const lspLine = lspBannerLine(config, begun.run.lspServers);
+    if (lspLine) render.write(lspLine + "\n");
+    for (const w of this.#warnings) render.line(visible(w));
+    this.#showMcp = (line) => {
+      if (!this.#editor.above(visible(line))) render.line(visible(line));
+    };
+    const earlier = conversation.agent.history.length - 1;
+    if (earlier > 0) this.#replayLast(conversation.agent.history, begun.tools, earlier);
+  }
 
-  render.write(
-    visible(banner(config, model, tools.map((t) => t.name), begun.recorder, begun.chat.plan)),
-  );
-  const lspLine = lspBannerLine(config, run.lspServers);
-  if (lspLine) render.write(lspLine + "\n");
-  for (const w of warnings) render.line(visible(w));
-  showMcp = (line) => {
-    if (!editor.above(visible(line))) render.line(visible(line));
-  };
-  const earlier = conversation.agent.history.length - 1;
-  if (earlier > 0) {
-    // The last question of the session, drawn again as it was live (lib/agent/replay.ts).
-    const events = replay(conversation.agent.history, tools);
+  /** The last question of a continued session, drawn again as it was live (lib/agent/replay.ts). */
+  #replayLast(history: readonly Message[], tools: Started["tools"], earlier: number): void {
+    const render = this.#render;
+    const events = replay(history, tools);
     const last = events.findLastIndex((e) => e.type === "prompt" && e.text !== "");
     for (const e of last >= 0 ? events.slice(last) : []) {
       if (e.type === "prompt") render.line(`${PROMPT}${visible(e.text)}`);
@@ -201,69 +280,69 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
     render.line(render.dim(`(continuing: ${earlier} earlier message(s))`));
   }
 
+  /** Reads a prompt after another, runs each as a command or a turn, until the user quits. */
+  async #converse(conversation: Conversation): Promise<void> {
+    while (true) {
+      const r = await this.#editor.read(PROMPT, this.#history);
+      if (r.kind === "eof") return;
+      if (r.kind === "interrupt") {
+        if (this.#interrupted) return;
+        this.#interrupted = true;
+        this.#render.line(this.#render.dim("(Ctrl-C again or Ctrl-D to quit)"));
+        continue;
+      }
+      this.#interrupted = false;
+      const text = r.text.trim();
+      if (!text) continue;
+      const command = text.startsWith("/") ? parseCommand(text) : undefined;
+      const go = command
+        ? await this.#command(conversation, command)
+        : await this.#runTurn(conversation, text);
+      if (go === "quit") return;
+    }
+  }
+
+  /** Runs a slash command and draws its outcome; "quit" when it was /quit. */
+  async #command(conversation: Conversation, command: SlashCommand): Promise<"quit" | "on"> {
+    if (findCommand(command.name)?.busy) this.#spinner.show("Thinking");
+    const outcome = await this.#busy((signal) => conversation.run(command, signal)).finally(() =>
+      this.#spinner.stop()
+    );
+    this.#render.finish();
+    if (outcome.kind === "quit") return "quit";
+    for (const line of outcomeLines(outcome)) this.#render.line(visible(line));
+    return "on";
+  }
+
+  /** Runs a turn for `text` and draws how it ended; "quit" when mm is to leave after it. */
+  async #runTurn(conversation: Conversation, text: string): Promise<"quit" | "on"> {
+    const render = this.#render;
+    const outcome = await this.#busy((signal) => conversation.agent.runTurn(text, signal));
+    if (outcome.status !== "answered") {
+      render.handle({ type: "recap", counters: outcome.counters });
+    }
+    render.finish();
+    if (outcome.status === "cancelled") {
+      const reason = this.#stop.reason;
+      render.line(reason ? `⏹ turn cancelled: ${reason}` : "⏹ turn cancelled");
+    }
+    return this.#quitAfterTurn || this.#stop.reason ? "quit" : "on";
+  }
+
   /** Runs a turn or a command: Esc, Ctrl-C and a typed `/abort` cancel it; other keys wait. */
-  const busy = async <T>(what: (signal: AbortSignal) => Promise<T>): Promise<T> => {
-    turn = new AbortController();
-    const controller = turn;
+  async #busy<T>(what: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.#turn = controller;
     const typed = turnKeys(() => controller.abort());
-    const release = router.push(typed.listen);
+    const release = this.#router.push(typed.listen);
     try {
       return await what(controller.signal);
     } finally {
       release();
-      router.defer(typed.ahead());
-      turn = undefined;
-    }
-  };
-  const onSignal = () => turn?.abort();
-  Deno.addSignalListener("SIGINT", onSignal);
-  stop.signal.addEventListener("abort", onSignal, { once: true });
-  keys.start((key) => router.dispatch(key));
-  let interrupted = false;
-  try {
-    while (true) {
-      const r = await editor.read(PROMPT, history);
-      if (r.kind === "eof") break;
-      if (r.kind === "interrupt") {
-        if (interrupted) break;
-        interrupted = true;
-        render.line(render.dim("(Ctrl-C again or Ctrl-D to quit)"));
-        continue;
-      }
-      interrupted = false;
-      const text = r.text.trim();
-      if (!text) continue;
-      const command = text.startsWith("/") ? parseCommand(text) : undefined;
-      if (command) {
-        if (findCommand(command.name)?.busy) spinner.show("Thinking");
-        const outcome = await busy((signal) => conversation.run(command, signal)).finally(() =>
-          spinner.stop()
-        );
-        render.finish();
-        if (outcome.kind === "quit") break;
-        for (const line of outcomeLines(outcome)) render.line(visible(line));
-        continue;
-      }
-      const outcome = await busy((signal) => conversation.agent.runTurn(text, signal));
-      if (outcome.status !== "answered") {
-        render.handle({ type: "recap", counters: outcome.counters });
-      }
-      render.finish();
-      if (outcome.status === "cancelled") {
-        render.line(stop.reason ? `⏹ turn cancelled: ${stop.reason}` : "⏹ turn cancelled");
-      }
-      if (quitAfterTurn || stop.reason) break;
-    }
-  } finally {
-    try {
-      keys.stop();
-    } finally {
-      // The servers stop whatever happened to the terminal (a killed parent shell hangs it up).
-      await begun.close();
-      Deno.removeSignalListener("SIGINT", onSignal);
+      this.#router.defer(typed.ahead());
+      this.#turn = undefined;
     }
   }
-  return stop.exitCode ?? 0;
 }
 
 /** What a turn does with the keys typed while it runs. */

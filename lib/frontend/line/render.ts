@@ -4,9 +4,8 @@
  * clears the screen or retitles the window.
  */
 
-import type { AgentEvent } from "../../agent/events.ts";
+import { type AgentEvent, recapLine } from "../../agent/mod.ts";
 import { errorLine } from "../../presentation.ts";
-import { recapLine } from "../../agent/recap.ts";
 import { hookInputLine, previewLines, toolLine } from "../terminal/display.ts";
 import { endsCall, indented, NestedTitles, nestedToolLine } from "../terminal/nested_lines.ts";
 import type { NestedEvent } from "../../tool.ts";

@@ -3,7 +3,7 @@
  * both through {@linkcode visible} (a summary and an output are the model's and the tool's text).
  */
 
-import { lineDiff } from "../../../tools/_diff.ts";
+import { lineDiff } from "../../diff.ts";
 import { visible } from "./visible.ts";
 
 /** How many lines of a change line mode shows above its permission prompt. */

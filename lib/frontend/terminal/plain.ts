@@ -4,9 +4,8 @@
  * is a terminal.
  */
 
-import type { AgentEvent } from "../../agent/events.ts";
+import { type AgentEvent, recapLine } from "../../agent/mod.ts";
 import { errorLine } from "../../presentation.ts";
-import { recapLine } from "../../agent/recap.ts";
 import type { Config } from "../../config/config.ts";
 import { hookInputLine, previewLines, toolLine } from "./display.ts";
 import { endsCall, indented, NestedTitles, nestedToolLine } from "./nested_lines.ts";

@@ -5,12 +5,11 @@
  * changes, so a frame costs the rows on the screen and not the whole history.
  */
 
-import type { Hunk } from "../../../tools/_diff.ts";
-import { diffHunks } from "../../../tools/_diff.ts";
+import { diffHunks, type Hunk } from "../../diff.ts";
 import type { FileDiff, ToolKind } from "../../tool.ts";
 import { visible } from "../terminal/visible.ts";
 import type { Style } from "./style.ts";
-import { expandTabs, fit, pad, textWidth, Wrapped, wrapText } from "./width.ts";
+import { expandTabs, fit, pad, textWidth, Wrapped, wrapText } from "../terminal/width.ts";
 
 /** How many rows of a tool's output an unfolded call shows before `… N more lines`. */
 export const UNFOLDED_ROWS = 40;

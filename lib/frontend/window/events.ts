@@ -4,11 +4,15 @@
  * Also what the status line says while a turn runs: the spinner's state and the turn's counters.
  */
 
-import type { AgentEvent } from "../../agent/events.ts";
+import {
+  type AgentEvent,
+  type Counters,
+  emptyCounters,
+  recapLine,
+  replay,
+} from "../../agent/mod.ts";
 import { errorLine } from "../../presentation.ts";
 import type { Message } from "../../history.ts";
-import { replay } from "../../agent/replay.ts";
-import { type Counters, emptyCounters, recapLine } from "../../agent/recap.ts";
 import type { AnyTool, Counter, NestedEvent } from "../../tool.ts";
 import {
   AgentLabelBlock,

@@ -14,7 +14,7 @@ import type { Key } from "../terminal/keys.ts";
 import { visible } from "../terminal/visible.ts";
 import { InputEditor } from "./input.ts";
 import type { Style } from "./style.ts";
-import { fit, pad, textWidth, wrapText } from "./width.ts";
+import { fit, pad, textWidth, wrapText } from "../terminal/width.ts";
 
 /** The options of a `confirm` question, as drawn, and the answers they give. */
 const CONFIRM = [["Yes", "yes"], ["No", "no"]] as const;

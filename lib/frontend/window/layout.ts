@@ -10,7 +10,7 @@ import type { Conversation } from "./conversation.ts";
 import type { InputRows } from "./input.ts";
 import type { Frame } from "./screen.ts";
 import type { Style } from "./style.ts";
-import { fit, pad, textWidth, wrapText } from "./width.ts";
+import { fit, pad, textWidth, wrapText } from "../terminal/width.ts";
 import { plainText } from "./style.ts";
 
 /** The smallest window drawn. */

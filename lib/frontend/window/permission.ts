@@ -9,10 +9,10 @@
 import type { PermissionAnswer } from "../../permissions/prompt.ts";
 import type { Key } from "../terminal/keys.ts";
 import { visible } from "../terminal/visible.ts";
-import { prevLength } from "./input.ts";
+import { prevLength } from "../terminal/graphemes.ts";
 import type { Overlay } from "./layout.ts";
 import type { Style } from "./style.ts";
-import { fit, pad, textWidth, wrapText } from "./width.ts";
+import { fit, pad, textWidth, wrapText } from "../terminal/width.ts";
 
 /** What a key did to the box: answered, cancelled the turn as well (Ctrl-C), or nothing yet. */
 export type BoxOutcome =

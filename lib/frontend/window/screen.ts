@@ -7,7 +7,7 @@
  */
 
 import { plainText } from "./style.ts";
-import { textWidth } from "./width.ts";
+import { textWidth } from "../terminal/width.ts";
 
 /** One screen: its rows (styled, each at most the width) and where the caret is. */
 export interface Frame {

@@ -5,20 +5,20 @@
  * `TurnOutcome`. docs/window-mode.md says what the user sees and types.
  */
 
-import type { Agent } from "../../agent/agent.ts";
 import {
+  type Agent,
   type CommandOutcome,
   Conversation,
   findCommand,
   outcomeLines,
   parseCommand,
   type SlashCommand,
-} from "../../agent/commands.ts";
+} from "../../agent/mod.ts";
 import type { Config } from "../../config/config.ts";
 import type { Message } from "../../history.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
 import type { AskOutcome, Question } from "../../tool.ts";
-import { lspBannerLine } from "../../../tools/lsp/texts.ts";
+import { lspBannerLine } from "../../../tools/mod.ts";
 import { eventLines } from "../../mcp/status.ts";
 import { start, type Started } from "../start.ts";
 import { banner } from "../terminal/banner.ts";

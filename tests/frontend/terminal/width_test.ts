@@ -1,4 +1,4 @@
-/** Columns, cutting and wrapping (lib/frontend/window/width.ts). */
+/** Columns, cutting and wrapping (lib/frontend/terminal/width.ts). */
 
 import {
   fit,
@@ -7,7 +7,7 @@ import {
   Wrapped,
   wrapRows,
   wrapText,
-} from "../../../lib/frontend/window/width.ts";
+} from "../../../lib/frontend/terminal/width.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 
 Deno.test("width", async (t) => {

@@ -1,5 +1,5 @@
-import { editDistance, nearest } from "../../lib/config/suggest.ts";
-import { assertEquals } from "../helpers/assert.ts";
+import { editDistance, nearest } from "../lib/nearest.ts";
+import { assertEquals } from "./helpers/assert.ts";
 
 Deno.test("editDistance", async (t) => {
   const rows: [string, string, number][] = [

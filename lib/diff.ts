@@ -1,4 +1,7 @@
-/** How an edit or a write is shown: a line diff of the change, computed with a time limit. */
+/**
+ * How an edit or a write is shown: a line diff of the change, computed with a time limit (the tools
+ * that write files say it to the model; the front ends draw it).
+ */
 
 import {
   formatPatch,

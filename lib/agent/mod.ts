@@ -1,0 +1,20 @@
+/**
+ * The core's face for the front ends: the agent and its events, the conversation's commands, the
+ * replay of a stored history, the turn's recap and the system prompt. A front end imports nothing
+ * else of lib/agent/ (scripts/check_imports.ts).
+ */
+
+export { Agent } from "./agent.ts";
+export type { AgentEvent } from "./events.ts";
+export {
+  type CommandOutcome,
+  commandsOf,
+  Conversation,
+  findCommand,
+  outcomeLines,
+  parseCommand,
+  type SlashCommand,
+} from "./commands.ts";
+export { replay } from "./replay.ts";
+export { type Counters, emptyCounters, recapLine } from "./recap.ts";
+export { systemPrompt } from "./prompt.ts";
