@@ -3,6 +3,7 @@
 import { type Flags, helpText, parseFlags, UsageError } from "./lib/cli/flags.ts";
 import { writeAll } from "./lib/frontend/terminal/output.ts";
 import { CLOSED_EXIT } from "./lib/frontend/exit.ts";
+import { parseDuration } from "./lib/config/duration.ts";
 import type { FrontEnd } from "./lib/permissions/sandbox.ts";
 import { versionLine } from "./lib/version.ts";
 import { UserError } from "./lib/presentation.ts";
@@ -46,6 +47,7 @@ async function run(args: string[]): Promise<number> {
     if (flags.prompt !== undefined || flags.args.length || flags.json) {
       throw new UsageError("-acp takes no prompt: the editor sends them over the protocol");
     }
+    onlyWithPrompt(flags);
     if (flags.continue || flags.session !== undefined) {
       throw new UsageError("-acp resumes sessions from the editor (session/load), not by flag");
     }
@@ -61,6 +63,7 @@ async function run(args: string[]): Promise<number> {
   const oneShot = flags.prompt !== undefined || !Deno.stdin.isTerminal();
   if (!oneShot) {
     if (flags.json) throw new UsageError("--json goes with -p");
+    onlyWithPrompt(flags);
     if (flags.args.length) {
       throw new UsageError(
         `unexpected argument "${flags.args[0]}" (to run a prompt once: mm -p "…")`,
@@ -89,8 +92,13 @@ async function run(args: string[]): Promise<number> {
   if (prompt.trim() === "") throw new UsageError("the prompt is empty");
 
   const cwd = Deno.cwd();
-  const config = await configFor(flags, cwd);
-  const { runOneShot } = await import("./lib/frontend/oneshot.ts");
+  const timeoutMs = flags.timeout === undefined ? undefined : parseDuration(flags.timeout);
+  if (timeoutMs === 0 || (flags.timeout !== undefined && timeoutMs === undefined)) {
+    throw new UsageError(`--timeout takes a duration like 90s, 10m or 1h, not "${flags.timeout}"`);
+  }
+  const { answerSchema, runOneShot } = await import("./lib/frontend/oneshot.ts");
+  // The schema is read and checked before any request: a bad one is exit 2.
+  const { config, schema } = await answerSchema(await configFor(flags, cwd), flags.outputSchema);
   return await runOneShot({
     config,
     prompt: prompt.trim(),
@@ -98,7 +106,15 @@ async function run(args: string[]): Promise<number> {
     json: flags.json,
     continueLatest: flags.continue,
     sessionId: flags.session,
+    schema,
+    timeoutMs,
   });
+}
+
+/** `--output-schema` and `--timeout` go with -p only. */
+function onlyWithPrompt(flags: Flags): void {
+  if (flags.outputSchema !== undefined) throw new UsageError("--output-schema goes with -p");
+  if (flags.timeout !== undefined) throw new UsageError("--timeout goes with -p");
 }
 
 /** `mm -tui`: the full-screen conversation, in a terminal only. */
@@ -107,6 +123,7 @@ async function windowMode(flags: Flags): Promise<number> {
   if (flags.prompt !== undefined || flags.args.length || flags.json || flags.ask !== undefined) {
     throw new UsageError('-tui takes no prompt: type it in the window (to run one: mm -p "…")');
   }
+  onlyWithPrompt(flags);
   if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal() || Deno.env.get("TERM") === "dumb") {
     throw new UsageError(NO_TERMINAL);
   }
@@ -129,6 +146,7 @@ export const NO_TERMINAL =
 /** `mm --ask NAME "prompt"`: the agent's answer on stdout. */
 async function askOnce(flags: Flags): Promise<number> {
   if (flags.json) throw new UsageError("--json goes with -p");
+  onlyWithPrompt(flags);
   if (flags.continue || flags.session !== undefined) {
     throw new UsageError("--ask runs a fresh session: no --continue or --session");
   }

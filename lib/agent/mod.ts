@@ -18,3 +18,11 @@ export {
 export { replay } from "./replay.ts";
 export { type Counters, emptyCounters, recapLine } from "./recap.ts";
 export { systemPrompt } from "./prompt.ts";
+export {
+  type AnswerChecker,
+  compileAnswerSchema,
+  schemaErrorText,
+  schemaRetryPrompt,
+  schemaRetryWarning,
+} from "./output_schema.ts";
+export type { TurnOutcome } from "./texts.ts";

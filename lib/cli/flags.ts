@@ -22,6 +22,10 @@ export interface Flags {
   continue: boolean;
   session?: string;
   json: boolean;
+  /** `--output-schema FILE`: with -p, the JSON Schema the answer must follow. */
+  outputSchema?: string;
+  /** `--timeout DURATION`: with -p, the longest the whole run may take (then exit 124). */
+  timeout?: string;
   version: boolean;
   help: boolean;
   /** `--trust`: the project's agent file is trusted for this run (docs/security.md). */
@@ -137,6 +141,20 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     kind: "bool",
     key: "json",
     help: "with -p: write the turn's events as JSON lines on stdout (docs/json-events.md)",
+  },
+  {
+    names: ["output-schema"],
+    kind: "value",
+    key: "outputSchema",
+    arg: "FILE",
+    help: "with -p: the answer must be JSON valid against this JSON Schema (else exit 1)",
+  },
+  {
+    names: ["timeout"],
+    kind: "value",
+    key: "timeout",
+    arg: "DURATION",
+    help: "with -p: stop the whole run after DURATION (30s, 10m) and exit 124",
   },
   {
     names: ["list"],
@@ -300,7 +318,8 @@ export function helpText(): string {
   }
   lines.push(
     "",
-    "Exit codes: 0 answered; 1 the turn failed; 2 usage or configuration error; 130 interrupted.",
+    "Exit codes: 0 answered; 1 the turn failed; 2 usage or configuration error; 124 --timeout;",
+    "130 interrupted.",
   );
   return lines.join("\n") + "\n";
 }

@@ -139,7 +139,13 @@ export interface Config {
   askUserTool: boolean;
   saveAnswerTool: boolean;
   unloadModels: boolean;
+  /**
+   * The JSON Schema the final answer must follow (`outputSchema`, or its older name
+   * `structuredOutput`: either key sets both fields, so code may read either).
+   */
   structuredOutput?: Record<string, unknown>;
+  /** The same schema as `structuredOutput` (the agent file's `outputSchema`). */
+  outputSchema?: Record<string, unknown>;
   lsp: { servers: LspServerConfig[] };
   mmConfigs: Record<string, AgentRef>;
   sessions: {

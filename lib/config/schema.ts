@@ -85,7 +85,8 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   askUserTool: (r, e) => r.boolean(e),
   saveAnswerTool: (r, e) => r.boolean(e),
   unloadModels: (r, e) => r.boolean(e),
-  structuredOutput: (r, e) => structuredOutput(r, e),
+  outputSchema: (r, e, c, earlier) => outputSchema(r, e, c, earlier),
+  structuredOutput: (r, e, c, earlier) => outputSchema(r, e, c, earlier),
   lsp: (r, e, c) => lsp(r, e, c.lsp),
   mmConfigs: (r, e, c, _earlier, env) => agents(r, e, c.mmConfigs, env),
   sessions: (r, e, c, _earlier, env) => sessions(r, e, c.sessions, env),
@@ -247,9 +248,27 @@ function systemPrompt(r: Reader, e: Entry, earlier: Map<string, Entry>): string 
   return r.string(e, e.name === "systemFile");
 }
 
-function structuredOutput(r: Reader, e: Entry): Record<string, unknown> {
+/** `outputSchema` or its alias `structuredOutput` (one of them per file): both fields set. */
+function outputSchema(
+  r: Reader,
+  e: Entry,
+  c: Config,
+  earlier: Map<string, Entry>,
+): Record<string, unknown> {
+  const other = earlier.get(e.name === "outputSchema" ? "structuredOutput" : "outputSchema");
+  if (other) {
+    const first = `${other.key} is on line ${r.line(other.keyPos)}`;
+    r.fail(
+      e.keyPos,
+      e.key,
+      `${e.key}: expected only one of outputSchema and structuredOutput (its old name), found both (${first})`,
+    );
+  }
   if (!r.isMapping(e)) r.expected(e, "a mapping (a JSON Schema)");
-  return r.plain(e) as Record<string, unknown>;
+  const schema = r.plain(e) as Record<string, unknown>;
+  c.structuredOutput = schema;
+  c.outputSchema = schema;
+  return schema;
 }
 
 function lsp(r: Reader, e: Entry, current: Config["lsp"]): Config["lsp"] {

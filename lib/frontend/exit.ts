@@ -21,19 +21,24 @@ export type StopSignal = keyof typeof STOP_SIGNALS;
  */
 export const QUIT_SIGNALS: readonly StopSignal[] = ["SIGTERM", "SIGHUP", "SIGQUIT"];
 
-/** Why a run ends early: a signal, or its stdout closed by the reader. */
-export type StopReason = StopSignal | "stdout closed";
+/** Why a run ends early: a signal, its stdout closed by the reader, or `--timeout` (mm -p). */
+export type StopReason = StopSignal | "stdout closed" | "timeout";
+
+/** The exit code of a run stopped by `--timeout`: 124, as `timeout(1)` exits. */
+export const TIMEOUT_EXIT = 124;
 
 /** The exit code of a run whose stdout was closed: 128 + SIGPIPE, as a program killed by it. */
 export const CLOSED_EXIT = 128 + 13;
 
 /** The last error of a turn a signal stopped: `[error: interrupted]`, `… by SIGTERM]`. */
-export function interruptedText(signal: StopSignal): string {
+export function interruptedText(signal: StopSignal | "timeout"): string {
+  if (signal === "timeout") return "[error: the run took longer than --timeout — stopped]";
   return signal === "SIGINT" ? "[error: interrupted]" : `[error: interrupted by ${signal}]`;
 }
 
 /** The exit code of a run stopped for `reason`. */
 export function stopExitCode(reason: StopReason): number {
+  if (reason === "timeout") return TIMEOUT_EXIT;
   return reason === "stdout closed" ? CLOSED_EXIT : 128 + STOP_SIGNALS[reason];
 }
 

@@ -111,11 +111,32 @@ export function createChatClient(
   const target: Target = { provider: config.provider, url: config.url, model };
   if (config.contextSize) target.contextSize = config.contextSize;
   if (serverWindow !== undefined) target.serverWindow = serverWindow;
-  return { target, stream: (request) => streamChat(config, target, request) };
+  const format: FormatState = { refused: false };
+  return { target, stream: (request) => streamChat(config, target, request, format) };
 }
 
-/** The JSON body of a chat request. */
-function requestBody(config: Config, target: Target, request: ChatRequest): string {
+/** Whether the server refused the answer's `response_format` (then it is never sent again). */
+interface FormatState {
+  refused: boolean;
+}
+
+/**
+ * Whether an error is a server's refusal of `response_format` (llama-server refuses a JSON schema's
+ * grammar beside tools): an HTTP 400 or 500 whose words name the format, a grammar or a schema.
+ */
+export function refusesResponseFormat(e: unknown): boolean {
+  return e instanceof ProviderError && e.kind === "http" &&
+    (e.status === 400 || e.status === 500 || e.status === 422) &&
+    /response_format|json_schema|grammar|schema/i.test(e.message);
+}
+
+/** The JSON body of a chat request; `withFormat` false leaves `response_format` out. */
+function requestBody(
+  config: Config,
+  target: Target,
+  request: ChatRequest,
+  withFormat = true,
+): string {
   const body: Record<string, unknown> = {
     model: target.model,
     messages: request.messages,
@@ -127,7 +148,7 @@ function requestBody(config: Config, target: Target, request: ChatRequest): stri
   if (config.temperature !== undefined) body.temperature = config.temperature;
   if (config.topP !== undefined) body.top_p = config.topP;
   if (config.maxTokens !== undefined) body.max_tokens = config.maxTokens;
-  if (config.structuredOutput) {
+  if (config.structuredOutput && withFormat) {
     body.response_format = {
       type: "json_schema",
       json_schema: { name: "answer", schema: config.structuredOutput },
@@ -140,12 +161,29 @@ async function streamChat(
   config: Config,
   target: Target,
   request: ChatRequest,
+  format: FormatState,
 ): Promise<ChatResult> {
   const url = `${chatBaseURL(config.provider, config.url)}/chat/completions`;
-  const response = await sendChat(config, target, url, requestBody(config, target, request), {
-    ...request,
-    accept: "text/event-stream, application/json",
-  });
+  const options = { ...request, accept: "text/event-stream, application/json" };
+  const withFormat = config.structuredOutput !== undefined && !format.refused;
+  let response: Response;
+  try {
+    response = await sendChat(
+      config,
+      target,
+      url,
+      requestBody(config, target, request, withFormat),
+      options,
+    );
+  } catch (e) {
+    // A server that refuses the format (beside tools, say) is asked once more without it, and
+    // never again with it: mm checks the answer against the schema itself (--output-schema).
+    if (!withFormat || !refusesResponseFormat(e)) throw e;
+    format.refused = true;
+    response = await sendChat(config, target, url, requestBody(config, target, request, false), {
+      ...options,
+    });
+  }
   return await readAnswer(target, url, response, request);
 }
 

@@ -137,10 +137,24 @@ Deno.test("helpText describes every flag", () => {
       "--trust",
       "--list",
       "--revoke",
+      "--output-schema FILE",
+      "--timeout DURATION",
     ]
   ) assertStringIncludes(help, flag);
+  assertStringIncludes(help, "124 --timeout");
   assertStringIncludes(help, "130 interrupted");
   for (const command of ["mm init", "doctor", "mm sessions", "mm --ask NAME", "mm trust"]) {
     assertStringIncludes(help, command);
   }
+});
+
+Deno.test("--output-schema and --timeout take a value", () => {
+  const f = parseFlags(["-p", "hi", "--output-schema", "s.json", "--timeout=90s"]);
+  assertEquals([f.prompt, f.outputSchema, f.timeout], ["hi", "s.json", "90s"]);
+  assertEquals(parseFlags(["-p", "hi"]).outputSchema, undefined);
+  assertThrows(
+    () => parseFlags(["-p", "hi", "--timeout"]),
+    UsageError,
+    "--timeout needs a value (DURATION)",
+  );
 });

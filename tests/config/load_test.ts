@@ -47,7 +47,16 @@ Deno.test("parseConfig: defaults", async (t) => {
   });
   await t.step("keys with no default are absent", () => {
     const c = parse("");
-    for (const key of ["model", "apiKey", "system", "systemFile", "structuredOutput"] as const) {
+    for (
+      const key of [
+        "model",
+        "apiKey",
+        "system",
+        "systemFile",
+        "structuredOutput",
+        "outputSchema",
+      ] as const
+    ) {
       assertEquals(key in c, false, key);
     }
     for (const key of ["temperature", "topP", "maxTokens", "contextSize"] as const) {

@@ -10,8 +10,15 @@ const TOP_KEYS =
   "provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, " +
   "contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, " +
   "watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, " +
-  "structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, " +
+  "outputSchema, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, " +
   "sandbox, sandboxNetwork";
+
+/** The schema of the outputSchema rows. */
+const ANSWER_SCHEMA = {
+  type: "object",
+  properties: { answer: { type: "string" } },
+  required: ["answer"],
+};
 
 Deno.test("parseConfig: accepted values", async (t) => {
   const rows: [string, string, Partial<Config>][] = [
@@ -74,14 +81,19 @@ Deno.test("parseConfig: accepted values", async (t) => {
     ["saveAnswerTool", "saveAnswerTool: true", { saveAnswerTool: true }],
     ["unloadModels", "unloadModels: false", { unloadModels: false }],
     [
-      "structuredOutput",
+      "outputSchema: the answer's JSON Schema, read into both fields",
+      "outputSchema:\n  type: object\n  properties:\n    answer: {type: string}\n  required: [answer]",
+      {
+        outputSchema: ANSWER_SCHEMA,
+        structuredOutput: ANSWER_SCHEMA,
+      },
+    ],
+    [
+      "structuredOutput: the old name of outputSchema, read into both fields",
       "structuredOutput:\n  type: object\n  properties:\n    answer: {type: string}\n  required: [answer]",
       {
-        structuredOutput: {
-          type: "object",
-          properties: { answer: { type: "string" } },
-          required: ["answer"],
-        },
+        outputSchema: ANSWER_SCHEMA,
+        structuredOutput: ANSWER_SCHEMA,
       },
     ],
     [
@@ -478,6 +490,16 @@ Deno.test("parseConfig: rejected values", async (t) => {
       "structuredOutput: json",
       'mm.yaml:1:19: structuredOutput: expected a mapping (a JSON Schema), found "json"',
     ],
+    [
+      "outputSchema a string",
+      "outputSchema: json",
+      'mm.yaml:1:15: outputSchema: expected a mapping (a JSON Schema), found "json"',
+    ],
+    [
+      "outputSchema and structuredOutput both",
+      "outputSchema: {type: object}\nstructuredOutput: {type: object}",
+      "mm.yaml:2:1: structuredOutput: expected only one of outputSchema and structuredOutput (its old name), found both (outputSchema is on line 1)",
+    ],
     // lsp
     ["lsp a list", "lsp: [a]", "mm.yaml:1:6: lsp: expected a mapping, found a list"],
     [
@@ -852,7 +874,7 @@ Deno.test("parseConfig: unknown keys", async (t) => {
     [
       "nothing near at the top",
       "colour: red",
-      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, sandbox, sandboxNetwork',
+      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, outputSchema, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, sandbox, sandboxNetwork',
     ],
     [
       "sessions.enabeld",

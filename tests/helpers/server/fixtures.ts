@@ -13,6 +13,7 @@ export type FixtureName =
   | "exceed-context"
   | "in-stream-error"
   | "no-jinja-tools"
+  | "response-format-with-tools"
   | "router-chat-right-after-unload"
   | "router-props-model"
   | "router-unknown-model"
