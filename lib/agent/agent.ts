@@ -14,7 +14,7 @@ import { CompactError, type FitTarget, fitWindow, summarise } from "./fit.ts";
 import { isGrammarRefusal } from "./grammar.ts";
 import type { LoopDetector } from "./loop_detector.ts";
 import { answerCalls, answerMessage, ModelCaller } from "./model_call.ts";
-import { emptyCounters } from "./recap.ts";
+import { addUsage, emptyCounters, emptyUsage, type TurnUsage } from "./recap.ts";
 import {
   answerEnd,
   blockedText,
@@ -74,6 +74,8 @@ export class Agent {
   #previousAnswer: string | undefined;
   /** Where the current turn's prompt is in `history`. */
   #promptAt = 0;
+  /** The current turn's requests' usage, summed. */
+  #usage: TurnUsage = emptyUsage();
 
   /** Starts a conversation with the options' system prompt, after `earlier` messages if resumed. */
   constructor(opts: AgentOptions, earlier: { message: Message; turn: number }[] = []) {
@@ -97,7 +99,10 @@ export class Agent {
   /** The model calls, the dispatcher and fitting, built for the tools declared now. */
   #declare(): void {
     const opts = { ...this.#opts, tools: this.#toolset.tools };
-    this.#model = new ModelCaller(opts);
+    this.#model = new ModelCaller({
+      ...opts,
+      onUsage: (u) => this.#usage = addUsage(this.#usage, u),
+    });
     this.#dispatch = new Dispatcher({
       ...opts,
       unknownTool: this.#toolset.unknown,
@@ -134,6 +139,7 @@ export class Agent {
   async runTurn(prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
     const { config, chat, emit } = this.#opts;
     const counters = emptyCounters();
+    this.#usage = emptyUsage();
     this.#turn++;
     this.#previousAnswer = lastAnswer(this.history);
     emit({ type: "turn_start", prompt, provider: config.provider, model: chat.target.model });
@@ -171,7 +177,7 @@ export class Agent {
         throw e;
       }
       const { calls, content } = answerCalls(result, this.#toolset.tools, config);
-      await this.#push(answerMessage(calls, content));
+      await this.#push(answerMessage(calls, content, result.thought));
       const end = answerEnd(result, calls, config.maxTokens);
       if (end.kind === "failed") {
         // A cut step's calls never run; each is answered, so the history stays valid.
@@ -182,7 +188,7 @@ export class Agent {
       }
       if (end.kind === "answer") {
         if (end.warning) emit({ type: "warning", message: end.warning });
-        emit({ type: "recap", counters });
+        emit({ type: "recap", counters, ...(this.#usage.requests ? { usage: this.#usage } : {}) });
         emit({ type: "answer", text: result.text });
         return { status: "answered", answer: result.text, counters };
       }
