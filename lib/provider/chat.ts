@@ -467,8 +467,8 @@ async function readStream(
  * One `chat.completion.chunk` added to `result`, its deltas told to the request; how many
  * characters of content, reasoning and arguments it added.
  */
-// deno-lint-ignore no-explicit-any
 function takeChunk(
+  // deno-lint-ignore no-explicit-any
   chunk: any,
   result: ChatResult,
   request: ChatRequest,

@@ -128,10 +128,7 @@ Deno.test("reasoning", async (t) => {
       assertEquals(server.chats("knobs")[0].body.chat_template_kwargs, { enable_thinking: false });
       server.script("effort", [{ text: "a" }]);
       await runMM(["-p", "hi"], {
-        cwd: await dirFor(
-          "effort",
-          "provider: openai\nreasoningEffort: low\n".replace("provider: openai\n", ""),
-        ),
+        cwd: await dirFor("effort", "reasoningEffort: low\n", "openai"),
       });
       const body = server.chats("effort")[0].body;
       assertEquals([body.reasoning_effort, body.chat_template_kwargs], ["low", undefined]);
