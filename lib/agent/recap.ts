@@ -109,3 +109,8 @@ export function usageLine(u: TurnUsage): string {
   if (u.tokensPerSecond) parts.push(`${est}${Math.round(u.tokensPerSecond)} tok/s`);
   return parts.join(" · ");
 }
+
+/** Line mode's recap: the counters, then the turn's figures (`… · ctx 3.1k/8k (39%) · 41 tok/s`). */
+export function recapWithUsage(c: Counters, usage?: TurnUsage): string {
+  return [recapLine(c), usage ? usageLine(usage) : ""].filter(Boolean).join(" · ");
+}

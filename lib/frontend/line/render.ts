@@ -6,7 +6,7 @@
 
 import type { AgentEvent } from "../../agent/events.ts";
 import { errorLine } from "../../presentation.ts";
-import { recapLine } from "../../agent/recap.ts";
+import { recapWithUsage } from "../../agent/recap.ts";
 import { hookInputLine, previewLines, toolLine } from "../terminal/display.ts";
 import { endsCall, indented, NestedTitles, nestedToolLine } from "../terminal/nested_lines.ts";
 import type { NestedEvent } from "../../tool.ts";
@@ -115,7 +115,7 @@ export class LineRenderer {
         this.#spinner.stop();
         this.#closeThought();
         this.newline();
-        const recap = recapLine(e.counters);
+        const recap = recapWithUsage(e.counters, e.usage);
         if (recap) this.write(this.dim(recap) + "\n");
         break;
       }
