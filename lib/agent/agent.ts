@@ -4,7 +4,7 @@ import type { Config } from "../config/config.ts";
 import { withHookContext } from "../hooks/run.ts";
 import { answerUnanswered, COMPACT_ACK, COMPACT_WRAPPER, type Message } from "../history.ts";
 import type { AskPermission } from "../permissions/prompt.ts";
-import type { ChatClient, ChatResult } from "../provider/chat.ts";
+import type { ChatClient, ChatResult, ThinkingChoice } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import type { AnyTool, MoreTools, ToolContext } from "../tool.ts";
 import type { Cut } from "./budget.ts";
@@ -65,6 +65,8 @@ export class Agent {
   readonly turns: number[];
   /** Every failure that ended or marred a turn. */
   readonly errors: RecordedError[] = [];
+  /** The thinking asked for over the configuration's (`/think`); undefined: the configuration's. */
+  thinking: ThinkingChoice | undefined;
   #opts: AgentOptions;
   #toolset: Toolset;
   #model!: ModelCaller;
@@ -102,6 +104,7 @@ export class Agent {
     this.#model = new ModelCaller({
       ...opts,
       onUsage: (u) => this.#usage = addUsage(this.#usage, u),
+      thinking: () => this.thinking,
     });
     this.#dispatch = new Dispatcher({
       ...opts,

@@ -6,7 +6,7 @@
 
 import type { Config } from "../config/config.ts";
 import { alternating, type Message, sentReasoning, type ToolCall } from "../history.ts";
-import type { ChatClient, ChatResult, ToolSchema } from "../provider/chat.ts";
+import type { ChatClient, ChatResult, ThinkingChoice, ToolSchema } from "../provider/chat.ts";
 import type { AnyTool } from "../tool.ts";
 import { historyArguments } from "../tool_input.ts";
 import {
@@ -35,6 +35,8 @@ export interface ModelCallOptions {
   emit(event: AgentEvent): void;
   /** Told the usage of every request (also sent as a `usage` event). */
   onUsage?(usage: RequestUsage): void;
+  /** The thinking the conversation asks for now (`/think`), over the configuration's. */
+  thinking?(): ThinkingChoice | undefined;
 }
 
 /** The model calls of one conversation: its tool declarations and the server's count of its prompts. */
@@ -109,6 +111,7 @@ export class ModelCaller {
         messages: alternating(sent),
         tools: schemas,
         promptTokens: estimate,
+        ...(this.#opts.thinking?.() ? { thinking: this.#opts.thinking() } : {}),
         ...(summary?.tools ? { toolChoice: "none" as const } : {}),
         signal: controller.signal,
         // The server asked mm to wait (HTTP 429): that silence is not the model's.

@@ -75,7 +75,12 @@ export interface ChatRequest {
   toolChoice?: "none";
   /** Told before the client waits `ms` as the server asked (HTTP 429): not the model's silence. */
   onWait?: (ms: number) => void;
+  /** The thinking asked for, over the configuration's (`/think`). */
+  thinking?: ThinkingChoice;
 }
+
+/** What `thinking` and `reasoningEffort` ask, as one value a conversation may change. */
+export type ThinkingChoice = Pick<Config, "thinking" | "reasoningEffort">;
 
 /** A chat client for one configuration. */
 export interface ChatClient {
@@ -131,7 +136,7 @@ function requestBody(config: Config, target: Target, request: ChatRequest): stri
   if (config.temperature !== undefined) body.temperature = config.temperature;
   if (config.topP !== undefined) body.top_p = config.topP;
   if (config.maxTokens !== undefined) body.max_tokens = config.maxTokens;
-  Object.assign(body, thinkingFields(config));
+  Object.assign(body, thinkingFields({ ...config, ...request.thinking }));
   if (config.structuredOutput) {
     body.response_format = {
       type: "json_schema",

@@ -112,7 +112,7 @@ async function streamOllama(
   if (Object.keys(options).length) body.options = options;
   if (config.structuredOutput) body.format = config.structuredOutput;
   // `think` left out (`thinking: auto`): Ollama thinks with the models that can.
-  const think = ollamaThink(config);
+  const think = ollamaThink({ ...config, ...request.thinking });
   if (think !== undefined) body.think = think;
   const url = `${serverRoot(config.provider, config.url)}/api/chat`;
   const response = await sendChat(config, target, url, JSON.stringify(body), {

@@ -19,6 +19,7 @@ import {
   NOTHING_TO_SKIP,
   outcomeLines,
   parseCommand,
+  THINK_USAGE,
   unknownCommandText,
 } from "../../lib/agent/commands.ts";
 import type { AgentEvent } from "../../lib/agent/events.ts";
@@ -136,6 +137,7 @@ Deno.test("every command, without a terminal", async (t) => {
         "  /compact                replace the conversation by the model's summary of it",
         "  /memory <words>         search earlier conversations (sessions)",
         "  /ask <agent> <prompt>   hand a task to an agent of mmConfigs",
+        "  /think on|off|low|high  whether the model thinks, and how hard (for this conversation)",
         "  /abort                  stop the running turn (Esc and Ctrl-C do too)",
         "  /skip                   decline a question the model asked",
         "  /quit, /exit            leave mm (Ctrl-D does too)",
@@ -143,7 +145,13 @@ Deno.test("every command, without a terminal", async (t) => {
     ]);
     const editor = conversation([], { editor: true }).c;
     assertEquals((await run(editor, "/help")).kind, "help");
-    assertEquals(commandsOf(true).map((x) => x.name), ["/help", "/compact", "/memory", "/ask"]);
+    assertEquals(commandsOf(true).map((x) => x.name), [
+      "/help",
+      "/compact",
+      "/memory",
+      "/ask",
+      "/think",
+    ]);
   });
 
   await t.step(
@@ -290,6 +298,26 @@ Deno.test("every command, without a terminal", async (t) => {
     });
   });
 
+  await t.step("/think sets the thinking of the next requests, also after /new", async () => {
+    const { c, requests } = conversation(["a", "b", "c"]);
+    await c.agent.runTurn("hi", idle());
+    assertEquals(requests[0].thinking, undefined);
+    const off = await run(c, "/think off");
+    assertEquals(outcomeLines(off), ["thinking off from the next request"]);
+    await c.agent.runTurn("again", idle());
+    assertEquals(requests[1].thinking, { thinking: "off", reasoningEffort: undefined });
+    const high = await run(c, "/think HIGH");
+    assertEquals(outcomeLines(high), ["thinking on, effort high from the next request"]);
+    await run(c, "/new");
+    await c.agent.runTurn("new", idle());
+    assertEquals(requests[2].thinking, { thinking: "on", reasoningEffort: "high" });
+    assertEquals(await run(c, "/think"), { kind: "said", text: THINK_USAGE });
+    assertEquals(
+      THINK_USAGE,
+      "/think on|off|low|medium|high: whether the model thinks, and how hard",
+    );
+  });
+
   await t.step("every command of the table is run by a step above", () => {
     assertEquals(COMMANDS.map((x) => x.name), [
       "/help",
@@ -297,6 +325,7 @@ Deno.test("every command, without a terminal", async (t) => {
       "/compact",
       "/memory",
       "/ask",
+      "/think",
       "/abort",
       "/skip",
       "/quit",
