@@ -63,9 +63,9 @@ Deno.test("line mode", async (t) => {
         // The prompt comes back after the recap: wait for both (under load they are drawn apart).
         // The recap ends with the turn's figures: mm's estimates (`~`), the server counted nothing.
         const screen = await term.waitFor(/⚙ 1 command\(s\) · ctx ~.*\n›/);
-        assertMatch(
+        assertStringIncludes(
           screen,
-          /› run it\n🛠️  bash: echo from-bash\n   from-bash\nIt printed from-bash.\n⚙ 1 command\(s\) · ctx ~\d+[^\n]*\n›/,
+          "› run it\n🛠️  bash: echo from-bash\n   from-bash\nIt printed from-bash.\n⚙ 1 command(s) · ctx ~",
         );
         await term.type("remember?");
         await term.keys("Enter");
