@@ -19,8 +19,41 @@ export type Message =
     role: "assistant";
     content: string | null;
     tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[];
+    /** What the model thought before it wrote this message (its reasoning), when it did. */
+    reasoning_content?: string;
   }
   | { role: "tool"; tool_call_id: string; content: string };
+
+/**
+ * Which assistant messages' reasoning a request sends back (`sendReasoning`): `auto`, those after
+ * the last question (the turn in progress, as chat templates render it); `always`, every one;
+ * `never`, none.
+ */
+export type SendReasoning = "auto" | "always" | "never";
+
+/**
+ * `messages` as a request sends them: the reasoning of assistant messages kept only where `mode`
+ * says, every message at its index.
+ */
+export function sentReasoning(messages: Message[], mode: SendReasoning): Message[] {
+  if (mode === "always") return messages;
+  let lastUser = -1;
+  if (mode === "auto") messages.forEach((m, i) => m.role === "user" && (lastUser = i));
+  const keep = (i: number) => mode === "auto" && i > lastUser;
+  if (!messages.some((m, i) => hasReasoning(m) && !keep(i))) return messages;
+  return messages.map((m, i) => keep(i) ? m : withoutReasoning(m));
+}
+
+/** `m` without its reasoning (compaction drops it). */
+export function withoutReasoning(m: Message): Message {
+  if (!hasReasoning(m)) return m;
+  const { reasoning_content: _, ...rest } = m as Extract<Message, { role: "assistant" }>;
+  return rest;
+}
+
+function hasReasoning(m: Message): boolean {
+  return m.role === "assistant" && m.reasoning_content !== undefined;
+}
 
 /** The first line of a `/compact` summary in the history; search_memory leaves it out. */
 export const COMPACT_WRAPPER = "[mm: summary of the conversation so far, made by /compact]";

@@ -102,3 +102,33 @@ Deno.test("resumable: a call left without its answer is answered as not run, in 
   ]);
   assertEquals(resumable(earlier.slice(0, 1)), earlier.slice(0, 1));
 });
+
+Deno.test("sentReasoning: auto keeps the turn in progress, always all, never none", async (t) => {
+  const { sentReasoning } = await import("../lib/history.ts");
+  const call = (r: string) => ({
+    role: "assistant" as const,
+    content: null,
+    reasoning_content: r,
+    tool_calls: [{ id: r, type: "function" as const, function: { name: "bash", arguments: "{}" } }],
+  });
+  const history = [
+    { role: "user" as const, content: "one" },
+    call("old"),
+    { role: "tool" as const, tool_call_id: "old", content: "x" },
+    { role: "user" as const, content: "two" },
+    call("new"),
+    { role: "tool" as const, tool_call_id: "new", content: "y" },
+  ];
+  const reasons = (mode: "auto" | "always" | "never") =>
+    sentReasoning(history, mode).map((m) => m.role === "assistant" ? m.reasoning_content : "-");
+  await t.step("auto", () => assertEquals(reasons("auto"), ["-", undefined, "-", "-", "new", "-"]));
+  await t.step("always", () => assertEquals(reasons("always"), ["-", "old", "-", "-", "new", "-"]));
+  await t.step(
+    "never",
+    () => assertEquals(reasons("never"), ["-", undefined, "-", "-", undefined, "-"]),
+  );
+  await t.step(
+    "the history is left as it was",
+    () => assertEquals((history[1] as { reasoning_content?: string }).reasoning_content, "old"),
+  );
+});

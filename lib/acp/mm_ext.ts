@@ -28,6 +28,36 @@ export interface MmMeta {
   askUser?: boolean;
   /** On an `elicitation/create` answer: nobody could be asked. */
   nobody?: boolean;
+  /** On an empty `agent_message_chunk` after each model request: what it cost. */
+  usage?: MmUsage;
+  /** On an empty `agent_message_chunk` at the end of a turn that answered: its requests summed. */
+  turnUsage?: MmUsage;
+}
+
+/**
+ * A request's (or a turn's) figures, as lib/agent/recap.ts counts them: tokens of the prompt, the
+ * answer and the cache, the context window, tokens per second; `estimated` when they are mm's own.
+ */
+export interface MmUsage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens?: number;
+  contextWindow?: number;
+  tokensPerSecond?: number;
+  estimated: boolean;
+  /** A turn's: how many requests, the window's fill after the last. */
+  requests?: number;
+  contextTokens?: number;
+}
+
+/** `_meta` of the empty chunk that carries a request's usage, or a turn's (`turn`). */
+export function usageMeta(usage: MmUsage, turn = false): { mm: MmMeta } {
+  return { mm: turn ? { turnUsage: usage } : { usage } };
+}
+
+/** The usage an update carries (a request's), or undefined. */
+export function usageOf(update: unknown): MmUsage | undefined {
+  return mmMeta(update).usage;
 }
 
 /** Something that may carry `_meta` (an update, a request's params, a response). */

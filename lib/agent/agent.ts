@@ -4,7 +4,7 @@ import type { Config } from "../config/config.ts";
 import { withHookContext } from "../hooks/run.ts";
 import { COMPACT_ACK, COMPACT_WRAPPER, type Message, NOT_RUN, resumable } from "../history.ts";
 import type { AskPermission } from "../permissions/prompt.ts";
-import type { ChatClient, ChatResult } from "../provider/chat.ts";
+import type { ChatClient, ChatResult, ThinkingChoice } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import type { AnyTool, MoreTools, ToolContext } from "../tool.ts";
 import type { Cut } from "./budget.ts";
@@ -14,7 +14,7 @@ import { CompactError, type FitTarget, fitWindow, summarise } from "./fit.ts";
 import { isGrammarRefusal } from "./grammar.ts";
 import type { LoopDetector } from "./loop_detector.ts";
 import { answerCalls, answerMessage, ModelCaller } from "./model_call.ts";
-import { emptyCounters } from "./recap.ts";
+import { addUsage, emptyCounters, emptyUsage, type TurnUsage } from "./recap.ts";
 import {
   answerEnd,
   blockedText,
@@ -64,6 +64,8 @@ export class Agent {
   readonly turns: number[];
   /** Every failure that ended or marred a turn. */
   readonly errors: RecordedError[] = [];
+  /** The thinking asked for over the configuration's (`/think`); undefined: the configuration's. */
+  thinking: ThinkingChoice | undefined;
   #opts: AgentOptions;
   #toolset: Toolset;
   #model!: ModelCaller;
@@ -73,6 +75,8 @@ export class Agent {
   #previousAnswer: string | undefined;
   /** Where the current turn's prompt is in `history`. */
   #promptAt = 0;
+  /** The current turn's requests' usage, summed. */
+  #usage: TurnUsage = emptyUsage();
 
   /** Starts a conversation with the options' system prompt, after `earlier` messages if resumed. */
   constructor(opts: AgentOptions, earlier: { message: Message; turn: number }[] = []) {
@@ -92,7 +96,11 @@ export class Agent {
   /** The model calls, the dispatcher and fitting, built for the tools declared now. */
   #declare(): void {
     const opts = { ...this.#opts, tools: this.#toolset.tools };
-    this.#model = new ModelCaller(opts);
+    this.#model = new ModelCaller({
+      ...opts,
+      onUsage: (u) => this.#usage = addUsage(this.#usage, u),
+      thinking: () => this.thinking,
+    });
     this.#dispatch = new Dispatcher({
       ...opts,
       unknownTool: this.#toolset.unknown,
@@ -129,6 +137,7 @@ export class Agent {
   async runTurn(prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
     const { config, chat, emit } = this.#opts;
     const counters = emptyCounters();
+    this.#usage = emptyUsage();
     this.#turn++;
     this.#previousAnswer = lastAnswer(this.history);
     emit({ type: "turn_start", prompt, provider: config.provider, model: chat.target.model });
@@ -166,7 +175,7 @@ export class Agent {
         throw e;
       }
       const { calls, content } = answerCalls(result, this.#toolset.tools, config);
-      await this.#push(answerMessage(calls, content));
+      await this.#push(answerMessage(calls, content, result.thought));
       const end = answerEnd(result, calls, config.maxTokens);
       if (end.kind === "failed") {
         // A cut step's calls never run; each is answered, so the history stays valid.
@@ -177,7 +186,7 @@ export class Agent {
       }
       if (end.kind === "answer") {
         if (end.warning) emit({ type: "warning", message: end.warning });
-        emit({ type: "recap", counters });
+        emit({ type: "recap", counters, ...(this.#usage.requests ? { usage: this.#usage } : {}) });
         emit({ type: "answer", text: result.text });
         return { status: "answered", answer: result.text, counters };
       }

@@ -179,10 +179,11 @@ export function textTokens(text: string): number {
   return Math.ceil(ascii / CHARS_PER_TOKEN) + other;
 }
 
-/** The estimated tokens of one message, its tool calls included. */
+/** The estimated tokens of one message, its tool calls and reasoning included. */
 export function messageTokens(m: Message): number {
   let n = MESSAGE_OVERHEAD + textTokens(m.content ?? "");
   if (m.role === "assistant") {
+    if (m.reasoning_content) n += textTokens(m.reasoning_content);
     for (const c of m.tool_calls ?? []) {
       n += MESSAGE_OVERHEAD + textTokens(c.function.name) + textTokens(c.function.arguments);
     }

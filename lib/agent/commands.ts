@@ -16,6 +16,8 @@ import { versionLine } from "../version.ts";
 import type { Agent } from "./agent.ts";
 import type { AgentEvent } from "./events.ts";
 import { CompactError } from "./fit.ts";
+import { THINKING_FLAG, thinkingFlag } from "../config/overrides.ts";
+import type { ThinkingChoice } from "../provider/chat.ts";
 
 /** A typed command: its name and the rest of the line. */
 export interface SlashCommand {
@@ -106,6 +108,17 @@ export const ASK_NO_AGENTS = "/ask: the agent file names no agents (mmConfigs)";
 /** What `/ask` says without an agent's name. */
 export const ASK_USAGE = "/ask <agent> <prompt>: name an agent of mmConfigs, then the task";
 
+/** What `/think` says without a value it knows. */
+export const THINK_USAGE = `/think ${
+  THINKING_FLAG.join("|")
+}: whether the model thinks, and how hard`;
+
+/** What `/think` says once set (`thinking on, effort high from the next request`). */
+export function thinkSetText(choice: ThinkingChoice): string {
+  const effort = choice.reasoningEffort ? `, effort ${choice.reasoningEffort}` : "";
+  return `thinking ${choice.thinking}${effort} from the next request`;
+}
+
 /** What a command cancelled says (`/compact cancelled: the conversation is as it was`). */
 export function cancelledText(command: string): string {
   return `${command} cancelled: the conversation is as it was`;
@@ -155,6 +168,13 @@ export const COMMANDS: readonly Command[] = [
     help: "the version of mm that runs this conversation",
     editor: true,
     run: () => Promise.resolve({ kind: "said", text: versionLine() }),
+  },
+  {
+    name: "/think",
+    usage: "/think on|off|low|high",
+    help: "whether the model thinks, and how hard (for this conversation)",
+    editor: true,
+    run: (c, args) => Promise.resolve(c.think(args)),
   },
   {
     name: "/abort",
@@ -249,6 +269,8 @@ export class Conversation {
   /** Whether this is editor mode (its commands are those offered there). */
   readonly editor: boolean;
   readonly #host: ConversationHost;
+  /** What `/think` asked, kept for the agents of `/new`. */
+  #thinking: ThinkingChoice | undefined;
 
   /** The conversation of `host`, over the session's earlier messages. */
   constructor(host: ConversationHost, opts: { editor?: boolean } = {}) {
@@ -278,7 +300,19 @@ export class Conversation {
       error = e.message;
     }
     this.agent = this.#host.agent([]);
+    this.agent.thinking = this.#thinking;
     return { kind: "new", ...(session ? { session } : {}), ...(error ? { error } : {}) };
+  }
+
+  /** `/think <value>`: the thinking of the requests from now on, or its usage. */
+  think(args: string): CommandOutcome {
+    const value = args.trim().toLowerCase();
+    if (!(THINKING_FLAG as readonly string[]).includes(value)) {
+      return { kind: "said", text: THINK_USAGE };
+    }
+    this.#thinking = thinkingFlag(value);
+    this.agent.thinking = this.#thinking;
+    return { kind: "said", text: thinkSetText(this.#thinking) };
   }
 
   /** `/compact`: the model's summary replaces the history; cancelled or failed, it is untouched. */

@@ -1,7 +1,7 @@
 /** What the agent core tells the front ends; they render these and nothing else. */
 
 import type { FileDiff, NestedEvent, ToolKind } from "../tool.ts";
-import type { Counters } from "./recap.ts";
+import type { Counters, RequestUsage, TurnUsage } from "./recap.ts";
 import type { MessageKind } from "../presentation.ts";
 
 /** One event of a turn, in the order it happens. `--json` writes each as one line. */
@@ -40,7 +40,10 @@ export type AgentEvent =
   | { type: "warning"; message: string }
   /** Something mm did on its own that the user should know of (compacting a full window). */
   | { type: "notice"; message: string }
-  | { type: "recap"; counters: Counters }
+  /** After every model request: what it cost (the server's count, or mm's estimate). */
+  | { type: "usage"; usage: RequestUsage }
+  /** The turn answered: its counters, and its requests' usage summed when it made any. */
+  | { type: "recap"; counters: Counters; usage?: TurnUsage }
   | { type: "answer"; text: string }
   /**
    * The turn failed: `kind` says what `message` is (a provider's sentence, mm's own bracketed

@@ -5,7 +5,7 @@
  * does (the summary asked here); an overflow the server reports is answered once the same way.
  */
 
-import { COMPACT_REQUEST, type Message } from "../history.ts";
+import { COMPACT_REQUEST, type Message, withoutReasoning } from "../history.ts";
 import type { ProviderError } from "../provider/errors.ts";
 import {
   compactFailedText,
@@ -54,6 +54,8 @@ export async function summarise(
 ): Promise<string> {
   // The tools stay declared, none to be called: the request then starts as the conversation
   // did, and the server reuses what it cached of it instead of reading it all again.
+  // Compaction drops the reasoning: the summary is asked of the messages without it.
+  messages = messages.map(withoutReasoning);
   const request = summaryRequest(messages, COMPACT_REQUEST, model.budget(), all, model.schemas);
   if (!request) throw new CompactError("even its last exchange does not fit the context window");
   let notes: string;
@@ -90,7 +92,9 @@ export async function fitWindow(
   const budget = model.budget();
   const tools = model.schemas;
   const promptAt = t.promptAt();
-  const decision = decideFit({ history, promptAt, tools, budget, overflow: !!overflow });
+  // What the request sends (the reasoning sendReasoning keeps) is what must fit.
+  const sent = model.sent(history);
+  const decision = decideFit({ history: sent, promptAt, tools, budget, overflow: !!overflow });
   await apply(t, decision, overflow);
   if (decision.kind !== "compact") return;
   t.notice(decision.notice);
@@ -108,9 +112,15 @@ export async function fitWindow(
   }
   if (overflow) t.recordError(overflowAnsweredText(overflowWords(overflow), true));
   const { keptFrom } = decision;
-  const kept = [history[promptAt], ...(keptFrom === undefined ? [] : history.slice(keptFrom))];
+  const kept = [history[promptAt], ...(keptFrom === undefined ? [] : history.slice(keptFrom))]
+    .map(withoutReasoning);
   await t.replaceBySummary(notes, kept);
-  const after = { history, promptAt: t.promptAt(), tools, budget: model.budget() };
+  const after = {
+    history: model.sent(history),
+    promptAt: t.promptAt(),
+    tools,
+    budget: model.budget(),
+  };
   await apply(t, decideAfterSummary(after, keptFrom !== undefined), overflow);
 }
 

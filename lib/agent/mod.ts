@@ -16,7 +16,7 @@ export {
   type SlashCommand,
 } from "./commands.ts";
 export { replay } from "./replay.ts";
-export { type Counters, emptyCounters, recapLine } from "./recap.ts";
+export { type Counters, emptyCounters, recapLine, recapWithUsage } from "./recap.ts";
 export { systemPrompt } from "./prompt.ts";
 export {
   type AnswerChecker,

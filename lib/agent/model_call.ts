@@ -5,8 +5,8 @@
  */
 
 import type { Config } from "../config/config.ts";
-import { alternating, type Message, type ToolCall } from "../history.ts";
-import type { ChatClient, ChatResult, ToolSchema } from "../provider/chat.ts";
+import { alternating, type Message, sentReasoning, type ToolCall } from "../history.ts";
+import type { ChatClient, ChatResult, ThinkingChoice, ToolSchema } from "../provider/chat.ts";
 import type { AnyTool } from "../tool.ts";
 import { historyArguments } from "../tool_input.ts";
 import {
@@ -17,8 +17,10 @@ import {
   calibrated,
   type Calibration,
   rawPromptTokens,
+  textTokens,
 } from "./budget.ts";
 import type { AgentEvent } from "./events.ts";
+import type { RequestUsage } from "./recap.ts";
 import { toolSchema } from "./schema.ts";
 import { type StreamStop, StreamWatch } from "./stream_watch.ts";
 import { textToolCalls } from "./text_calls/mod.ts";
@@ -31,6 +33,10 @@ export interface ModelCallOptions {
   /** The declared tools. */
   tools: AnyTool[];
   emit(event: AgentEvent): void;
+  /** Told the usage of every request (also sent as a `usage` event). */
+  onUsage?(usage: RequestUsage): void;
+  /** The thinking the conversation asks for now (`/think`), over the configuration's. */
+  thinking?(): ThinkingChoice | undefined;
 }
 
 /** The model calls of one conversation: its tool declarations and the server's count of its prompts. */
@@ -45,6 +51,11 @@ export class ModelCaller {
   constructor(opts: ModelCallOptions) {
     this.#opts = opts;
     this.schemas = opts.tools.map((t) => toolSchema(t, opts.config));
+  }
+
+  /** `messages` as the requests send them: the reasoning `sendReasoning` keeps (lib/history.ts). */
+  sent(messages: Message[]): Message[] {
+    return sentReasoning(messages, this.#opts.config.sendReasoning);
   }
 
   /** The context window's budget, when the window is known. */
@@ -90,23 +101,34 @@ export class ModelCaller {
     );
     const clear = watchdogTimer(watch, stopWith);
     const schemas = withTools || summary?.tools ? this.schemas : [];
-    const raw = rawPromptTokens(messages, schemas);
+    const sent = this.sent(messages);
+    const raw = rawPromptTokens(sent, schemas);
+    const estimate = calibrated(raw, this.#calibration);
+    const started = Date.now();
+    let firstDelta: number | undefined;
     try {
       const result = await chat.stream({
-        messages: alternating(messages),
+        messages: alternating(sent),
         tools: schemas,
-        promptTokens: calibrated(raw, this.#calibration),
+        promptTokens: estimate,
+        ...(this.#opts.thinking?.() ? { thinking: this.#opts.thinking() } : {}),
         ...(summary?.tools ? { toolChoice: "none" as const } : {}),
         signal: controller.signal,
         // The server asked mm to wait (HTTP 429): that silence is not the model's.
         onWait: (ms) => watch.wait(ms, Date.now()),
         onDelta: (d) => {
+          firstDelta ??= Date.now();
           const verdict = watch.push(d, Date.now());
           for (const event of verdict.show) emit(event);
           if (verdict.stop) stopWith(verdict.stop);
         },
       });
       this.#calibration = calibrate(raw, result.usage?.promptTokens) ?? this.#calibration;
+      const usage = requestUsage(result, estimate, (Date.now() - (firstDelta ?? started)) / 1000);
+      const window = chat.contextWindow ?? config.contextSize;
+      if (window) usage.contextWindow = window;
+      emit({ type: "usage", usage });
+      this.#opts.onUsage?.(usage);
       // The held text, without the text-form calls it held (they run as calls, not as an answer).
       const rest = watch.finish(result.toolCalls.length > 0);
       if (rest) emit({ type: "text", text: rest });
@@ -122,6 +144,28 @@ export class ModelCaller {
       turnSignal.removeEventListener("abort", onTurnAbort);
     }
   }
+}
+
+/**
+ * The usage of a request: the server's count, else mm's estimate of the prompt (`estimate`) and
+ * of the answer; the speed is the server's, else the answer's tokens over `seconds` of generation.
+ */
+export function requestUsage(result: ChatResult, estimate: number, seconds: number): RequestUsage {
+  const server = result.usage;
+  const answer = result.text + result.thought +
+    result.toolCalls.map((c) => c.name + c.arguments).join("");
+  const usage: RequestUsage = server
+    ? {
+      promptTokens: server.promptTokens,
+      completionTokens: server.completionTokens,
+      estimated: false,
+    }
+    : { promptTokens: estimate, completionTokens: textTokens(answer), estimated: true };
+  if (server?.cachedTokens !== undefined) usage.cachedTokens = server.cachedTokens;
+  const tps = server?.tokensPerSecond ??
+    (seconds > 0 && usage.completionTokens > 0 ? usage.completionTokens / seconds : undefined);
+  if (tps !== undefined) usage.tokensPerSecond = tps;
+  return usage;
 }
 
 /**
@@ -164,11 +208,13 @@ export function answerCalls(
 }
 
 /**
- * The assistant message the history keeps of an answer: its text, and its calls with arguments
- * every server can read back (a JSON object: lib/tool_input.ts, `historyArguments`).
+ * The assistant message the history keeps of an answer: its text, its reasoning (sent back as
+ * `sendReasoning` says), and its calls with arguments every server can read back (a JSON object:
+ * lib/tool_input.ts, `historyArguments`).
  */
-export function answerMessage(calls: ToolCall[], content: string): Message {
-  if (!calls.length) return { role: "assistant", content };
+export function answerMessage(calls: ToolCall[], content: string, reasoning = ""): Message {
+  const thought = reasoning ? { reasoning_content: reasoning } : {};
+  if (!calls.length) return { role: "assistant", content, ...thought };
   return {
     role: "assistant",
     content: content || null,
@@ -177,6 +223,7 @@ export function answerMessage(calls: ToolCall[], content: string): Message {
       type: "function" as const,
       function: { name: c.name, arguments: historyArguments(c.arguments) },
     })),
+    ...thought,
   };
 }
 

@@ -19,6 +19,8 @@ export interface Flags {
   provider?: string;
   url?: string;
   yolo?: boolean;
+  /** `--thinking on|off|low|medium|high`: the model's thinking, over the agent file's. */
+  thinking?: string;
   continue: boolean;
   session?: string;
   json: boolean;
@@ -122,6 +124,13 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     key: "url",
     arg: "URL",
     help: "the server's base URL, over the agent file's",
+  },
+  {
+    names: ["thinking"],
+    kind: "value",
+    key: "thinking",
+    arg: "MODE",
+    help: "on, off, low, medium or high: the model's thinking, over the agent file's",
   },
   {
     names: ["yolo"],

@@ -1,5 +1,7 @@
 /** The validated agent file: every key of mm.md §2, defaulted, read-only once built. */
 
+import type { SendReasoning } from "../history.ts";
+
 /** The servers mm can talk to. */
 export type ProviderName = "ollama" | "llmman" | "llamacpp" | "dmr" | "openai";
 
@@ -110,6 +112,19 @@ export type SandboxMode = "off" | "workspace" | "readonly";
 /** Every value of `sandbox`, in the order the docs list them. */
 export const SANDBOX_MODES: readonly SandboxMode[] = ["off", "workspace", "readonly"];
 
+/** Whether the model is asked to think (`thinking`): `auto` asks nothing of the server. */
+export type Thinking = "auto" | "on" | "off";
+
+/** How hard a model that thinks thinks (`reasoningEffort`). */
+export type ReasoningEffort = "low" | "medium" | "high";
+
+/** The values of `thinking`, `reasoningEffort` and `sendReasoning`, as the docs list them. */
+export const THINKING = ["auto", "on", "off"] as const;
+/** See {@linkcode THINKING}. */
+export const EFFORTS = ["low", "medium", "high"] as const;
+/** See {@linkcode THINKING}. */
+export const SEND_REASONING = ["auto", "always", "never"] as const;
+
 /** The whole configuration, as every module reads it. Durations are milliseconds. */
 export interface Config {
   /** Where the agent file came from, or undefined for built-in defaults. */
@@ -124,6 +139,12 @@ export interface Config {
   topP?: number;
   maxTokens?: number;
   contextSize?: number;
+  /** Whether the model is asked to think; `auto` sends nothing. */
+  thinking: Thinking;
+  /** How hard it thinks, when set (llama.cpp's budget, Ollama's level, `reasoning_effort`). */
+  reasoningEffort?: ReasoningEffort;
+  /** Which assistant messages' reasoning the requests send back (lib/history.ts). */
+  sendReasoning: SendReasoning;
   yolo: boolean;
   bashTool: boolean;
   bashTimeout: number;
@@ -182,6 +203,8 @@ export function defaultConfig(): Config {
   return {
     provider: "ollama",
     url: DEFAULT_URLS.ollama,
+    thinking: "auto",
+    sendReasoning: "auto",
     yolo: true,
     bashTool: true,
     bashTimeout: 30_000,

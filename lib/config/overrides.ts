@@ -1,8 +1,11 @@
-/** The command line's overrides of the agent file: `--model`, `--provider`, `--url`, `--yolo`. */
+/**
+ * The command line's overrides of the agent file: `--model`, `--provider`, `--url`, `--yolo`,
+ * `--thinking`.
+ */
 
 import type { Flags } from "../cli/flags.ts";
 import { UsageError } from "../cli/flags.ts";
-import { type Config, DEFAULT_URLS, type ProviderName, PROVIDERS } from "./config.ts";
+import { type Config, DEFAULT_URLS, EFFORTS, type ProviderName, PROVIDERS } from "./config.ts";
 import { nearest } from "../nearest.ts";
 
 /** `config` with the flags' values over it. A bad value is a UsageError. */
@@ -39,5 +42,23 @@ export function applyFlags(config: Config, flags: Flags): Config {
     out.model = flags.model;
   }
   if (flags.yolo !== undefined) out.yolo = flags.yolo;
+  if (flags.thinking !== undefined) Object.assign(out, thinkingFlag(flags.thinking));
   return out;
+}
+
+/** The values of `--thinking`. */
+export const THINKING_FLAG = ["on", "off", ...EFFORTS] as const;
+
+/** What `--thinking` (or `/think`) sets: on or off, or on at an effort. A bad value is a UsageError. */
+export function thinkingFlag(value: string): Pick<Config, "thinking" | "reasoningEffort"> {
+  if (value === "on" || value === "off") return { thinking: value, reasoningEffort: undefined };
+  if ((EFFORTS as readonly string[]).includes(value)) {
+    return { thinking: "on", reasoningEffort: value as Config["reasoningEffort"] };
+  }
+  const near = nearest(value, THINKING_FLAG);
+  throw new UsageError(
+    `--thinking "${value}" is not one of ${THINKING_FLAG.join(", ")}${
+      near ? ` (did you mean ${near}?)` : ""
+    }`,
+  );
 }

@@ -8,6 +8,7 @@ import {
   type DeclaredParameter,
   type DeclaredToolConfig,
   DEFAULT_URLS,
+  EFFORTS,
   HOOK_EVENTS,
   type HookConfig,
   type HookEvent,
@@ -16,6 +17,8 @@ import {
   PROVIDERS,
   SANDBOX_MODES,
   type SandboxMode,
+  SEND_REASONING,
+  THINKING,
 } from "./config.ts";
 import { errorMessage } from "./errors.ts";
 import { checkMcpNames, readMcpOptions, readMcpServers } from "./mcp.ts";
@@ -71,6 +74,13 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   topP: (r, e) => r.number(e, 0, 1),
   maxTokens: (r, e) => r.integer(e, 1),
   contextSize: (r, e) => r.integer(e, 1),
+  // `thinking: on` / `off` as YAML 1.1 booleans too.
+  thinking: (r, e) => {
+    const v = r.scalar(e);
+    return typeof v === "boolean" ? (v ? "on" : "off") : oneOf(r, e, THINKING);
+  },
+  reasoningEffort: (r, e) => oneOf(r, e, EFFORTS),
+  sendReasoning: (r, e) => oneOf(r, e, SEND_REASONING),
   yolo: (r, e) => r.boolean(e),
   bashTool: (r, e) => r.boolean(e),
   bashTimeout: (r, e) => r.duration(e),
@@ -216,6 +226,14 @@ function provider(r: Reader, s: Slot): ProviderName {
   if ((PROVIDERS as readonly string[]).includes(value)) return value as ProviderName;
   const near = nearest(value, PROVIDERS);
   r.expected(s, `one of ${PROVIDERS.join(", ")}`, near ? ` — did you mean "${near}"?` : "");
+}
+
+/** A string that is one of `values` (the nearest named when it is not). */
+function oneOf<T extends string>(r: Reader, s: Slot, values: readonly T[]): T {
+  const value = r.string(s, false);
+  if ((values as readonly string[]).includes(value)) return value as T;
+  const near = nearest(value, values);
+  r.expected(s, `one of ${values.join(", ")}`, near ? ` — did you mean "${near}"?` : "");
 }
 
 function url(r: Reader, s: Slot): string {

@@ -34,6 +34,9 @@ import { MAX_ANSWER, MAX_BODY, MAX_ERROR_BODY } from "../bounded/limits.ts";
 import { readBody, TooLarge } from "../bounded/lines.ts";
 import { requestServer, serverHeaders } from "./http.ts";
 import { sseEvents } from "./sse.ts";
+import { thinkingFields } from "./thinking.ts";
+import { ThinkSplit } from "./think_split.ts";
+import { openaiUsage, type Usage } from "./usage.ts";
 
 /** A tool as declared to the model. */
 export interface ToolSchema {
@@ -53,7 +56,8 @@ export interface ChatResult {
   thought: string;
   toolCalls: ToolCall[];
   finishReason?: string;
-  usage?: { promptTokens: number; completionTokens: number };
+  /** The server's count, when it gave a believable one (lib/provider/usage.ts). */
+  usage?: Usage;
 }
 
 /** What one model call sends. */
@@ -71,7 +75,12 @@ export interface ChatRequest {
   toolChoice?: "none";
   /** Told before the client waits `ms` as the server asked (HTTP 429): not the model's silence. */
   onWait?: (ms: number) => void;
+  /** The thinking asked for, over the configuration's (`/think`). */
+  thinking?: ThinkingChoice;
 }
+
+/** What `thinking` and `reasoningEffort` ask, as one value a conversation may change. */
+export type ThinkingChoice = Pick<Config, "thinking" | "reasoningEffort">;
 
 /** A chat client for one configuration. */
 export interface ChatClient {
@@ -148,6 +157,7 @@ function requestBody(
   if (config.temperature !== undefined) body.temperature = config.temperature;
   if (config.topP !== undefined) body.top_p = config.topP;
   if (config.maxTokens !== undefined) body.max_tokens = config.maxTokens;
+  Object.assign(body, thinkingFields({ ...config, ...request.thinking }));
   if (config.structuredOutput && withFormat) {
     body.response_format = {
       type: "json_schema",
@@ -394,7 +404,8 @@ interface Completion {
       tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[];
     };
   }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  usage?: unknown;
+  timings?: unknown;
 }
 
 /** A whole completion as the result of a call, its text and thinking shown as one delta each. */
@@ -408,8 +419,10 @@ function takeCompletion(completion: Completion, request: ChatRequest): ChatResul
     request.onDelta({ type: "thought", text: thought });
   }
   if (typeof message.content === "string" && message.content) {
-    result.text = message.content;
-    request.onDelta({ type: "text", text: message.content });
+    const split = new ThinkSplit();
+    for (const p of [...split.push(message.content), ...split.finish()]) {
+      takePiece(p, result, request);
+    }
   }
   (message.tool_calls ?? []).forEach((c, index) => {
     const args = c.function?.arguments;
@@ -422,12 +435,8 @@ function takeCompletion(completion: Completion, request: ChatRequest): ChatResul
     request.onDelta({ type: "toolCall", index, name: call.name, arguments: call.arguments });
   });
   if (choice?.finish_reason) result.finishReason = choice.finish_reason;
-  if (completion.usage) {
-    result.usage = {
-      promptTokens: completion.usage.prompt_tokens ?? 0,
-      completionTokens: completion.usage.completion_tokens ?? 0,
-    };
-  }
+  const usage = openaiUsage(completion.usage, completion.timings);
+  if (usage) result.usage = usage;
   return result;
 }
 
@@ -453,6 +462,7 @@ async function readStream(
   const result: ChatResult = { text: "", thought: "", toolCalls: [] };
   let done = false;
   let size = 0;
+  const split = new ThinkSplit();
   const events = sseEvents(body)[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -473,7 +483,7 @@ async function readStream(
       if (event === "error") throw inStreamError(target, chunk?.error ?? chunk ?? data);
       if (typeof chunk !== "object" || chunk === null) continue;
       if (chunk.error !== undefined) throw inStreamError(target, chunk.error);
-      size += takeChunk(chunk, result, request);
+      size += takeChunk(chunk, result, request, split);
       if (size > MAX_ANSWER) throw tooLarge(target, "an answer", MAX_ANSWER);
     }
   } catch (e) {
@@ -488,6 +498,7 @@ async function readStream(
   // A stream that just stops, with neither a finish_reason nor [DONE], was cut on its way (a proxy
   // that closed the connection): what came is not the whole answer, and a cut call must not run.
   if (!done && !result.finishReason) throw dropped(target, STREAM_CUT_REASON);
+  for (const p of split.finish()) takePiece(p, result, request);
   result.toolCalls = result.toolCalls.filter(Boolean).map((c, i) => ({
     ...c,
     id: c.id || `call_${i}_${Date.now().toString(36)}`,
@@ -499,14 +510,17 @@ async function readStream(
  * One `chat.completion.chunk` added to `result`, its deltas told to the request; how many
  * characters of content, reasoning and arguments it added.
  */
-// deno-lint-ignore no-explicit-any
-function takeChunk(chunk: any, result: ChatResult, request: ChatRequest): number {
+function takeChunk(
+  // deno-lint-ignore no-explicit-any
+  chunk: any,
+  result: ChatResult,
+  request: ChatRequest,
+  split: ThinkSplit,
+): number {
   let added = 0;
   if (chunk.usage) {
-    result.usage = {
-      promptTokens: chunk.usage.prompt_tokens ?? 0,
-      completionTokens: chunk.usage.completion_tokens ?? 0,
-    };
+    const usage = openaiUsage(chunk.usage, chunk.timings);
+    if (usage) result.usage = usage;
   }
   const choice = chunk.choices?.[0];
   if (!choice) return 0;
@@ -519,9 +533,8 @@ function takeChunk(chunk: any, result: ChatResult, request: ChatRequest): number
     request.onDelta({ type: "thought", text: thought });
   }
   if (typeof delta.content === "string" && delta.content) {
-    result.text += delta.content;
     added += delta.content.length;
-    request.onDelta({ type: "text", text: delta.content });
+    for (const p of split.push(delta.content)) takePiece(p, result, request);
   }
   for (const tc of delta.tool_calls ?? []) {
     const index = callIndex(result.toolCalls, tc);
@@ -542,6 +555,17 @@ function takeChunk(chunk: any, result: ChatResult, request: ChatRequest): number
     request.onDelta({ type: "toolCall", index, name: call.name, arguments: call.arguments });
   }
   return added;
+}
+
+/** A piece of the content (thinking a `<think>` block held, or text) added and told. */
+export function takePiece(
+  piece: { type: "thought" | "text"; text: string },
+  result: ChatResult,
+  request: ChatRequest,
+): void {
+  if (piece.type === "thought") result.thought += piece.text;
+  else result.text += piece.text;
+  request.onDelta(piece);
 }
 
 /**

@@ -12,7 +12,11 @@ import {
   inStreamError,
   sendChat,
   StreamAborted,
+  takePiece,
 } from "./chat.ts";
+import { ollamaThink } from "./thinking.ts";
+import { ThinkSplit } from "./think_split.ts";
+import { ollamaUsage } from "./usage.ts";
 import { type Message, type ToolCall } from "../history.ts";
 import { serverRoot } from "./endpoints.ts";
 import { causeText, dropped, ProviderError, type Target, tooLarge } from "./errors.ts";
@@ -25,6 +29,8 @@ export interface OllamaMessage {
   content: string;
   tool_calls?: { function: { name: string; arguments: Record<string, unknown> } }[];
   tool_name?: string;
+  /** An assistant message's reasoning, sent back. */
+  thinking?: string;
 }
 
 /** Chat through `/api/chat` for one model; `numCtx` is sent as `options.num_ctx` when given. */
@@ -50,6 +56,7 @@ export function toOllamaMessages(messages: Message[]): OllamaMessage[] {
         return { role: m.role, content: m.content };
       case "assistant": {
         const out: OllamaMessage = { role: "assistant", content: m.content ?? "" };
+        if (m.reasoning_content) out.thinking = m.reasoning_content;
         if (m.tool_calls?.length) {
           out.tool_calls = m.tool_calls.map((c) => {
             names.set(c.id, c.function.name);
@@ -104,7 +111,9 @@ async function streamOllama(
   if (request.tools.length) body.tools = request.tools;
   if (Object.keys(options).length) body.options = options;
   if (config.structuredOutput) body.format = config.structuredOutput;
-  // `think` is left out: Ollama then thinks with the models that can, as on its OpenAI endpoint.
+  // `think` left out (`thinking: auto`): Ollama thinks with the models that can.
+  const think = ollamaThink({ ...config, ...request.thinking });
+  if (think !== undefined) body.think = think;
   const url = `${serverRoot(config.provider, config.url)}/api/chat`;
   const response = await sendChat(config, target, url, JSON.stringify(body), {
     ...request,
@@ -113,6 +122,7 @@ async function streamOllama(
   const result: ChatResult = { text: "", thought: "", toolCalls: [] };
   let done = false;
   let size = 0;
+  const split = new ThinkSplit();
   try {
     for await (const line of ndjsonLines(response.body!)) {
       // deno-lint-ignore no-explicit-any
@@ -130,9 +140,8 @@ async function streamOllama(
         request.onDelta({ type: "thought", text: message.thinking });
       }
       if (typeof message.content === "string" && message.content) {
-        result.text += message.content;
         size += message.content.length;
-        request.onDelta({ type: "text", text: message.content });
+        for (const p of split.push(message.content)) takePiece(p, result, request);
       }
       for (const tc of (message.tool_calls ?? []) as unknown[]) {
         const call = toolCall(tc, result.toolCalls.length);
@@ -144,12 +153,8 @@ async function streamOllama(
       if (part.done) {
         done = true;
         result.finishReason = result.toolCalls.length ? "tool_calls" : part.done_reason || "stop";
-        if (typeof part.prompt_eval_count === "number" || typeof part.eval_count === "number") {
-          result.usage = {
-            promptTokens: part.prompt_eval_count ?? 0,
-            completionTokens: part.eval_count ?? 0,
-          };
-        }
+        const usage = ollamaUsage(part);
+        if (usage) result.usage = usage;
       }
     }
   } catch (e) {
@@ -160,6 +165,7 @@ async function streamOllama(
   }
   if (request.signal.aborted) throw new StreamAborted();
   if (!done) throw dropped(target, "the answer ended before it was done");
+  for (const p of split.finish()) takePiece(p, result, request);
   return result;
 }
 

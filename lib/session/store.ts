@@ -153,7 +153,12 @@ function sessionMessages(path: string, raw: unknown[]): SessionMessage[] {
     }
     if (Number.isInteger(msg.turn) && (msg.turn as number) >= 1) turn = msg.turn as number;
     else if (msg.role === "user") turn++;
-    return { ...msg, turn: Math.max(turn, 1) } as SessionMessage;
+    // Reasoning that is not text (a file edited by hand) is left out; older files have none.
+    const { reasoning_content: reasoning, ...rest } = msg;
+    const kept = msg.role === "assistant" && typeof reasoning === "string" && reasoning
+      ? { reasoning_content: reasoning }
+      : {};
+    return { ...rest, ...kept, turn: Math.max(turn, 1) } as SessionMessage;
   });
 }
 

@@ -20,6 +20,7 @@ import {
   NOTHING_TO_SKIP,
   outcomeLines,
   parseCommand,
+  THINK_USAGE,
   unknownCommandText,
 } from "../../lib/agent/commands.ts";
 import type { AgentEvent } from "../../lib/agent/events.ts";
@@ -140,6 +141,7 @@ Deno.test("every command, without a terminal", async (t) => {
         "  /memory <words>         search earlier conversations (sessions)",
         "  /ask <agent> <prompt>   hand a task to an agent of mmConfigs",
         "  /version                the version of mm that runs this conversation",
+        "  /think on|off|low|high  whether the model thinks, and how hard (for this conversation)",
         "  /abort                  stop the running turn (Esc and Ctrl-C do too)",
         "  /skip                   decline a question the model asked",
         "  /quit, /exit            leave mm (Ctrl-D does too)",
@@ -153,6 +155,7 @@ Deno.test("every command, without a terminal", async (t) => {
       "/memory",
       "/ask",
       "/version",
+      "/think",
     ]);
   });
 
@@ -314,6 +317,26 @@ Deno.test("every command, without a terminal", async (t) => {
     });
   });
 
+  await t.step("/think sets the thinking of the next requests, also after /new", async () => {
+    const { c, requests } = conversation(["a", "b", "c"]);
+    await c.agent.runTurn("hi", idle());
+    assertEquals(requests[0].thinking, undefined);
+    const off = await run(c, "/think off");
+    assertEquals(outcomeLines(off), ["thinking off from the next request"]);
+    await c.agent.runTurn("again", idle());
+    assertEquals(requests[1].thinking, { thinking: "off", reasoningEffort: undefined });
+    const high = await run(c, "/think HIGH");
+    assertEquals(outcomeLines(high), ["thinking on, effort high from the next request"]);
+    await run(c, "/new");
+    await c.agent.runTurn("new", idle());
+    assertEquals(requests[2].thinking, { thinking: "on", reasoningEffort: "high" });
+    assertEquals(await run(c, "/think"), { kind: "said", text: THINK_USAGE });
+    assertEquals(
+      THINK_USAGE,
+      "/think on|off|low|medium|high: whether the model thinks, and how hard",
+    );
+  });
+
   await t.step("every command of the table is run by a step above", () => {
     assertEquals(COMMANDS.map((x) => x.name), [
       "/help",
@@ -322,6 +345,7 @@ Deno.test("every command, without a terminal", async (t) => {
       "/memory",
       "/ask",
       "/version",
+      "/think",
       "/abort",
       "/skip",
       "/quit",

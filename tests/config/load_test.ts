@@ -13,6 +13,8 @@ Deno.test("parseConfig: defaults", async (t) => {
       file: "mm.yaml",
       provider: "ollama",
       url: "http://localhost:11434",
+      thinking: "auto",
+      sendReasoning: "auto",
       yolo: true,
       bashTool: true,
       bashTimeout: 30_000,

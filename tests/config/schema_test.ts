@@ -8,7 +8,7 @@ import { fault, parse, withDefaults } from "../helpers/config.ts";
 /** The known top-level keys as the "unknown key" message lists them. */
 const TOP_KEYS =
   "provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, " +
-  "contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, " +
+  "contextSize, thinking, reasoningEffort, sendReasoning, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, " +
   "watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, " +
   "outputSchema, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, " +
   "sandbox, sandboxNetwork";
@@ -60,6 +60,13 @@ Deno.test("parseConfig: accepted values", async (t) => {
     ["topP 1", "topP: 1", { topP: 1 }],
     ["maxTokens", "maxTokens: 4096", { maxTokens: 4096 }],
     ["contextSize", "contextSize: 32768", { contextSize: 32768 }],
+    ["thinking on", "thinking: on", { thinking: "on" }],
+    ["thinking off", "thinking: off", { thinking: "off" }],
+    ["thinking false (a YAML 1.1 boolean)", "thinking: false", { thinking: "off" }],
+    ["thinking auto", "thinking: auto", { thinking: "auto" }],
+    ["reasoningEffort", "reasoningEffort: high", { reasoningEffort: "high" }],
+    ["sendReasoning always", "sendReasoning: always", { sendReasoning: "always" }],
+    ["sendReasoning never", "sendReasoning: never", { sendReasoning: "never" }],
     ["yolo false", "yolo: false", { yolo: false }],
     ["yolo true", "yolo: true", { yolo: true }],
     ["yolo with a space before the colon", "yolo : false", { yolo: false }],
@@ -377,6 +384,21 @@ Deno.test("parseConfig: rejected values", async (t) => {
       "maxTokens a fraction",
       "maxTokens: 1.5",
       "mm.yaml:1:12: maxTokens: expected an integer ≥ 1, found 1.5",
+    ],
+    [
+      "thinking misspelt",
+      "thinking: of",
+      'mm.yaml:1:11: thinking: expected one of auto, on, off, found "of" — did you mean "on"?',
+    ],
+    [
+      "reasoningEffort unknown",
+      "reasoningEffort: max",
+      'mm.yaml:1:18: reasoningEffort: expected one of low, medium, high, found "max"',
+    ],
+    [
+      "sendReasoning unknown",
+      "sendReasoning: yes",
+      'mm.yaml:1:16: sendReasoning: expected one of auto, always, never, found "yes"',
     ],
     [
       "contextSize negative",
@@ -874,7 +896,7 @@ Deno.test("parseConfig: unknown keys", async (t) => {
     [
       "nothing near at the top",
       "colour: red",
-      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, outputSchema, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, sandbox, sandboxNetwork',
+      `mm.yaml:1:1: unknown key "colour" — known keys: ${TOP_KEYS}`,
     ],
     [
       "sessions.enabeld",

@@ -12,6 +12,7 @@ import {
   assertStringIncludes,
 } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
+import { usageOf } from "../../lib/acp/mm_ext.ts";
 import { tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
@@ -445,6 +446,29 @@ Deno.test("editor mode (ACP)", async (t) => {
         });
       },
 
+    "each request's usage rides in _meta.mm.usage, the turn's sums in _meta.mm.turnUsage":
+      async () => {
+        server.script("acp-usage", [{
+          text: "hello",
+          usage: { prompt_tokens: 500, completion_tokens: 7 },
+          timings: { predicted_per_second: 30 },
+        }]);
+        const dir = await dirFor("acp-usage");
+        await withEditor({ cwd: dir }, async (editor) => {
+          const id = await editor.newSession(dir);
+          assertEquals(await editor.prompt(id, "hi"), "end_turn");
+          const metas = editor.updatesOf(id).flatMap((u: Any) => u._meta?.mm ? [u._meta.mm] : []);
+          assertEquals(usageOf({ _meta: { mm: metas[0] } }), {
+            promptTokens: 500,
+            completionTokens: 7,
+            tokensPerSecond: 30,
+            estimated: false,
+          });
+          assertEquals(metas[1].turnUsage.requests, 1);
+          assertEquals(metas[1].turnUsage.promptTokens, 500);
+        });
+      },
+
     "the conversation's commands are offered, and run as the terminals run them": async () => {
       server.script("acp-commands", [{ text: "hello" }, { text: "the notes" }]);
       const dir = await dirFor("acp-commands");
@@ -453,7 +477,14 @@ Deno.test("editor mode (ACP)", async (t) => {
         await editor.waitFor((n) =>
           n.sessionId === id && n.update.sessionUpdate === "available_commands_update"
         );
-        assertEquals(editor.commandsOf(id), ["help", "compact", "memory", "ask", "version"]);
+        assertEquals(editor.commandsOf(id), [
+          "help",
+          "compact",
+          "memory",
+          "ask",
+          "version",
+          "think",
+        ]);
         const offer = editor.updates.find((n) =>
           n.update.sessionUpdate === "available_commands_update"
         )!.update as Any;
@@ -465,7 +496,8 @@ Deno.test("editor mode (ACP)", async (t) => {
         assertEquals(await editor.prompt(id, "hi"), "end_turn");
         const before = editor.updatesOf(id).length;
         assertEquals(await editor.prompt(id, "/compact"), "end_turn");
-        assertEquals(editor.updatesOf(id).slice(before), [{
+        // The summary's request has its usage chunk too; the rest is the command's answer.
+        assertEquals(editor.updatesOf(id).slice(before).filter((u) => !usageOf(u)), [{
           sessionUpdate: "agent_message_chunk",
           content: { type: "text", text: "compacted: 2 message(s) → a summary of 9 characters\n" },
         }]);

@@ -27,6 +27,26 @@ function roles(model: string, n: number): string[] {
 
 Deno.test("line mode", async (t) => {
   await runCases(t, {
+    "the recap line adds the window's fill, the cache and the speed": async () => {
+      server.script("figures", [{
+        text: "Done.",
+        usage: {
+          prompt_tokens: 3000,
+          completion_tokens: 100,
+          prompt_tokens_details: { cached_tokens: 2820 },
+        },
+        timings: { cache_n: 2820, predicted_per_second: 41.2 },
+      }]);
+      const { term } = await mm("figures", "provider: llamacpp\ncontextSize: 8000\n");
+      try {
+        await term.type("go");
+        await term.keys("Enter");
+        const screen = await term.waitFor(/tok\/s\n›/);
+        assertStringIncludes(screen, "Done.\nctx 3.1k/8k (39%) · cache 94% · 41 tok/s\n›");
+      } finally {
+        await term.kill();
+      }
+    },
     "a conversation of several turns, with a tool call, the recap and the banner": async () => {
       server.script("talk", [
         { toolCalls: [{ name: "bash", arguments: { command: "echo from-bash" } }] },
@@ -41,10 +61,11 @@ Deno.test("line mode", async (t) => {
         await term.type("run it");
         await term.keys("Enter");
         // The prompt comes back after the recap: wait for both (under load they are drawn apart).
-        const screen = await term.waitFor(/⚙ 1 command\(s\)\n›/);
+        // The recap ends with the turn's figures: mm's estimates (`~`), the server counted nothing.
+        const screen = await term.waitFor(/⚙ 1 command\(s\) · ctx ~.*\n›/);
         assertStringIncludes(
           screen,
-          "› run it\n🛠️  bash: echo from-bash\n   from-bash\nIt printed from-bash.\n⚙ 1 command(s)\n›",
+          "› run it\n🛠️  bash: echo from-bash\n   from-bash\nIt printed from-bash.\n⚙ 1 command(s) · ctx ~",
         );
         await term.type("remember?");
         await term.keys("Enter");
@@ -448,7 +469,7 @@ Deno.test("line mode", async (t) => {
       try {
         await term.type("run it");
         await term.keys("Enter");
-        await term.waitFor(/⚙ 1 command\(s\)\n›/);
+        await term.waitFor(/⚙ 1 command\(s\)[^\n]*\n›/);
         await term.keys("C-d");
         await term.waitFor("[exited");
       } finally {

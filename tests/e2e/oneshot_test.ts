@@ -122,7 +122,7 @@ Deno.test("one-shot turns", async (t) => {
       assertStringIncludes(run.stderr, "🛠️  bash: seq 1 10\n   1\n   2\n⚙ 1 command(s)\n");
       assertEquals(toolMessages("preview", 1)[0].content, "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n");
     },
-    "reasoning is shown as thinking and never sent back as the answer": async () => {
+    "reasoning is shown as thinking, sent back as reasoning, never as the answer": async () => {
       server.script("thinker", [
         {
           thought: "hmm, let me think",
@@ -142,7 +142,9 @@ Deno.test("one-shot turns", async (t) => {
       const assistant = server.chats("thinker")[1].body.messages.find((m: any) =>
         m.role === "assistant"
       );
-      assertEquals(JSON.stringify(assistant).includes("hmm"), false);
+      // The call's reasoning goes back beside it (sendReasoning: auto), never in its content.
+      assertEquals(assistant.reasoning_content, "hmm, let me think");
+      assertEquals(JSON.stringify(assistant.content ?? "").includes("hmm"), false);
     },
     "--json writes one event per line on stdout": async () => {
       server.script("json", [
@@ -165,8 +167,10 @@ Deno.test("one-shot turns", async (t) => {
         "turn_start",
         "thought",
         "composing",
+        "usage",
         "tool_call",
         "tool_result",
+        "usage",
         "recap",
         "answer",
       ]);

@@ -33,7 +33,7 @@ import type { SessionRecorder } from "../../session/recorder.ts";
 import type { Subagents } from "../../subagent/ask.ts";
 import type { AnyTool, FileDiff, NestedEvent, ToolKind } from "../../tool.ts";
 import { frontEndAgent } from "../start.ts";
-import { errorChunkMeta } from "../../acp/mm_ext.ts";
+import { errorChunkMeta, usageMeta } from "../../acp/mm_ext.ts";
 import { editorAsk } from "./elicitation.ts";
 import { nestedCallStart, nestedCallUpdate, nestedChunk } from "./nested_updates.ts";
 import { permissionAnswer, permissionOptions, untilAborted } from "./permission.ts";
@@ -372,8 +372,17 @@ export class AcpSession {
         this.#opts.log(errorLine(e.message, e.kind));
         this.#say(e.message, true);
         break;
+      case "usage":
+        // An empty chunk: the figures ride in its `_meta` (lib/acp/mm_ext.ts).
+        this.#send({ ...textChunk("agent_message_chunk", ""), _meta: usageMeta(e.usage) });
+        break;
+      case "recap":
+        if (e.usage) {
+          this.#send({ ...textChunk("agent_message_chunk", ""), _meta: usageMeta(e.usage, true) });
+        }
+        break;
       default:
-        // recap, answer: the editor shows these through the other updates.
+        // answer: the editor shows it through the other updates.
         break;
     }
   }

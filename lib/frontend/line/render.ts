@@ -4,7 +4,7 @@
  * clears the screen or retitles the window.
  */
 
-import { type AgentEvent, recapLine } from "../../agent/mod.ts";
+import { type AgentEvent, recapLine, recapWithUsage } from "../../agent/mod.ts";
 import { errorLine } from "../../presentation.ts";
 import { hookInputLine, previewLines, toolLine } from "../terminal/display.ts";
 import { endsCall, indented, NestedTitles, nestedToolLine } from "../terminal/nested_lines.ts";
@@ -114,7 +114,7 @@ export class LineRenderer {
         this.#spinner.stop();
         this.#closeThought();
         this.newline();
-        const recap = recapLine(e.counters);
+        const recap = recapWithUsage(e.counters, e.usage);
         if (recap) this.write(this.dim(recap) + "\n");
         break;
       }

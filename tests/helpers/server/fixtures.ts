@@ -9,6 +9,8 @@ const DIR = fileURLToPath(new URL("../../fixtures/llama-server/", import.meta.ur
 
 /** The names of the fixtures (their file names without `.http`). */
 export type FixtureName =
+  | "apply-template-reasoning-dropped"
+  | "apply-template-reasoning-kept"
   | "broken-call-in-history"
   | "exceed-context"
   | "in-stream-error"
@@ -26,7 +28,8 @@ export type FixtureName =
   | "single-v1-models"
   | "stream-length"
   | "stream-text"
-  | "stream-tool-call";
+  | "stream-tool-call"
+  | "think-stream";
 
 /** A captured response: what the server sent. */
 export interface Captured {
@@ -34,6 +37,14 @@ export interface Captured {
   statusText: string;
   headers: [string, string][];
   body: string;
+}
+
+/** The request body fixture `name` records (its `# request body:` line), parsed. */
+// deno-lint-ignore no-explicit-any
+export function capturedRequest(name: FixtureName): any {
+  const text = Deno.readTextFileSync(`${DIR}${name}.http`);
+  const line = text.split("\n").find((l) => l.startsWith("# request body: "));
+  return line ? JSON.parse(line.slice("# request body: ".length)) : undefined;
 }
 
 /** Headers the test server's own HTTP stack writes (lengths and framing), left out of a replay. */

@@ -40,7 +40,19 @@ export type Reply =
     delay?: number;
     /** Milliseconds between chunks. */
     gap?: number;
-    usage?: { prompt_tokens: number; completion_tokens: number };
+    /**
+     * The last chunk's `usage` (`prompt_tokens_details.cached_tokens` too); Ollama's counts. Any
+     * value is sent as it is (a server's zero, negative or absurd count).
+     */
+    usage?: {
+      prompt_tokens: unknown;
+      completion_tokens: unknown;
+      prompt_tokens_details?: { cached_tokens: unknown };
+    };
+    /** llama.cpp's `timings` beside the usage (`cache_n`, `predicted_per_second`, …). */
+    timings?: Record<string, number>;
+    /** Ollama's `eval_duration` in nanoseconds, on its last line. */
+    evalDuration?: number;
     /** After the text: an error in the stream (`data: {"error":…}`, or Ollama's `{"error":…}` line). */
     streamError?: string;
   }

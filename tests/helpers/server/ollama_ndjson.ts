@@ -70,6 +70,7 @@ export function ollamaStream(reply: StreamedReply, model: string): Response | Pr
       done_reason: "stop",
       prompt_eval_count: reply.usage?.prompt_tokens ?? 1,
       eval_count: reply.usage?.completion_tokens ?? 1,
+      ...(reply.evalDuration ? { eval_duration: reply.evalDuration } : {}),
     }));
     out.close();
   });

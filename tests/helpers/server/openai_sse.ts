@@ -105,6 +105,7 @@ export function openaiStream(reply: StreamedReply, model: string): Response | Pr
             model,
             choices: [],
             usage: reply.usage,
+            ...(reply.timings ? { timings: reply.timings } : {}),
           })
         }\n\n`,
       );
