@@ -89,7 +89,7 @@ Deno.test("--output-schema", async (t) => {
       );
       assertEquals(run.code, 0, run.stderr);
       const all = events(run.stdout);
-      assertEquals(all.map((e) => e.type), ["turn_start", "text", "recap", "answer"]);
+      assertEquals(all.map((e) => e.type), ["turn_start", "text", "usage", "recap", "answer"]);
       assertEquals(all.at(-1), {
         type: "answer",
         text: '{"verdict":"pass","count":1}',
