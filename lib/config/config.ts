@@ -1,5 +1,7 @@
 /** The validated agent file: every key of mm.md §2, defaulted, read-only once built. */
 
+import type { PermissionsConfig } from "../permissions/rules.ts";
+
 /** The servers mm can talk to. */
 export type ProviderName = "ollama" | "llmman" | "llamacpp" | "dmr" | "openai";
 
@@ -150,6 +152,8 @@ export interface Config {
   acp: { title: string };
   /** Window mode (`mm -tui`). */
   window: { mouse: boolean };
+  /** The permission rules, as written (lib/permissions/rules.ts reads them). */
+  permissions: PermissionsConfig;
 }
 
 /** The default base URL of each provider (`openai`: the OpenAI API itself, `url` including `/v1`). */
@@ -189,5 +193,6 @@ export function defaultConfig(): Config {
     mcp: { catalog: "auto", budget: 4000, maxTools: 12 },
     acp: { title: "mm" },
     window: { mouse: true },
+    permissions: { allow: [], ask: [], deny: [] },
   };
 }

@@ -16,9 +16,18 @@ import {
   PROVIDERS,
 } from "./config.ts";
 import { errorMessage } from "./errors.ts";
-import { checkMcpNames, readMcpOptions, readMcpServers } from "./mcp.ts";
+import { checkMcpNames, mcpName, readMcpOptions, readMcpServers } from "./mcp.ts";
 import { ARGV, type Entry, type Reader, type Slot } from "./reader.ts";
 import { nearest } from "./suggest.ts";
+import {
+  MCP_RULE,
+  parseRule,
+  patternKind,
+  RULE_LISTS,
+  RULE_SHAPE,
+  type RuleSpec,
+  ruleText,
+} from "../permissions/rules.ts";
 
 /** The names of the built-in tools, which a declared tool may not take. */
 export const BUILTIN_TOOLS: readonly string[] = [
@@ -93,6 +102,7 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   mcp: (r, e, c) => readMcpOptions(r, e, c.mcp),
   acp: (r, e, c) => acp(r, e, c.acp),
   window: (r, e, c) => windowMode(r, e, c.window),
+  permissions: (r, e, c) => permissions(r, e, c.permissions),
 };
 
 const TOP_KEYS = Object.keys(TOP_LEVEL) as TopKey[];
@@ -161,6 +171,8 @@ export function readConfig(
   if (earlier.has("provider") && !earlier.has("url")) c.url = DEFAULT_URLS[c.provider];
   const servers = earlier.get("mcpServers");
   if (servers) checkMcpNames(r, servers, [...BUILTIN_TOOLS, ...c.tools.map((t) => t.name)]);
+  const rules = earlier.get("permissions");
+  if (rules) checkRuleTools(r, rules, c);
   return c;
 }
 
@@ -487,4 +499,53 @@ function windowMode(r: Reader, e: Entry, current: Config["window"]): Config["win
   const out = { ...current };
   for (const a of r.entries(e, WINDOW_KEYS, true)) out.mouse = r.boolean(a);
   return out;
+}
+
+/** `permissions: {allow, ask, deny}`: each a list of rules that read (their tools checked later). */
+function permissions(
+  r: Reader,
+  e: Entry,
+  current: Config["permissions"],
+): Config["permissions"] {
+  const out = { ...current };
+  for (const l of r.entries(e, RULE_LISTS, true)) {
+    out[l.name as keyof Config["permissions"]] = r.list(l, true).map((s) => {
+      const text = r.string(s, true);
+      if (!parseRule(text).ok) r.expected(s, RULE_SHAPE);
+      return text.trim();
+    });
+  }
+  return out;
+}
+
+/**
+ * Every rule of `permissions` names a tool mm knows — a built-in, a declared tool, `mcp` or an
+ * MCP server's `<server>_…` — and a rule with a pattern names a tool that takes one; the nearest
+ * name is suggested.
+ */
+function checkRuleTools(r: Reader, e: Entry, c: Config): void {
+  const names = [...BUILTIN_TOOLS, ...c.tools.map((t) => t.name), MCP_RULE];
+  const servers = Object.keys(c.mcpServers).map((s) => `${mcpName(s)}_`);
+  for (const l of r.entries(e, RULE_LISTS, true)) {
+    for (const s of r.list(l, true)) {
+      const parsed = parseRule(r.string(s, true));
+      if (!parsed.ok) continue;
+      const rule: RuleSpec = parsed.rule;
+      const mcpTool = servers.some((p) => rule.tool.startsWith(p));
+      if (!names.includes(rule.tool) && !mcpTool) {
+        const near = nearest(rule.tool, names);
+        r.expected(
+          s,
+          "a rule on a tool mm knows (a built-in, a declared tool, mcp(…) or an MCP server's tool)",
+          near ? ` — did you mean "${ruleText({ ...rule, tool: near })}"?` : "",
+        );
+      }
+      if (rule.pattern !== undefined && (mcpTool || !patternKind(rule.tool))) {
+        r.expected(
+          s,
+          `a bare tool name: ${rule.tool} takes no pattern (bash, read_file, write_file, edit_file, save_answer, lsp, fetch_content and mcp do)`,
+        );
+      }
+    }
+  }
 }

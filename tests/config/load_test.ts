@@ -41,6 +41,7 @@ Deno.test("parseConfig: defaults", async (t) => {
       mcp: { catalog: "auto", budget: 4000, maxTools: 12 },
       acp: { title: "mm" },
       window: { mouse: true },
+      permissions: { allow: [], ask: [], deny: [] },
     });
   });
   await t.step("keys with no default are absent", () => {

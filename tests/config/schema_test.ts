@@ -10,7 +10,7 @@ const TOP_KEYS =
   "provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, " +
   "contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, " +
   "watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, " +
-  "structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window";
+  "structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, permissions";
 
 Deno.test("parseConfig: accepted values", async (t) => {
   const rows: [string, string, Partial<Config>][] = [
@@ -816,7 +816,7 @@ Deno.test("parseConfig: unknown keys", async (t) => {
     [
       "nothing near at the top",
       "colour: red",
-      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window',
+      'mm.yaml:1:1: unknown key "colour" — known keys: provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, contextSize, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, permissions',
     ],
     [
       "sessions.enabeld",
