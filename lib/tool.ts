@@ -367,6 +367,10 @@ export interface Tool<I = Record<string, unknown>> {
   emoji: string;
   /** Whether a call asks for permission when `yolo: false`; a function when it depends on the input. */
   asks: boolean | ((input: I, conversation?: Conversation) => boolean);
+  /** Whether a call also asks when `yolo: false` and a path of it leads out of the project (read_file). */
+  asksOutside?: boolean;
+  /** The MCP tool a call runs (`<server>_<tool>`): what the permission rules `mcp(…)` match. */
+  mcpName?(input: I): string | undefined;
   counter?: Counter;
   /** False when the front ends must not echo the output (read_skill's content). */
   preview?: boolean;

@@ -299,9 +299,9 @@ Deno.test("read_file", async (t) => {
     assertEquals(await read(false), `cannot read /proc/cpuinfo: ${SYSTEM_PATH_REASON}`);
   });
 
-  await t.step("ACP: kind read, the absolute path as location, no permission", async () => {
+  await t.step("ACP: kind read, the absolute path as location, asked only out of the project", async () => {
     assertEquals(readFile.kind, "read");
-    assertEquals(readFile.asks, false);
+    assertEquals([readFile.asks, readFile.asksOutside], [false, true]);
     const ctx = fakeContext({ files: { "/elsewhere/x.txt": "x\n" } });
     assertEquals((await readFile.run({ path: "../../elsewhere/x.txt" }, ctx)).locations, [
       "/elsewhere/x.txt",
