@@ -7,7 +7,8 @@ import { replay } from "../../agent/replay.ts";
 import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
-import { permissionAnswer, promptLines, wantsWhole } from "./permission.ts";
+import { sessionRuleText } from "../../permissions/rules.ts";
+import { alwaysChoice, permissionAnswer, promptLines, wantsWhole } from "./permission.ts";
 import { CHANGE_PREVIEW_LINES, changeLines, toolLine } from "../terminal/display.ts";
 import type { Message } from "../../history.ts";
 import { lspBannerLine } from "../../../tools/lsp/texts.ts";
@@ -109,6 +110,7 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
     _input?: unknown,
     askedBy?: AskedBy,
     change?: { oldText?: string; newText: string; replaces?: string },
+    always?: string,
   ): Promise<PermissionAnswer> => {
     // A file change is seen before it is allowed: its diff, dimmed, above the prompt.
     for (const line of change ? changeLines(change, CHANGE_PREVIEW_LINES) : []) {
@@ -125,7 +127,7 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
       const r = await editor.read(
         askedBy
           ? `   allow? [y]es · ${view}[n]o, or type why not: `
-          : `   allow? [y]es · [a]lways for this tool · ${view}[n]o, or type why not: `,
+          : `   allow? [y]es · ${alwaysChoice(tool, always)} · ${view}[n]o, or type why not: `,
       );
       if (r.kind !== "line") {
         turn?.abort();
@@ -135,7 +137,12 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
         whole = true;
         continue;
       }
-      return permissionAnswer(r.text);
+      const answer = permissionAnswer(r.text);
+      // The rule "always" added is said, as the session's rule it is.
+      if (answer.kind === "allowAlways" && always && !askedBy) {
+        render.line(render.dim(`   ${visible(sessionRuleText(always))}`));
+      }
+      return answer;
     }
   };
 
