@@ -148,6 +148,8 @@ export interface LspConnection {
   request<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R>;
   /** Tells the server a document's content (didOpen, didChange, or nothing when unchanged). */
   sync(path: string, languageId: string, text: string): SyncResult;
+  /** The text the server was last told of the document at `path` (undefined: never told). */
+  syncedText?(path: string): string | undefined;
   /** The server's last publication for the document at `path`, if any. */
   published(path: string): Publication | undefined;
   /** Waits up to `ms` for a publication that answers what `sync` sent. */
