@@ -246,6 +246,59 @@ export function alwaysRule(call: CallSubject, why: AskReason): Rule {
   return allow({ tool: call.tool });
 }
 
+/** What `mm doctor` knows of a run to tell a rule that can never match. */
+export interface RuleWorld {
+  /** The tools this agent file declares (built-ins, declared tools), by name. */
+  declared: readonly string[];
+  /** The MCP servers, by name as their tools' prefix (`fs` of `fs_read`). */
+  mcpServers: readonly string[];
+  /** The home directory of `~/`, when known. */
+  home?: string;
+}
+
+/**
+ * Why `rule` can never match, or undefined when it may: its tool is not declared, no MCP server's
+ * tools fit it, a bare deny (or, for an allow, a bare ask) of its tool comes first, a bash pattern
+ * holds more than one command, a host pattern holds a `/`, `~/` has no home.
+ */
+export function neverMatches(
+  rule: Rule,
+  rules: readonly Rule[],
+  world: RuleWorld,
+): string | undefined {
+  if (rule.tool === MCP_RULE || world.mcpServers.some((m) => rule.tool.startsWith(`${m}_`))) {
+    if (!world.mcpServers.length) return "no MCP server is configured";
+    const literal = rule.tool === MCP_RULE ? (rule.pattern ?? "").split(/[*?]/)[0] : rule.tool;
+    const fits = world.mcpServers.some((m) =>
+      literal.startsWith(`${m}_`) || `${m}_`.startsWith(literal)
+    );
+    if (!fits) {
+      return `no MCP server's tools are named so (servers: ${world.mcpServers.join(", ")})`;
+    }
+  } else if (!world.declared.includes(rule.tool)) {
+    return `${rule.tool} is not declared by this agent file`;
+  }
+  const stronger = rules.find((r) =>
+    r !== rule && r.pattern === undefined && r.tool === rule.tool &&
+    (r.list === "deny" || (r.list === "ask" && rule.list === "allow")) && r.list !== rule.list
+  );
+  if (stronger) return `${ruleName(stronger)} comes first for every call of ${rule.tool}`;
+  if (rule.pattern === undefined) return undefined;
+  const kind = patternKind(rule.tool);
+  if (kind === "command" && splitCommands(rule.pattern).commands.length > 1) {
+    return "a bash rule is matched against one command at a time; write one rule per command";
+  }
+  if (kind === "host" && rule.pattern.includes("/")) {
+    return "a fetch_content rule matches a host name (example.com, *.example.com), not a URL";
+  }
+  if (
+    kind === "path" && absolutePattern(rule.pattern, { cwd: "/", home: world.home }) === undefined
+  ) {
+    return "~/ names no home directory here ($HOME is not set)";
+  }
+  return undefined;
+}
+
 // ---- texts -------------------------------------------------------------------------------------
 
 /** How a call is named in the rules' refusals: `command` for bash, `rename` for lsp. */

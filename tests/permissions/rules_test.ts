@@ -9,6 +9,7 @@ import {
   decide,
   deniedText,
   hostOf,
+  neverMatches,
   parseRule,
   type Rule,
   type RuleList,
@@ -199,4 +200,65 @@ Deno.test("the rules' texts", () => {
     sessionRuleText("fetch_content(example.com)"),
     "allowed for this session: fetch_content(example.com)",
   );
+});
+
+Deno.test("neverMatches: a rule that can never match, and why", async (t) => {
+  const world = { declared: ["bash", "read_file", "write_file"], mcpServers: ["fs"], home: "/h" };
+  const table: [string[], string, string | undefined][] = [
+    [["allow: bash(git status*)"], "allow: bash(git status*)", undefined],
+    [
+      ["deny: fetch_content"],
+      "deny: fetch_content",
+      "fetch_content is not declared by this agent file",
+    ],
+    [
+      ["deny: bash", "allow: bash(ls)"],
+      "allow: bash(ls)",
+      "deny: bash comes first for every call of bash",
+    ],
+    [
+      ["ask: bash", "allow: bash(ls)"],
+      "allow: bash(ls)",
+      "ask: bash comes first for every call of bash",
+    ],
+    [["ask: bash", "deny: bash(rm *)"], "deny: bash(rm *)", undefined],
+    [["deny: bash(rm *)", "allow: bash(ls)"], "allow: bash(ls)", undefined],
+    [
+      ["allow: bash(git status; ls)"],
+      "allow: bash(git status; ls)",
+      "a bash rule is matched against one command at a time; write one rule per command",
+    ],
+    [["allow: mcp(fs_*)"], "allow: mcp(fs_*)", undefined],
+    [["allow: mcp(f*)"], "allow: mcp(f*)", undefined],
+    [["allow: mcp"], "allow: mcp", undefined],
+    [["allow: fs_read"], "allow: fs_read", undefined],
+    [["allow: mcp(gh_*)"], "allow: mcp(gh_*)", "no MCP server's tools are named so (servers: fs)"],
+  ];
+  for (const [texts, which, want] of table) {
+    await t.step(`${texts.join(", ")} — ${which}`, () => {
+      const rules = texts.map((x) => {
+        const [list, text] = x.split(": ");
+        return rule(list as RuleList, text);
+      });
+      const r = rules.find((x) => `${x.list}: ${x.text}` === which)!;
+      assertEquals(neverMatches(r, rules, world), want);
+    });
+  }
+  await t.step("no MCP server; a host written as a URL; ~/ without a home", () => {
+    const none = {
+      ...world,
+      mcpServers: [],
+      declared: ["fetch_content", "read_file"],
+      home: undefined,
+    };
+    assertEquals(neverMatches(rule("allow", "mcp"), [], none), "no MCP server is configured");
+    assertEquals(
+      neverMatches(rule("allow", "fetch_content(https://x.org/)"), [], none),
+      "a fetch_content rule matches a host name (example.com, *.example.com), not a URL",
+    );
+    assertEquals(
+      neverMatches(rule("deny", "read_file(~/.ssh/**)"), [], none),
+      "~/ names no home directory here ($HOME is not set)",
+    );
+  });
 });
