@@ -119,6 +119,23 @@ Deno.test("permission rules in mm -p", async (t) => {
       assertEquals(run.code, 0, run.stderr);
       assertEquals(toolMessages("pr-fetch", 1), ["[fetch_content rejected by the user]"]);
     },
+    "mm doctor lists the rules and warns of one that can never match": async () => {
+      server.script("pr-doctor", [{ toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }] }]);
+      const dir = await dirFor(
+        "pr-doctor",
+        "permissions:\n  deny: [bash]\n  allow: ['bash(git status*)']\n",
+      );
+      const run = await runMM(["doctor"], { cwd: dir });
+      assertStringIncludes(
+        run.stdout,
+        [
+          "✔ permission rules: 2 (yolo: true decides the rest)",
+          "    deny: bash",
+          "    allow: bash(git status*)",
+          "    [warning: allow: bash(git status*) can never match: deny: bash comes first for every call of bash]",
+        ].join("\n"),
+      );
+    },
     "a rule on an unknown tool stops mm before the first request": async () => {
       const dir = await dirFor("pr-bad", "permissions:\n  deny: [Bash(rm *)]\n");
       const run = await runMM(["-p", "x"], { cwd: dir });
