@@ -9,7 +9,7 @@ import type { Config } from "../../config/config.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
 import { sessionRuleText } from "../../permissions/rules.ts";
 import { alwaysChoice, permissionAnswer, promptLines, wantsWhole } from "./permission.ts";
-import { CHANGE_PREVIEW_LINES, changeLines, toolLine } from "../terminal/display.ts";
+import { CHANGE_PREVIEW_LINES, changeLines } from "../terminal/display.ts";
 import type { Message } from "../../history.ts";
 import { lspBannerLine } from "../../../tools/lsp/texts.ts";
 import { eventLines } from "../../mcp/status.ts";
