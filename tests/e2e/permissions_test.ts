@@ -7,6 +7,7 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { DENO_DIR, exists, MAIN, runMM, tempDir, workdir } from "../helpers/mm.ts";
+import { faultYaml } from "../helpers/mcp/servers.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
@@ -118,6 +119,29 @@ Deno.test("permission rules in mm -p", async (t) => {
       const run = await runMM(["-p", "x"], { cwd: dir });
       assertEquals(run.code, 0, run.stderr);
       assertEquals(toolMessages("pr-fetch", 1), ["[fetch_content rejected by the user]"]);
+    },
+    "mcp(…) denies an MCP tool, declared or through mcp_call": async () => {
+      const denied =
+        '[fault_add denied by the permission rule "deny: mcp(fault_a*)" — it will be denied every time; do not call it again]';
+      for (const catalog of [false, true]) {
+        const model = `pr-mcp-${catalog}`;
+        const add = catalog
+          ? {
+            name: "mcp_call",
+            arguments: { server: "fault", tool: "add", arguments: { a: 1, b: 2 } },
+          }
+          : { name: "fault_add", arguments: { a: 1, b: 2 } };
+        server.script(model, [{ toolCalls: [add] }, { text: "done" }]);
+        const dir = await dirFor(
+          model,
+          `permissions: {deny: ['mcp(fault_a*)']}\nmcp: {catalog: ${catalog}}\nmcpServers:\n  fault: ${faultYaml()}\n`,
+        );
+        const run = await runMM(["-p", "x"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(toolMessages(model, 1), [
+          catalog ? denied.replace("[fault_add", "[mcp_call") : denied,
+        ]);
+      }
     },
     "mm doctor lists the rules and warns of one that can never match": async () => {
       server.script("pr-doctor", [{ toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }] }]);
