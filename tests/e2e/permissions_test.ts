@@ -9,7 +9,7 @@ import { runCases } from "../helpers/cases.ts";
 import { DENO_DIR, exists, MAIN, runMM, tempDir, workdir } from "../helpers/mm.ts";
 import { faultYaml } from "../helpers/mcp/servers.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
-import { Terminal } from "../helpers/tmux.ts";
+import { boxTakesKeys, Terminal } from "../helpers/tmux.ts";
 
 const server = ScriptedServer.start();
 
@@ -211,6 +211,33 @@ Deno.test("line mode: always for a fetch allows its host, and asks for another",
       "page /two",
       "page /three",
     ]);
+  } finally {
+    await term.kill();
+  }
+});
+
+Deno.test("window mode: s names the host's rule, and the conversation notes it", async () => {
+  const dir = await dirFor("pr-window", "yolo: false\nfetchContentTool: true\n");
+  server.script("pr-window", [
+    { toolCalls: [{ name: "fetch_content", arguments: { url: `http://127.0.0.1:${port}/w` } }] },
+    { toolCalls: [{ name: "fetch_content", arguments: { url: `http://127.0.0.1:${port}/x` } }] },
+    { text: "window fetched" },
+  ]);
+  const term = await Terminal.start(
+    [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN, "-tui"],
+    { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR }, width: 120, height: 30 },
+  );
+  try {
+    await term.waitFor("Ctrl-D quits.");
+    await term.type("go");
+    await term.keys("Enter");
+    const screen = await term.waitFor("╭─ 🔐 allow this call?");
+    assertStringIncludes(screen, "s allow fetch_content(127.0.0.1) for this session");
+    await boxTakesKeys();
+    await term.type("s");
+    const after = await term.waitFor("window fetched");
+    assertStringIncludes(after, "allowed for this session: fetch_content(127.0.0.1)");
+    assertEquals(toolMessages("pr-window", 2).map((m) => m.trim()), ["page /w", "page /x"]);
   } finally {
     await term.kill();
   }
