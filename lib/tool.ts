@@ -158,6 +158,8 @@ export interface LspConnection {
   request<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R>;
   /** Tells the server a document's content (didOpen, didChange, or nothing when unchanged). */
   sync(path: string, languageId: string, text: string): SyncResult;
+  /** The text the server was last told of the document at `path` (undefined: never told). */
+  syncedText?(path: string): string | undefined;
   /** The server's last publication for the document at `path`, if any. */
   published(path: string): Publication | undefined;
   /** Waits up to `ms` for a publication that answers what `sync` sent. */
@@ -377,6 +379,10 @@ export interface Tool<I = Record<string, unknown>> {
   emoji: string;
   /** Whether a call asks for permission when `yolo: false`; a function when it depends on the input. */
   asks: boolean | ((input: I, conversation?: Conversation) => boolean);
+  /** Whether a call also asks when `yolo: false` and a path of it leads out of the project (read_file). */
+  asksOutside?: boolean;
+  /** The MCP tool a call runs (`<server>_<tool>`): what the permission rules `mcp(…)` match. */
+  mcpName?(input: I): string | undefined;
   counter?: Counter;
   /** False when the front ends must not echo the output (read_skill's content). */
   preview?: boolean;

@@ -138,7 +138,8 @@ export function createFetchContent(options: FetchContentOptions = {}): Tool<Fetc
     name: "fetch_content",
     kind: "fetch",
     emoji: "🌐",
-    asks: (input) => Boolean(input.output?.trim()),
+    // Every fetch asks when `yolo: false`; "always" allows its host for the session.
+    asks: true,
     declared: (config) => config.fetchContentTool,
     description: FETCH_CONTENT_DESCRIPTION,
     parameters: {

@@ -127,6 +127,8 @@ export const readFile: Tool<ReadFileInput> = {
   kind: "read",
   emoji: "📝",
   asks: false,
+  // A file out of the project is asked about when `yolo: false` (docs/security.md).
+  asksOutside: true,
   counter: "fileOps",
   declared: (config) => config.editTools,
   description: READ_FILE_DESCRIPTION,

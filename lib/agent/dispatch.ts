@@ -6,7 +6,7 @@
  * stored call with the same rule.
  */
 
-import { isAbsolute, relative, sep as SEP } from "node:path";
+import { dirname, isAbsolute, relative, sep as SEP } from "node:path";
 import type { Config, HookEvent } from "../config/config.ts";
 import { type Message, NOT_RUN, type ToolCall } from "../history.ts";
 import {
@@ -23,6 +23,19 @@ import {
   targetText,
   withTargets,
 } from "../permissions/prompt.ts";
+import {
+  alwaysRule,
+  askRuleRejectedText,
+  type CallSubject,
+  decide,
+  deniedText,
+  hostOf,
+  patternKind,
+  type Rule,
+  type RulePlaces,
+  rulesOf,
+} from "../permissions/rules.ts";
+import { splitCommands } from "../permissions/shell_split.ts";
 import type {
   AnyTool,
   Conversation,
@@ -200,6 +213,46 @@ export async function callTargets(
   return targets;
 }
 
+/**
+ * What of a call the permission rules look at (lib/permissions/rules.ts): a bash line's simple
+ * commands, the paths of the parameters marked `path` (as resolved, and where they really lead),
+ * a fetch's host, the MCP tool it runs.
+ */
+export async function callSubject(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  ctx: Pick<ToolContext, "fs">,
+): Promise<CallSubject> {
+  const subject: CallSubject = { tool: tool.name };
+  const mcp = tool.mcpName?.(input);
+  if (mcp !== undefined) subject.mcp = mcp;
+  const kind = patternKind(tool.name);
+  if (kind === "command" && typeof input.command === "string") {
+    subject.commands = splitCommands(input.command);
+  } else if (kind === "host" && typeof input.url === "string") {
+    subject.host = hostOf(input.url);
+  } else if (kind === "path") {
+    const { fs } = ctx;
+    subject.paths = [];
+    for (const [name, p] of Object.entries(tool.parameters)) {
+      const value = input[name];
+      if (!p.path || typeof value !== "string" || !value.trim()) continue;
+      const given = fs.resolve(value);
+      subject.paths.push({ given, real: fs.realPath ? await fs.realPath(value) : given });
+    }
+  }
+  return subject;
+}
+
+/** The home directory of `~/` in path rules, when mm may read its environment. */
+function homeDirectory(): string | undefined {
+  try {
+    return Deno.env.get("HOME") || Deno.env.get("USERPROFILE") || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a hook's new input that the display line does not show adds to it. */
 export const INPUT_CHANGED = "(its input changed by the hook)";
 
@@ -234,16 +287,29 @@ export interface DispatchOptions {
   recordError(where: "tool" | "hook", message: string): void;
 }
 
-/** Runs the tool calls of a conversation; remembers the tools allowed for the session. */
+/** Runs the tool calls of a conversation; remembers the rules an "always" added for the session. */
 export class Dispatcher {
   /** The loop detector: `/new` makes a new conversation, `/compact` keeps it. */
   readonly loop = new LoopDetector();
   #opts: DispatchOptions;
-  #allowed = new Set<string>();
+  /** The agent file's rules, then the session's (an "always" answered). */
+  #rules: Rule[];
+  /** The ask rules an "always" answered: passed over for the session. */
+  #lifted = new Set<string>();
+  #home = homeDirectory();
 
   /** A dispatcher for the calls of one conversation. */
   constructor(opts: DispatchOptions) {
     this.#opts = opts;
+    this.#rules = rulesOf(opts.config.permissions);
+  }
+
+  /** The rules an "always" added in this conversation, as written. */
+  sessionRules(): string[] {
+    return [
+      ...this.#lifted,
+      ...this.#rules.filter((r) => r.session).map((r) => r.text),
+    ];
   }
 
   /** Runs one call of the model: its events, the gate, hooks, the tool, the loop detector. Never throws. */
@@ -421,7 +487,8 @@ export class Dispatcher {
   /**
    * The permission gate: undefined when the call may run; else why it may not (the refusal the
    * model reads), or its answer when its preview shows it writes nothing (a failing edit is not
-   * asked about). A call that changes a file shows the dialog its diff.
+   * asked about). The rules decide first (deny > ask > allow), then the mode (`yolo`, the tool's
+   * `asks`, a read out of the project). A call that changes a file shows the dialog its diff.
    */
   async #gate(
     tool: AnyTool,
@@ -429,13 +496,24 @@ export class Dispatcher {
     signal: AbortSignal,
   ): Promise<{ refused: string } | { answered: ToolResult } | undefined> {
     const conversation = this.#opts.conversation();
+    const yolo = this.#opts.config.yolo;
     const asks = typeof tool.asks === "function" ? tool.asks(input, conversation) : tool.asks;
-    if (!asks || this.#opts.config.yolo || this.#allowed.has(tool.name)) return undefined;
+    if (!this.#rules.length && (yolo || (!asks && !tool.asksOutside))) return undefined;
     const ctx = { ...this.#opts.context(signal), conversation };
+    const places: RulePlaces = { cwd: ctx.cwd, home: this.#home };
+    let subject = this.#rules.length ? await callSubject(tool, input, ctx) : undefined;
+    const decision = subject && decide(this.#rules, subject, places, this.#lifted);
+    if (decision?.kind === "deny") return { refused: deniedText(tool.name, decision.rule) };
+    if (decision?.kind === "allow") return undefined;
+    const targets = await callTargets(tool, input, ctx);
+    const outside = tool.asksOutside ? targets.filter((t) => t.outside) : [];
+    const rule = decision?.kind === "ask" ? decision.rule : undefined;
+    if (!rule && (yolo || (!asks && !outside.length))) return undefined;
     const preview = await previewChange(tool, input, ctx);
     // A file change that would fail or change nothing writes nothing: its answer, nothing asked.
     if (preview.kind === "nothing") return { answered: preview.result };
-    const targets = await callTargets(tool, input, ctx);
+    subject ??= await callSubject(tool, input, ctx);
+    const always = alwaysRule(subject, { rule, outside: outside.map((t) => dirname(t.real)) });
     const answer = await this.#opts.askPermission(
       tool.name,
       withTargets(
@@ -445,8 +523,12 @@ export class Dispatcher {
       input,
       undefined,
       preview.kind === "change" ? preview.diff : undefined,
+      always.text,
     );
-    if (answer.kind === "allowAlways") this.#allowed.add(tool.name);
+    if (answer.kind === "allowAlways") {
+      if (rule) this.#lifted.add(rule.text);
+      else this.#rules.push(always);
+    }
     if (answer.kind !== "reject") {
       // What was shown is what is applied: a file changed while the user read its diff is left alone.
       const changed = preview.kind === "change"
@@ -457,6 +539,7 @@ export class Dispatcher {
         answered: { output: changedSinceText(relative(ctx.cwd, changed) || changed), failed: true },
       };
     }
+    if (answer.unasked && rule) return { refused: askRuleRejectedText(tool.name, rule) };
     return {
       refused: answer.reason
         ? refusalWithReason(tool.name, answer.reason)

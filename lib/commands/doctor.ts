@@ -26,6 +26,10 @@ import { redactUrl } from "../secrets.ts";
 import { agentInfos } from "../subagent/ask.ts";
 import { agentFilePath } from "../subagent/child.ts";
 import type { LayerFile } from "../config/layers.ts";
+import { mcpName } from "../config/mcp.ts";
+import { neverMatches, ruleName, rulesOf } from "../permissions/rules.ts";
+import { warningText } from "../presentation.ts";
+import { declaredTools } from "../../tools/mod.ts";
 
 /** One check's verdict. */
 export interface Check {
@@ -133,6 +137,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
   }
   for (const c of await lspChecks(config, opts.cwd)) report(c);
   for (const c of agentChecks(config, opts.cwd)) report(c);
+  for (const line of ruleLines(config, Deno.env.get("HOME"))) out(line);
   await mcpChecks(config, opts.cwd, chat, { check: report, line: out });
   return failed ? 1 : 0;
 }
@@ -489,6 +494,31 @@ export function agentChecks(config: Config, cwd: string): Check[] {
         })`,
       }
   );
+}
+
+/**
+ * The permission rules in force (`permissions:`), strongest first, each followed by a warning when
+ * it can never match (lib/permissions/rules.ts, neverMatches); a rule is never a failure.
+ */
+export function ruleLines(config: Config, home?: string): string[] {
+  const rules = rulesOf(config.permissions);
+  const mode = `yolo: ${config.yolo} decides the rest`;
+  if (!rules.length) return [checkLine({ ok: true, text: `permission rules: none (${mode})` })];
+  const declared = [
+    ...declaredTools(config).map((t) => t.name),
+    ...(config.lsp.servers.length ? ["lsp"] : []),
+    ...(Object.keys(config.mmConfigs).length ? ["ask_agent"] : []),
+    "read_skill",
+    ...config.tools.map((t) => t.name),
+  ];
+  const world = { declared, mcpServers: Object.keys(config.mcpServers).map(mcpName), home };
+  const lines = [checkLine({ ok: true, text: `permission rules: ${rules.length} (${mode})` })];
+  for (const rule of rules) {
+    lines.push(`    ${ruleName(rule)}`);
+    const never = neverMatches(rule, rules, world);
+    if (never) lines.push(`    ${warningText(`${ruleName(rule)} can never match: ${never}`)}`);
+  }
+  return lines;
 }
 
 /** Each language server of `lsp.servers` can be started: its command is on the PATH. */

@@ -1,6 +1,7 @@
 /** The validated agent file: every key of mm.md §2, defaulted, read-only once built. */
 
 import type { SendReasoning } from "../history.ts";
+import type { PermissionsConfig } from "../permissions/rules.ts";
 
 /** The servers mm can talk to. */
 export type ProviderName = "ollama" | "llmman" | "llamacpp" | "dmr" | "openai";
@@ -187,6 +188,8 @@ export interface Config {
   sandbox: SandboxMode;
   /** Whether they reach the network under a sandbox (false: `--unshare-net`). */
   sandboxNetwork: boolean;
+  /** The permission rules, as written (lib/permissions/rules.ts reads them). */
+  permissions: PermissionsConfig;
 }
 
 /** The default base URL of each provider (`openai`: the OpenAI API itself, `url` including `/v1`). */
@@ -230,5 +233,6 @@ export function defaultConfig(): Config {
     window: { mouse: true },
     sandbox: "off",
     sandboxNetwork: true,
+    permissions: { allow: [], ask: [], deny: [] },
   };
 }

@@ -21,9 +21,18 @@ import {
   THINKING,
 } from "./config.ts";
 import { errorMessage } from "./errors.ts";
-import { checkMcpNames, readMcpOptions, readMcpServers } from "./mcp.ts";
+import { checkMcpNames, mcpName, readMcpOptions, readMcpServers } from "./mcp.ts";
 import { ARGV, type Entry, type Reader, type Slot } from "./reader.ts";
 import { nearest } from "../nearest.ts";
+import {
+  MCP_RULE,
+  parseRule,
+  patternKind,
+  RULE_LISTS,
+  RULE_SHAPE,
+  type RuleSpec,
+  ruleText,
+} from "../permissions/rules.ts";
 
 /** The names of the built-in tools, which a declared tool may not take. */
 export const BUILTIN_TOOLS: readonly string[] = [
@@ -108,6 +117,7 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   window: (r, e, c) => windowMode(r, e, c.window),
   sandbox: (r, e) => sandboxMode(r, e),
   sandboxNetwork: (r, e) => r.boolean(e),
+  permissions: (r, e, c) => permissions(r, e, c.permissions),
 };
 
 const TOP_KEYS = Object.keys(TOP_LEVEL) as TopKey[];
@@ -176,6 +186,8 @@ export function readConfig(
   if (earlier.has("provider") && !earlier.has("url")) c.url = DEFAULT_URLS[c.provider];
   const servers = earlier.get("mcpServers");
   if (servers) checkMcpNames(r, servers, [...BUILTIN_TOOLS, ...c.tools.map((t) => t.name)]);
+  const rules = earlier.get("permissions");
+  if (rules) checkRuleTools(r, rules, c);
   return c;
 }
 
@@ -552,4 +564,53 @@ function sandboxMode(r: Reader, s: Slot): SandboxMode {
   if ((SANDBOX_MODES as readonly unknown[]).includes(value)) return value as SandboxMode;
   const near = typeof value === "string" ? nearest(value, SANDBOX_MODES) : undefined;
   r.expected(s, `one of ${SANDBOX_MODES.join(", ")}`, near ? ` — did you mean "${near}"?` : "");
+}
+
+/** `permissions: {allow, ask, deny}`: each a list of rules that read (their tools checked later). */
+function permissions(
+  r: Reader,
+  e: Entry,
+  current: Config["permissions"],
+): Config["permissions"] {
+  const out = { ...current };
+  for (const l of r.entries(e, RULE_LISTS, true)) {
+    out[l.name as keyof Config["permissions"]] = r.list(l, true).map((s) => {
+      const text = r.string(s, true);
+      if (!parseRule(text).ok) r.expected(s, RULE_SHAPE);
+      return text.trim();
+    });
+  }
+  return out;
+}
+
+/**
+ * Every rule of `permissions` names a tool mm knows — a built-in, a declared tool, `mcp` or an
+ * MCP server's `<server>_…` — and a rule with a pattern names a tool that takes one; the nearest
+ * name is suggested.
+ */
+function checkRuleTools(r: Reader, e: Entry, c: Config): void {
+  const names = [...BUILTIN_TOOLS, ...c.tools.map((t) => t.name), MCP_RULE];
+  const servers = Object.keys(c.mcpServers).map((s) => `${mcpName(s)}_`);
+  for (const l of r.entries(e, RULE_LISTS, true)) {
+    for (const s of r.list(l, true)) {
+      const parsed = parseRule(r.string(s, true));
+      if (!parsed.ok) continue;
+      const rule: RuleSpec = parsed.rule;
+      const mcpTool = servers.some((p) => rule.tool.startsWith(p));
+      if (!names.includes(rule.tool) && !mcpTool) {
+        const near = nearest(rule.tool, names);
+        r.expected(
+          s,
+          "a rule on a tool mm knows (a built-in, a declared tool, mcp(…) or an MCP server's tool)",
+          near ? ` — did you mean "${ruleText({ ...rule, tool: near })}"?` : "",
+        );
+      }
+      if (rule.pattern !== undefined && (mcpTool || !patternKind(rule.tool))) {
+        r.expected(
+          s,
+          `a bare tool name: ${rule.tool} takes no pattern (bash, read_file, write_file, edit_file, save_answer, lsp, fetch_content and mcp do)`,
+        );
+      }
+    }
+  }
 }

@@ -192,7 +192,7 @@ async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
     started = contextReport(begun.chat.plan);
     const agent = begun.agent({
       // Nobody can be asked in one-shot mode: a call that would ask is rejected.
-      askPermission: () => Promise.resolve({ kind: "reject" }),
+      askPermission: () => Promise.resolve({ kind: "reject", unasked: true }),
       emit,
       warn: (message) => emit({ type: "warning", message }),
     });

@@ -421,6 +421,11 @@ export class LspClient {
     return { sent: "changed", version: doc.version, sentAt: doc.sentAt };
   }
 
+  /** The text the server was last told of the document at `path` (undefined: never told). */
+  syncedText(path: string): string | undefined {
+    return this.#docs.get(uriKey(fileUri(path)))?.text;
+  }
+
   /** Whether the server was told about the document at `path`. */
   isOpen(path: string): boolean {
     return this.#docs.has(uriKey(fileUri(path)));

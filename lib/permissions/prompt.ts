@@ -19,7 +19,8 @@ export function refusalWithReason(tool: string, reason: string): string {
 export type PermissionAnswer =
   | { kind: "allow" }
   | { kind: "allowAlways" }
-  | { kind: "reject"; reason?: string };
+  /** `unasked`: nobody could be asked (`-p`), so the refusal names the rule that asked. */
+  | { kind: "reject"; reason?: string; unasked?: true };
 
 /** The asked agent a permission request comes from (ask_agent), and its own id of the call. */
 export interface AskedBy {
@@ -28,8 +29,10 @@ export interface AskedBy {
 }
 
 /**
- * Asks the user whether a call may run (`change`: what a file-changing call would change); one-shot mode answers `reject` without asking. For an asked
- * agent's call (`askedBy`), `summary` is the whole question: `<agent> asks: <title>`.
+ * Asks the user whether a call may run (`change`: what a file-changing call would change); one-shot
+ * mode answers `reject` without asking. For an asked agent's call (`askedBy`), `summary` is the
+ * whole question: `<agent> asks: <title>`. `always` is the rule an "always" adds for the session
+ * (`fetch_content(example.com)`), which the front end names when it offers or takes that answer.
  */
 export type AskPermission = (
   tool: string,
@@ -37,6 +40,7 @@ export type AskPermission = (
   input: Record<string, unknown>,
   askedBy?: AskedBy,
   change?: { path: string; oldText?: string; newText: string; replaces?: string },
+  always?: string,
 ) => Promise<PermissionAnswer>;
 
 /**

@@ -45,6 +45,7 @@ Deno.test("parseConfig: defaults", async (t) => {
       window: { mouse: true },
       sandbox: "off",
       sandboxNetwork: true,
+      permissions: { allow: [], ask: [], deny: [] },
     });
   });
   await t.step("keys with no default are absent", () => {

@@ -11,7 +11,7 @@ const TOP_KEYS =
   "contextSize, thinking, reasoningEffort, sendReasoning, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, " +
   "watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, " +
   "outputSchema, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, " +
-  "sandbox, sandboxNetwork";
+  "sandbox, sandboxNetwork, permissions";
 
 /** The schema of the outputSchema rows. */
 const ANSWER_SCHEMA = {

@@ -117,7 +117,7 @@ Deno.test("fetch_content end to end", async (t) => {
         `🌐 fetch_content: ${origin}/article → notes/release.md\n   ${saved}\n`,
       );
     },
-    "yolo: false asks only with output, and -p refuses": async () => {
+    "yolo: false asks for every fetch, and -p refuses": async () => {
       server.script("fc-careful", [
         {
           toolCalls: [
@@ -132,9 +132,20 @@ Deno.test("fetch_content end to end", async (t) => {
       assertEquals(run.code, 0, run.stderr);
       assertEquals(toolMessages("fc-careful", 1), [
         "[fetch_content rejected by the user]",
-        ARTICLE_MD(origin),
+        "[fetch_content rejected by the user]",
       ]);
       assertEquals(await Deno.stat(`${dir}/a.md`).then(() => true, () => false), false);
+    },
+    "an allow rule on the host lets a fetch run with yolo: false": async () => {
+      server.script("fc-host", [
+        { toolCalls: [{ name: "fetch_content", arguments: { url: `${origin}/article` } }] },
+        { text: "ok" },
+      ]);
+      const file =
+        "fetchContentTool: true\nyolo: false\npermissions: {allow: [fetch_content(127.0.0.1)]}\n";
+      const run = await runMM(["-p", "x"], { cwd: await dirFor("fc-host", file) });
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(toolMessages("fc-host", 1), [ARTICLE_MD(origin)]);
     },
     "a failure reaches the model as its error line": async () => {
       server.script("fc-robots", [

@@ -130,17 +130,14 @@ Deno.test("fetch_content", async (t) => {
     assertEquals(fetchContent.declared({ ...defaultConfig(), fetchContentTool: true }), true);
   });
 
-  await t.step("name, emoji, kind fetch, permission only with output", () => {
+  await t.step("name, emoji, kind fetch, permission for every fetch", () => {
     assertEquals([fetchContent.name, fetchContent.emoji, fetchContent.kind], [
       "fetch_content",
       "🌐",
       "fetch",
     ]);
-    const asks = fetchContent.asks as (input: FetchContentInput) => boolean;
-    assertEquals(asks({ url: "x" }), false);
-    assertEquals(asks({ url: "x", output: "" }), false);
-    assertEquals(asks({ url: "x", output: "  " }), false);
-    assertEquals(asks({ url: "x", output: "page.md" }), true);
+    // docs/security.md: every fetch asks when yolo is false, "always" per host (the gate's).
+    assertEquals(fetchContent.asks, true);
   });
 
   await t.step("fields: url required, the others optional", () => {

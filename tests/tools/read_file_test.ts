@@ -416,14 +416,17 @@ Deno.test("read_file", async (t) => {
     assertEquals(await read(false), `cannot read /proc/cpuinfo: ${SYSTEM_PATH_REASON}`);
   });
 
-  await t.step("ACP: kind read, the absolute path as location, no permission", async () => {
-    assertEquals(readFile.kind, "read");
-    assertEquals(readFile.asks, false);
-    const ctx = fakeContext({ files: { "/elsewhere/x.txt": "x\n" } });
-    assertEquals((await readFile.run({ path: "../../elsewhere/x.txt" }, ctx)).locations, [
-      "/elsewhere/x.txt",
-    ]);
-  });
+  await t.step(
+    "ACP: kind read, the absolute path as location, asked only out of the project",
+    async () => {
+      assertEquals(readFile.kind, "read");
+      assertEquals([readFile.asks, readFile.asksOutside], [false, true]);
+      const ctx = fakeContext({ files: { "/elsewhere/x.txt": "x\n" } });
+      assertEquals((await readFile.run({ path: "../../elsewhere/x.txt" }, ctx)).locations, [
+        "/elsewhere/x.txt",
+      ]);
+    },
+  );
 
   await t.step("display and recap: 📝, the path, counted as a file op", () => {
     assertEquals(readFile.emoji, "📝");

@@ -46,7 +46,16 @@ async function applyRename(
     newText: string;
     edits: number;
     bom: boolean;
+    bytes: Uint8Array;
   }[] = [];
+  // The server's edits are of the text it was told: a file changed since is left alone (and the
+  // server told of it now, so that the rename can be asked again).
+  const changedText = (path: string) =>
+    failedText(
+      server.name,
+      "rename",
+      `${path} changed after the server read it — nothing was changed; call the rename again`,
+    );
   for (const [uri, edits] of gathered.files) {
     const path = displayPath(uri, call.root);
     if (!uri.startsWith("file:")) {
@@ -58,8 +67,9 @@ async function applyRename(
     const abs = uriKey(uri);
     let oldText: string;
     let bom = false;
+    let bytes: Uint8Array | undefined;
     try {
-      const bytes = await ctx.fs.read(abs);
+      bytes = await ctx.fs.read(abs);
       if (bytes === undefined) throw new Deno.errors.NotFound();
       bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
       oldText = new TextDecoder().decode(bytes);
@@ -73,6 +83,11 @@ async function applyRename(
         failed: true,
       };
     }
+    const told = client.syncedText?.(abs);
+    if (told !== undefined && told !== oldText) {
+      client.sync(abs, languageId(abs), oldText);
+      return { output: changedText(path), failed: true };
+    }
     const newText = applyEdits(oldText, edits);
     if (newText === undefined) {
       return {
@@ -84,7 +99,12 @@ async function applyRename(
         failed: true,
       };
     }
-    changes.push({ abs, path, oldText, newText, edits: edits.length, bom });
+    changes.push({ abs, path, oldText, newText, edits: edits.length, bom, bytes });
+  }
+  // What was read is what is renamed: a file changed while the edits were made is left alone.
+  for (const c of changes) {
+    const now = await ctx.fs.read(c.abs).catch(() => undefined);
+    if (!now || !sameBytes(now, c.bytes)) return { output: changedText(c.path), failed: true };
   }
   const written: string[] = [];
   for (const c of changes) {
@@ -120,4 +140,8 @@ async function applyRename(
     };
   }
   return result;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -309,6 +309,10 @@ export function catalogTools(
       const r = resolved(input);
       return r.ok && r.entry.server.ask && r.entry.server.notRunning() === undefined;
     },
+    mcpName: (input) => {
+      const r = resolved(input);
+      return r.ok ? mcpToolName(r.entry.server.name, r.tool.name) : undefined;
+    },
     declared: () => true,
     description: [MCP_CALL_DESCRIPTION, ...entries.map((e) => catalogLine(e))].join("\n"),
     parameters: {

@@ -16,11 +16,14 @@ export const ALLOW_ALWAYS = "allow_always";
 /** Refuses the call: the model reads the refusal text. */
 export const REJECT_ONCE = "reject_once";
 
-/** The dialog's three buttons for a call of `tool`: allow once, always allow the tool, reject. */
-export function permissionOptions(tool: string): PermissionOption[] {
+/**
+ * The dialog's three buttons for a call of `tool`: allow once, always allow (the session rule it
+ * adds, `always`, when the core names one: `Always allow fetch_content(example.com)`), reject.
+ */
+export function permissionOptions(tool: string, always?: string): PermissionOption[] {
   return [
     { optionId: ALLOW_ONCE, name: "Allow once", kind: "allow_once" },
-    { optionId: ALLOW_ALWAYS, name: `Always allow ${tool}`, kind: "allow_always" },
+    { optionId: ALLOW_ALWAYS, name: `Always allow ${always ?? tool}`, kind: "allow_always" },
     { optionId: REJECT_ONCE, name: "Reject", kind: "reject_once" },
   ];
 }

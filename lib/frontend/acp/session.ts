@@ -148,12 +148,13 @@ export class AcpSession {
           track: (t) => this.#tracked(t),
           sessionId: opts.id,
         }, {
-          askPermission: (tool, summary, _input, askedBy, change) =>
+          askPermission: (tool, summary, _input, askedBy, change, always) =>
             this.#askPermission(
               tool,
               summary,
               askedBy && { ...askedBy, question: summary },
               change,
+              always,
             ),
           emit: (e) => this.#onEvent(e),
           warn: (message) => this.#warn(message),
@@ -476,12 +477,13 @@ export class AcpSession {
     summary: string,
     askedBy?: AskedBy & { question: string },
     change?: FileDiff,
+    always?: string,
   ): Promise<PermissionAnswer> {
     const call = this.#current;
     const signal = this.#turn?.controller.signal;
     if (!call || !signal) return { kind: "reject" };
     await this.flush();
-    const options = permissionOptions(tool);
+    const options = permissionOptions(tool, always);
     const toolCall = {
       toolCallId: (askedBy && call.nested?.get(askedBy.callId)) ?? call.acpId,
       // The summary the core asks with names where a path really leads (a link's target).

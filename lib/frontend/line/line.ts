@@ -13,7 +13,8 @@ import {
 import { lineAsker } from "./answers.ts";
 import type { Config } from "../../config/config.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
-import { permissionAnswer, promptLines, wantsWhole } from "./permission.ts";
+import { sessionRuleText } from "../../permissions/rules.ts";
+import { alwaysChoice, permissionAnswer, promptLines, wantsWhole } from "./permission.ts";
 import { CHANGE_PREVIEW_LINES, changeLines } from "../terminal/display.ts";
 import type { Message } from "../../history.ts";
 import { lspBannerLine } from "../../../tools/mod.ts";
@@ -166,7 +167,8 @@ class LineMode {
         _input?: unknown,
         askedBy?: AskedBy,
         change?: FileChange,
-      ) => this.#askPermission(tool, summary, askedBy, change),
+        always?: string,
+      ) => this.#askPermission(tool, summary, askedBy, change, always),
       emit,
       warn: (w: string) => render.line(visible(w)),
       ask: this.#asker(),
@@ -190,6 +192,7 @@ class LineMode {
     summary: string,
     askedBy?: AskedBy,
     change?: FileChange,
+    always?: string,
   ): Promise<PermissionAnswer> {
     const render = this.#render;
     // A file change is seen before it is allowed: its diff, dimmed, above the prompt.
@@ -207,7 +210,7 @@ class LineMode {
       const r = await this.#editor.read(
         askedBy
           ? `   allow? [y]es · ${view}[n]o, or type why not: `
-          : `   allow? [y]es · [a]lways for this tool · ${view}[n]o, or type why not: `,
+          : `   allow? [y]es · ${alwaysChoice(tool, always)} · ${view}[n]o, or type why not: `,
       );
       if (r.kind !== "line") {
         this.#turn?.abort();
@@ -217,7 +220,12 @@ class LineMode {
         whole = true;
         continue;
       }
-      return permissionAnswer(r.text);
+      const answer = permissionAnswer(r.text);
+      // The rule "always" added is said, as the session's rule it is.
+      if (answer.kind === "allowAlways" && always && !askedBy) {
+        render.line(render.dim(`   ${visible(sessionRuleText(always))}`));
+      }
+      return answer;
     }
   }
 

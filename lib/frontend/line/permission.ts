@@ -13,6 +13,16 @@ export function permissionAnswer(text: string): PermissionAnswer {
   return { kind: "reject", reason: text.trim() };
 }
 
+/**
+ * The `🔐` prompt's "always" choice: for the tool, or for the session rule it adds when that is
+ * narrower (`[a]lways for fetch_content(example.com)`).
+ */
+export function alwaysChoice(tool: string, always?: string): string {
+  return always === undefined || always === tool
+    ? "[a]lways for this tool"
+    : `[a]lways for ${always}`;
+}
+
 /** How many first lines of a long call the `🔐` prompt shows. */
 export const PROMPT_HEAD_LINES = 10;
 /** How many last lines of a long call the `🔐` prompt shows. */

@@ -41,11 +41,18 @@ export class PermissionBox {
   #shown = 0;
   #total = 0;
 
-  /** The request for a call of `tool` shown as `summary` (for an asked agent, its whole question). */
-  constructor(tool: string, summary: string, asked: boolean) {
+  /** The session rule `s` adds (`fetch_content(example.com)`); the tool's name when none is said. */
+  readonly always: string;
+
+  /**
+   * The request for a call of `tool` shown as `summary` (for an asked agent, its whole question);
+   * `always`: the session rule `s` adds.
+   */
+  constructor(tool: string, summary: string, asked: boolean, always?: string) {
     this.tool = tool;
     this.summary = summary;
     this.asked = asked;
+    this.always = always ?? tool;
   }
 
   /** The choices, as the box's hint line says them. */
@@ -54,7 +61,7 @@ export class PermissionBox {
       ? "Enter refuse with this reason · Esc back"
       : this.asked
       ? "a allow once · r refuse, saying why · n refuse"
-      : `a allow once · s allow ${this.tool} for this session · r refuse, saying why · n refuse`;
+      : `a allow once · s allow ${this.always} for this session · r refuse, saying why · n refuse`;
   }
 
   /** The choices in a few characters, for a window with little room: `a · s · r · n`. */

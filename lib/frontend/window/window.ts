@@ -17,6 +17,7 @@ import {
 import type { Config } from "../../config/config.ts";
 import type { Message } from "../../history.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
+import { sessionRuleText } from "../../permissions/rules.ts";
 import type { AskOutcome, Question } from "../../tool.ts";
 import { lspBannerLine } from "../../../tools/mod.ts";
 import { eventLines } from "../../mcp/status.ts";
@@ -181,12 +182,13 @@ class Window {
   /** The agent of this window, over `earlier` messages (the session's unless told). */
   #newAgent(earlier?: { message: Message; turn: number }[]): Agent {
     return this.#begun!.agent({
-      askPermission: (tool, summary, _input, askedBy, change) =>
+      askPermission: (tool, summary, _input, askedBy, change, always) =>
         this.#askPermission(
           tool,
           // A file change is seen before it is allowed: its diff under the call, in the box.
           change ? [summary, ...changeLines(change)].join("\n") : summary,
           askedBy,
+          always,
         ),
       emit: (e) => this.#screen.view.handle(e),
       warn: (w) => this.#screen.view.note(w, "warning"),
@@ -532,7 +534,12 @@ class Window {
 
   // --- the agent's questions ---
 
-  #askPermission(tool: string, summary: string, askedBy?: AskedBy): Promise<PermissionAnswer> {
+  #askPermission(
+    tool: string,
+    summary: string,
+    askedBy?: AskedBy,
+    always?: string,
+  ): Promise<PermissionAnswer> {
     const call = this.#screen.view.runningCall();
     this.#screen.view.setStatus(call, "permission");
     const signal = this.#turn?.signal;
@@ -543,10 +550,14 @@ class Window {
           this.#screen.asking = undefined;
         }
         this.#screen.view.setStatus(call, "running");
+        // The rule "always" added is said, as the session's rule it is.
+        if (answer.kind === "allowAlways" && always && !askedBy) {
+          this.#screen.view.note(sessionRuleText(always), "info");
+        }
         resolve(answer);
       };
       const onAbort = () => done({ kind: "reject" });
-      const box = new PermissionBox(tool, summary, askedBy !== undefined);
+      const box = new PermissionBox(tool, summary, askedBy !== undefined, always);
       if (signal?.aborted) return done({ kind: "reject" });
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#screen.asking = { kind: "permission", box, answer: done };

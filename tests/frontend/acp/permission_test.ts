@@ -15,6 +15,13 @@ Deno.test("permissionOptions", async (t) => {
       { optionId: "reject_once", name: "Reject", kind: "reject_once" },
     ]);
   });
+  await t.step("always names the session rule it adds", () => {
+    assertEquals(permissionOptions("fetch_content", "fetch_content(example.com)")[1], {
+      optionId: "allow_always",
+      name: "Always allow fetch_content(example.com)",
+      kind: "allow_always",
+    });
+  });
 });
 
 Deno.test("permissionAnswer", async (t) => {

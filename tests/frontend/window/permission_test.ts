@@ -42,6 +42,11 @@ Deno.test("PermissionBox", async (t) => {
       own().choices(),
       "a allow once · s allow bash for this session · r refuse, saying why · n refuse",
     );
+    assertEquals(
+      new PermissionBox("fetch_content", "http://a.test/", false, "fetch_content(a.test)")
+        .choices(),
+      "a allow once · s allow fetch_content(a.test) for this session · r refuse, saying why · n refuse",
+    );
   });
   await t.step("a call longer than the box scrolls: ↑↓ a row, PgUp PgDn a page, Home End", () => {
     const command = Array.from({ length: 30 }, (_, i) => `echo ${i};`).join(" ") + " touch END";

@@ -374,6 +374,31 @@ Deno.test("lsp failures and answers (scripted server)", async (t) => {
       assertEquals(r.diff, { path: `${dir}/b.fk`, oldText: files["b.fk"], newText: text });
     });
 
+    await t.step("rename: a file changed after the server read it writes nothing", async () => {
+      await Deno.writeTextFile(`${dir}/f.fk`, "alpha\n");
+      await Deno.writeTextFile(`${dir}/g.fk`, "alpha x\n");
+      // The server is told of g.fk, which then changes on disk behind its back.
+      assertEquals(await out({ action: "hover", path: "g.fk", symbol: "alpha" }), "alpha at 0:0");
+      await Deno.writeTextFile(`${dir}/g.fk`, "zz alpha x\n");
+      const r = await call({ action: "rename", path: "f.fk", symbol: "alpha", new_name: "beta" });
+      assertEquals(
+        r.output,
+        "[lsp: fake: rename failed: g.fk changed after the server read it — nothing was changed; call the rename again]",
+      );
+      assertEquals(await Deno.readTextFile(`${dir}/f.fk`), "alpha\n");
+      assertEquals(await Deno.readTextFile(`${dir}/g.fk`), "zz alpha x\n");
+      // The server was told of the file as it is: the rename asked again is right.
+      const again = await call({
+        action: "rename",
+        path: "f.fk",
+        symbol: "alpha",
+        new_name: "beta",
+      });
+      assertEquals(again.failed, undefined, again.output);
+      assertEquals(await Deno.readTextFile(`${dir}/g.fk`), "zz beta x\n");
+      assertEquals(await Deno.readTextFile(`${dir}/f.fk`), "beta\n");
+    });
+
     await t.step("rename keeps a byte order mark", async () => {
       await Deno.writeTextFile(`${dir}/e.fk`, "\uFEFFmark here\n");
       const r = await call({ action: "rename", path: "e.fk", symbol: "mark", new_name: "sign" });

@@ -1,0 +1,175 @@
+/**
+ * The permission gate (Dispatcher in lib/agent/dispatch.ts) with the agent file's rules: deny >
+ * ask > allow > the mode's default, a read out of the project, a fetch per host, the session's
+ * rules an "always" adds.
+ */
+
+import { Dispatcher } from "../../lib/agent/dispatch.ts";
+import { defaultConfig } from "../../lib/config/config.ts";
+import type { PermissionAnswer } from "../../lib/permissions/prompt.ts";
+import type { PermissionsConfig } from "../../lib/permissions/rules.ts";
+import type { Tool } from "../../lib/tool.ts";
+import { readFile } from "../../tools/read_file.ts";
+import { assertEquals } from "../helpers/assert.ts";
+import { fakeContext } from "../helpers/fake_context.ts";
+
+/** A tool named `name` of one string parameter, `asks` always, that answers `ran <value>`. */
+function fakeTool(name: string, param: string): Tool<Record<string, string>> {
+  return {
+    name,
+    kind: "other",
+    emoji: "x",
+    asks: true,
+    declared: () => true,
+    description: "",
+    parameters: { [param]: { type: "string", description: "" } },
+    summary: (input) => input[param],
+    run: (input) => Promise.resolve({ output: `ran ${input[param]}` }),
+  };
+}
+
+interface Asked {
+  tool: string;
+  summary: string;
+  always?: string;
+}
+
+/** A dispatcher over bash, fetch_content and read_file, answering each question from `answers`. */
+function gate(
+  permissions: Partial<PermissionsConfig>,
+  yolo: boolean,
+  answers: PermissionAnswer[] = [],
+) {
+  const asked: Asked[] = [];
+  const config = {
+    ...defaultConfig(),
+    yolo,
+    permissions: { allow: [], ask: [], deny: [], ...permissions },
+  };
+  const files = { "/elsewhere/a.txt": "a\n", "/elsewhere/b.txt": "b\n", "in.txt": "in\n" };
+  const dispatcher = new Dispatcher({
+    config,
+    tools: [fakeTool("bash", "command"), fakeTool("fetch_content", "url"), readFile],
+    askPermission: (tool, summary, _input, _by, _change, always) => {
+      asked.push({ tool, summary, always });
+      return Promise.resolve(answers.shift() ?? { kind: "reject", unasked: true });
+    },
+    emit: () => {},
+    context: (signal) => fakeContext({ signal, files, config }),
+    conversation: () => ({ history: [], callerText: "" }),
+    recordError: () => {},
+  });
+  const run = async (tool: string, input: Record<string, unknown>) => {
+    const out = await dispatcher.command(tool, input, new AbortController().signal, "1");
+    return out.kind === "refused" ? out.text : out.result.output.trim();
+  };
+  return { run, asked, dispatcher };
+}
+
+Deno.test("the gate with permission rules", async (t) => {
+  await t.step("allow lets a command run unasked with yolo: false", async () => {
+    const g = gate({ allow: ["bash(git status*)"] }, false);
+    assertEquals(await g.run("bash", { command: "git status -s" }), "ran git status -s");
+    assertEquals(g.asked, []);
+  });
+  await t.step("an allow does not cover a second command of the line", async () => {
+    const g = gate({ allow: ["bash(git status*)"] }, false);
+    assertEquals(
+      await g.run("bash", { command: "git status; rm -rf x" }),
+      "[command rejected by the user]",
+    );
+    assertEquals(g.asked.map((a) => a.always), ["bash"]);
+  });
+  await t.step("deny refuses even with yolo: true, naming the rule", async () => {
+    const g = gate({ deny: ["bash(rm *)"], allow: ["bash"] }, true);
+    assertEquals(
+      await g.run("bash", { command: "ls && rm -rf x" }),
+      '[command denied by the permission rule "deny: bash(rm *)" — it will be denied every time; do not call it again]',
+    );
+    assertEquals(await g.run("bash", { command: "ls" }), "ran ls");
+    assertEquals(g.asked, []);
+  });
+  await t.step("ask asks even with yolo: true; nobody to ask names the rule", async () => {
+    const g = gate({ ask: ["bash(git push*)"] }, true);
+    assertEquals(
+      await g.run("bash", { command: "git push" }),
+      '[command rejected: the permission rule "ask: bash(git push*)" asks the user, and nobody can be asked in this mode]',
+    );
+    assertEquals(g.asked.map((a) => a.always), ["bash(git push*)"]);
+  });
+  await t.step("ask > allow; always passes the ask rule over for the session", async () => {
+    const g = gate({ ask: ["bash(git push*)"], allow: ["bash(git *)"] }, false, [
+      { kind: "allowAlways" },
+    ]);
+    assertEquals(await g.run("bash", { command: "git push" }), "ran git push");
+    assertEquals(await g.run("bash", { command: "git push -f" }), "ran git push -f");
+    assertEquals(g.asked.length, 1);
+    assertEquals(g.dispatcher.sessionRules(), ["bash(git push*)"]);
+  });
+  await t.step("a session's bare always does not pass over an ask rule", async () => {
+    const g = gate({ ask: ["bash(rm *)"] }, false, [{ kind: "allowAlways" }, { kind: "allow" }]);
+    assertEquals(await g.run("bash", { command: "ls" }), "ran ls");
+    assertEquals(await g.run("bash", { command: "pwd" }), "ran pwd");
+    assertEquals(await g.run("bash", { command: "rm x" }), "ran rm x");
+    assertEquals(g.asked.map((a) => a.always), ["bash", "bash(rm *)"]);
+    assertEquals(g.dispatcher.sessionRules(), ["bash"]);
+  });
+  await t.step("a reject the user typed keeps its text under an ask rule", async () => {
+    const g = gate({ ask: ["bash(rm *)"] }, true, [{ kind: "reject" }]);
+    assertEquals(await g.run("bash", { command: "rm x" }), "[command rejected by the user]");
+  });
+  await t.step("a path rule on read_file: deny, and ask in the project", async () => {
+    const g = gate({ deny: ["read_file(/elsewhere/b.*)"], ask: ["read_file(in.txt)"] }, true);
+    assertEquals(
+      await g.run("read_file", { path: "/elsewhere/b.txt" }),
+      '[read_file denied by the permission rule "deny: read_file(/elsewhere/b.*)" — it will be denied every time; do not call it again]',
+    );
+    assertEquals(
+      await g.run("read_file", { path: "in.txt" }),
+      '[read_file rejected: the permission rule "ask: read_file(in.txt)" asks the user, and nobody can be asked in this mode]',
+    );
+    assertEquals(await g.run("read_file", { path: "/elsewhere/a.txt" }), "a");
+  });
+});
+
+Deno.test("the gate without rules: reads out of the project, fetches per host", async (t) => {
+  await t.step("read_file out of the project asks with yolo: false; in it, not", async () => {
+    const g = gate({}, false);
+    assertEquals(await g.run("read_file", { path: "in.txt" }), "in");
+    assertEquals(
+      await g.run("read_file", { path: "/elsewhere/a.txt" }),
+      "[read_file rejected by the user]",
+    );
+    assertEquals(g.asked, [{
+      tool: "read_file",
+      summary: "/elsewhere/a.txt → /elsewhere/a.txt (outside the project)",
+      always: "read_file(/elsewhere/**)",
+    }]);
+  });
+  await t.step("read_file out of the project runs with yolo: true", async () => {
+    const g = gate({}, true);
+    assertEquals(await g.run("read_file", { path: "/elsewhere/a.txt" }), "a");
+    assertEquals(g.asked, []);
+  });
+  await t.step("always for a read out of the project allows its directory", async () => {
+    const g = gate({}, false, [{ kind: "allowAlways" }]);
+    assertEquals(await g.run("read_file", { path: "/elsewhere/a.txt" }), "a");
+    assertEquals(await g.run("read_file", { path: "/elsewhere/b.txt" }), "b");
+    assertEquals(g.asked.length, 1);
+  });
+  await t.step("always for a fetch allows its host, and asks for another", async () => {
+    const g = gate({}, false, [{ kind: "allowAlways" }, { kind: "allow" }]);
+    assertEquals(await g.run("fetch_content", { url: "http://a.test/1" }), "ran http://a.test/1");
+    assertEquals(await g.run("fetch_content", { url: "http://A.test/2" }), "ran http://A.test/2");
+    assertEquals(await g.run("fetch_content", { url: "http://b.test/" }), "ran http://b.test/");
+    assertEquals(g.asked.map((a) => a.always), ["fetch_content(a.test)", "fetch_content(b.test)"]);
+    assertEquals(g.dispatcher.sessionRules(), ["fetch_content(a.test)"]);
+  });
+  await t.step("a fetch is rejected where nobody can be asked", async () => {
+    const g = gate({}, false);
+    assertEquals(
+      await g.run("fetch_content", { url: "http://a.test/" }),
+      "[fetch_content rejected by the user]",
+    );
+  });
+});
