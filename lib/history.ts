@@ -146,3 +146,18 @@ export function alternating(messages: Message[]): Message[] {
   }
   return out;
 }
+
+/** A failure recorded for the session file's `errors` array. */
+export interface RecordedError {
+  time: string;
+  where: "generation" | "tool" | "hook" | "session";
+  message: string;
+}
+
+/** What a compacted past becomes: the summary under its wrapper line, and its acknowledgement. */
+export function summaryMessages(notes: string): Message[] {
+  return [
+    { role: "user", content: `${COMPACT_WRAPPER}\n${notes}` },
+    { role: "assistant", content: COMPACT_ACK },
+  ];
+}

@@ -2,7 +2,13 @@
 
 import type { Config } from "../config/config.ts";
 import { withHookContext } from "../hooks/run.ts";
-import { COMPACT_ACK, COMPACT_WRAPPER, type Message, NOT_RUN, resumable } from "../history.ts";
+import {
+  type Message,
+  NOT_RUN,
+  type RecordedError,
+  resumable,
+  summaryMessages,
+} from "../history.ts";
 import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient, ChatResult, ThinkingChoice } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
@@ -11,7 +17,6 @@ import type { Cut } from "./budget.ts";
 import { type CommandOutcome, conversationOf, Dispatcher, lastAnswer } from "./dispatch.ts";
 import type { AgentEvent } from "./events.ts";
 import { CompactError, type FitTarget, fitWindow, summarise } from "./fit.ts";
-import { isGrammarRefusal } from "./grammar.ts";
 import type { LoopDetector } from "./loop_detector.ts";
 import { answerCalls, answerMessage, ModelCaller } from "./model_call.ts";
 import { addUsage, emptyCounters, emptyUsage, type TurnUsage } from "./recap.ts";
@@ -24,6 +29,8 @@ import {
   TurnStop,
 } from "./texts.ts";
 import { Toolset } from "./toolset.ts";
+
+export type { RecordedError } from "../history.ts";
 
 /** What the core needs from the outside world. */
 export interface AgentOptions {
@@ -47,13 +54,6 @@ export interface AgentOptions {
   onStep?: () => Promise<void>;
   /** The session file's id when sessions are on: the hooks' `session` field. */
   sessionId?: () => string | undefined;
-}
-
-/** A failure recorded for the session file's `errors` array. */
-export interface RecordedError {
-  time: string;
-  where: "generation" | "tool" | "hook" | "session";
-  message: string;
 }
 
 /** A conversation with the model: its history, its turn numbers, its errors, its loop detector. */
@@ -256,19 +256,13 @@ export class Agent {
       await fitWindow(this.#fit, signal);
       return await this.#model.call(signal, this.history);
     } catch (e) {
-      if (isGrammarRefusal(e) && !signal.aborted) {
-        const answered = this.history.some((m) => m.role === "assistant");
-        const dropped = await this.#toolset.dropRefused(
-          this.#opts.chat,
-          this.#model.schemas,
-          answered,
-          signal,
-        );
-        if (dropped) {
-          this.#declare();
-          this.#opts.emit({ type: "warning", message: dropped });
-          return await this.#model.call(signal, this.history);
-        }
+      const { chat, emit } = this.#opts;
+      const schemas = this.#model.schemas;
+      const dropped = await this.#toolset.dropRefused(e, chat, schemas, this.history, signal);
+      if (dropped) {
+        this.#declare();
+        emit({ type: "warning", message: dropped });
+        return await this.#model.call(signal, this.history);
       }
       if (!(e instanceof ProviderError) || e.kind !== "overflow" || signal.aborted) throw e;
       // No calibration from the refusal: the server's window may be smaller than the one mm was
@@ -285,11 +279,7 @@ export class Agent {
     const turn = this.#turn;
     this.history.splice(1);
     this.turns.splice(1);
-    this.history.push(
-      { role: "user", content: `${COMPACT_WRAPPER}\n${notes}` },
-      { role: "assistant", content: COMPACT_ACK },
-      ...kept,
-    );
+    this.history.push(...summaryMessages(notes), ...kept);
     this.turns.push(turn, turn, ...kept.map(() => turn));
     this.#promptAt = this.history.length - kept.length;
     await this.#opts.onStep?.();

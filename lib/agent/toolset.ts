@@ -5,9 +5,10 @@
  * those two moments: a changed list throws away the server's prompt cache.
  */
 
+import type { Message } from "../history.ts";
 import type { ChatClient, ToolSchema } from "../provider/chat.ts";
 import type { AnyTool, MoreTools, UnknownToolAnswer } from "../tool.ts";
-import { grammarDroppedText, refusedTools } from "./grammar.ts";
+import { grammarDroppedText, isGrammarRefusal, refusedTools } from "./grammar.ts";
 
 /** The declared tools of one conversation. */
 export class Toolset {
@@ -44,17 +45,19 @@ export class Toolset {
   }
 
   /**
-   * The server refused the tools' grammar: once in a conversation, before it has any answer, the
-   * tools at fault are found and left out (docs/mcp.md). The warning to show, or undefined when
-   * none can be left out (nothing changed).
+   * When `error` is the server refusing the tools' grammar: once in a conversation, before
+   * `history` has any answer, the tools at fault are found and left out (docs/mcp.md). The warning
+   * to show, or undefined when it was another error or none can be left out (nothing changed).
    */
   async dropRefused(
+    error: unknown,
     chat: ChatClient,
     schemas: ToolSchema[],
-    answered: boolean,
+    history: readonly Message[],
     signal: AbortSignal,
   ): Promise<string | undefined> {
-    if (this.#grammarChecked || answered) return undefined;
+    if (!isGrammarRefusal(error) || signal.aborted || this.#grammarChecked) return undefined;
+    if (history.some((m) => m.role === "assistant")) return undefined;
     this.#grammarChecked = true;
     const refused = await refusedTools(chat, schemas, signal);
     if (!refused.length) return undefined;
