@@ -139,6 +139,7 @@ export function createFetchContent(options: FetchContentOptions = {}): Tool<Fetc
     kind: "fetch",
     emoji: "🌐",
     asks: (input) => Boolean(input.output?.trim()),
+    touches: (input) => input.output?.trim() ? [input.output.trim()] : [],
     declared: (config) => config.fetchContentTool,
     description: FETCH_CONTENT_DESCRIPTION,
     parameters: {

@@ -24,6 +24,7 @@ import {
   TurnStop,
 } from "./texts.ts";
 import { NOT_RUN } from "../history.ts";
+import type { TurnKeeper } from "../undo/keeper.ts";
 import { Toolset } from "./toolset.ts";
 
 /** What the core needs from the outside world. */
@@ -48,6 +49,14 @@ export interface AgentOptions {
   onStep?: () => Promise<void>;
   /** The session file's id when sessions are on: the hooks' `session` field. */
   sessionId?: () => string | undefined;
+  /** Keeps what each turn changes, for `/undo` (lib/undo/); absent: turns cannot be taken back. */
+  keeper?: TurnKeeper;
+}
+
+/** One turn of the conversation: its number and its prompt. */
+export interface TurnPrompt {
+  turn: number;
+  prompt: string;
 }
 
 /** A failure recorded for the session file's `errors` array. */
@@ -130,8 +139,47 @@ export class Agent {
     this.errors.push({ time: new Date().toISOString(), where, message });
   }
 
+  /** What each turn changes is kept here, for `/undo`; undefined when nothing is kept. */
+  get keeper(): TurnKeeper | undefined {
+    return this.#opts.keeper;
+  }
+
+  /** The turns of the history, oldest first, each with its prompt (its first user message). */
+  turnPrompts(): TurnPrompt[] {
+    const out: TurnPrompt[] = [];
+    this.history.forEach((m, i) => {
+      const turn = this.turns[i];
+      if (turn < 1 || m.role !== "user" || out.at(-1)?.turn === turn) return;
+      out.push({ turn, prompt: typeof m.content === "string" ? m.content : "" });
+    });
+    return out;
+  }
+
+  /**
+   * Removes turn `from` and every later one from the history (undo): the next request holds
+   * nothing of them, the next turn takes number `from`; the session file is saved.
+   */
+  async dropTurnsFrom(from: number): Promise<void> {
+    const keep = this.turns.findIndex((t, i) => i > 0 && t >= from);
+    if (keep === -1) return;
+    this.history.splice(keep);
+    this.turns.splice(keep);
+    this.#turn = Math.min(this.#turn, from - 1);
+    this.#previousAnswer = undefined;
+    await this.#opts.onStep?.();
+  }
+
   /** Runs one turn for `prompt` until the model answers, fails or is cancelled. */
   async runTurn(prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
+    try {
+      return await this.#runTurn(prompt, signal);
+    } finally {
+      await this.#opts.keeper?.end();
+    }
+  }
+
+  /** The turn itself; {@linkcode runTurn} closes its undo record. */
+  async #runTurn(prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
     const { config, chat, emit } = this.#opts;
     const counters = emptyCounters();
     this.#turn++;
@@ -151,6 +199,7 @@ export class Agent {
     }
     await this.#push({ role: "user", content: withHookContext(prompt, pre.context) });
     this.#promptAt = this.history.length - 1;
+    await this.#opts.keeper?.begin(this.#turn, prompt);
     const fail = async (error: string, reason: FailReason): Promise<TurnOutcome> => {
       this.recordError("generation", error);
       await this.#opts.onStep?.();

@@ -154,6 +154,16 @@ export class SessionRecorder {
   }
 
   /**
+   * Removes turn `from` and every later one from the session file (undo), and saves it; a failure
+   * to write is thrown.
+   */
+  async dropTurnsFrom(from: number): Promise<void> {
+    this.session.messages = this.session.messages.filter((m) => m.turn < from);
+    this.session.updated = new Date().toISOString();
+    await saveSession(this.dir, this.session);
+  }
+
+  /**
    * Saves the agent's history (without its system prompt) and errors. A failure to write is
    * returned as a warning once, never thrown: the turn goes on.
    */

@@ -71,6 +71,7 @@ export function mcpTool(server: McpServerPort, tool: McpToolInfo): AnyTool {
     emoji: MCP_EMOJI,
     // A server that is not running runs nothing: its answer needs no permission.
     asks: () => server.ask && server.notRunning() === undefined,
+    touches: () => "tree",
     declared: () => true,
     description: tool.description,
     parameters,

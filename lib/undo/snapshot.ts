@@ -1,0 +1,159 @@
+/**
+ * What is at a path now, kept in the store (a file's bytes as a blob), and the snapshot of a git
+ * work tree: its tracked files and its untracked ones that are not ignored, listed by
+ * `git ls-files -co --exclude-standard -z` (through lib/exec/spawn.ts), each hashed only when its
+ * size or time differs from the last manifest's.
+ */
+
+import { isAbsolute, join, relative, sep } from "node:path";
+import { spawnProcess } from "../exec/spawn.ts";
+import { GIT_TIMEOUT, MAX_KEPT_FILE, MAX_LISTING } from "./limits.ts";
+import { type PathState, sizeText } from "./state.ts";
+import type { Manifest, ManifestEntry, UndoStore } from "./store.ts";
+
+/** Why a file over the limit is not kept. */
+export function tooLargeText(size: number): string {
+  return `${sizeText(size)}, over the ${sizeText(MAX_KEPT_FILE)} a file is kept`;
+}
+
+/** Why a file the store could not write is not kept (a full disk). */
+export function notStoredText(reason: string): string {
+  return `the undo store could not keep it: ${reason}`;
+}
+
+/**
+ * The state of `path` now, its bytes kept in `store`; `previous` (the last manifest's entry) is
+ * reused when the size and modification time are the same. Never throws: a fault is `notKept`.
+ */
+export async function keepState(
+  store: UndoStore,
+  path: string,
+  previous?: ManifestEntry,
+): Promise<{ entry: ManifestEntry; added: number }> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch {
+    return { entry: { size: 0, mtime: 0, state: { kind: "absent" } }, added: 0 };
+  }
+  const mtime = info.mtime?.getTime() ?? 0;
+  const at = (state: PathState, added = 0) => ({
+    entry: { size: info.size, mtime, state },
+    added,
+  });
+  if (info.isDirectory) return at({ kind: "dir" });
+  if (info.isSymlink) {
+    try {
+      return at({ kind: "symlink", target: await Deno.readLink(path) });
+    } catch (e) {
+      return at({ kind: "notKept", why: (e as Error).message });
+    }
+  }
+  if (!info.isFile) return at({ kind: "notKept", why: "not a regular file" });
+  if (
+    previous && previous.size === info.size && previous.mtime === mtime &&
+    previous.state.kind === "file"
+  ) {
+    return at(previous.state);
+  }
+  if (info.size > MAX_KEPT_FILE) {
+    return at({ kind: "notKept", why: tooLargeText(info.size), size: info.size });
+  }
+  try {
+    const bytes = await Deno.readFile(path);
+    const { sha, added } = await store.putBlob(bytes);
+    const mode = info.mode === null ? undefined : info.mode & 0o7777;
+    return at(
+      { kind: "file", sha, size: bytes.length, ...(mode !== undefined ? { mode } : {}) },
+      added,
+    );
+  } catch (e) {
+    return at({ kind: "notKept", why: notStoredText(errorWords(e)), size: info.size });
+  }
+}
+
+/** A store or file fault in a few words. */
+export function errorWords(e: unknown): string {
+  const code = (e as { code?: string }).code;
+  if (code === "ENOSPC") return "no space left on device";
+  if (e instanceof Deno.errors.PermissionDenied || code === "EACCES") return "permission denied";
+  return (e as Error).message ?? String(e);
+}
+
+/** The output of `git args…` in `cwd`, or undefined when git is missing or fails. */
+async function git(args: string[], cwd: string): Promise<string | undefined> {
+  try {
+    const p = await spawnProcess({
+      argv: ["git", ...args],
+      cwd,
+      stdout: "piped",
+      timeout: GIT_TIMEOUT,
+    });
+    try {
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      for await (const chunk of p.child.stdout) {
+        size += chunk.length;
+        if (size > MAX_LISTING) {
+          p.stop();
+          break;
+        }
+        chunks.push(chunk);
+      }
+      const status = await p.status;
+      if (!status.success || size > MAX_LISTING) return undefined;
+      const all = new Uint8Array(size);
+      let at = 0;
+      for (const c of chunks) all.set(c, at), at += c.length;
+      return new TextDecoder().decode(all);
+    } finally {
+      p.end();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** The root of the git work tree holding `cwd`, or undefined outside one (or without git). */
+export async function gitRoot(cwd: string): Promise<string | undefined> {
+  const out = await git(["rev-parse", "--show-toplevel"], cwd);
+  const root = out?.trim();
+  return root ? root : undefined;
+}
+
+/** Whether `path` is `dir` or inside it. */
+export function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/**
+ * The work tree of `root` now, as a manifest (paths relative to the root), every file over the
+ * limit noted, nothing under `exclude` (mm's own sessions folder); each file's bytes kept in
+ * `store` unless `previous` has it with the same size and time. Undefined when git cannot list it.
+ */
+export async function snapshotTree(
+  store: UndoStore,
+  root: string,
+  exclude: string[],
+  previous?: Manifest,
+): Promise<{ manifest: Manifest; added: number } | undefined> {
+  const listing = await git(["ls-files", "-co", "--exclude-standard", "-z"], root);
+  if (listing === undefined) return undefined;
+  const paths = [...new Set(listing.split("\0").filter((p) => p))]
+    .filter((p) => !exclude.some((x) => isInside(join(root, p), x)));
+  const prev = previous?.root === root ? previous.files : {};
+  const files: Record<string, ManifestEntry> = {};
+  let added = 0;
+  const BATCH = 64;
+  for (let i = 0; i < paths.length; i += BATCH) {
+    const batch = paths.slice(i, i + BATCH);
+    const kept = await Promise.all(batch.map((p) => keepState(store, join(root, p), prev[p])));
+    batch.forEach((p, j) => {
+      // A path git lists that is gone (deleted, not yet staged) is not part of the tree.
+      if (kept[j].entry.state.kind !== "absent") files[p] = kept[j].entry;
+      added += kept[j].added;
+    });
+  }
+  return { manifest: { root, files }, added };
+}

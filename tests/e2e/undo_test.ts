@@ -1,0 +1,127 @@
+/** Undo through the real `mm -p` and `mm undo`, in real git repositories (docs/undo.md). */
+
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { runCases } from "../helpers/cases.ts";
+import { exists, runMM, workdir } from "../helpers/mm.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
+
+const server = ScriptedServer.start();
+
+/** Runs git in `dir` (the test's own process: mm is not involved). */
+async function git(dir: string, ...args: string[]): Promise<void> {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.name=t", "-c", "user.email=t@t", ...args],
+    cwd: dir,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+}
+
+/** A git repository with a.txt and c.txt committed, its agent file keeping sessions. */
+async function repo(model: string, inGit = true): Promise<string> {
+  const dir = await workdir(
+    `url: ${server.url}\nmodel: ${model}\nyolo: true\nsessions:\n  enabled: true\n`,
+  );
+  await Deno.writeTextFile(`${dir}/a.txt`, "one\n");
+  await Deno.writeTextFile(`${dir}/c.txt`, "see\n");
+  if (inGit) {
+    await git(dir, "init", "-q");
+    await git(dir, "add", "a.txt", "c.txt");
+    await git(dir, "commit", "-q", "-m", "start");
+  }
+  return dir;
+}
+
+/** The only session file of `dir`, parsed. */
+// deno-lint-ignore no-explicit-any
+async function session(dir: string): Promise<any> {
+  for await (const e of Deno.readDir(`${dir}/.mm/sessions`)) {
+    if (e.name.endsWith(".json")) {
+      return JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${e.name}`));
+    }
+  }
+}
+
+const EDIT_AND_BASH = [
+  {
+    toolCalls: [
+      { name: "write_file", arguments: { path: "a.txt", content: "two\n" } },
+      { name: "bash", arguments: { command: "echo new > b.txt && rm c.txt" } },
+    ],
+  },
+  { text: "done" },
+];
+
+Deno.test("undo", async (t) => {
+  await runCases(t, {
+    "mm -p edits and runs bash; mm undo restores the files and the session loses the turn":
+      async () => {
+        server.script("undo-p", EDIT_AND_BASH);
+        const dir = await repo("undo-p");
+        const run = await runMM(["-p", "change things"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "two\n");
+        assertEquals(await exists(`${dir}/b.txt`), true);
+        assertEquals(await exists(`${dir}/c.txt`), false);
+        assertEquals((await session(dir)).messages.length, 5);
+        const undo = await runMM(["undo"], { cwd: dir });
+        assertEquals(undo.code, 0, undo.stderr);
+        assertEquals(
+          undo.stdout,
+          [
+            'took back turn 1 ("change things"): 3 file(s) restored',
+            "  restored a.txt",
+            "  restored c.txt",
+            "  removed b.txt (the turn made it)",
+            "",
+          ].join("\n"),
+        );
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "one\n");
+        assertEquals(await Deno.readTextFile(`${dir}/c.txt`), "see\n");
+        assertEquals(await exists(`${dir}/b.txt`), false);
+        assertEquals((await session(dir)).messages, []);
+        const again = await runMM(["undo"], { cwd: dir });
+        assertEquals(again.code, 1);
+        assertEquals(again.stderr, "mm: the session has no turn to take back\n");
+      },
+    "a file changed since the turn is left alone and named": async () => {
+      server.script("undo-changed", EDIT_AND_BASH);
+      const dir = await repo("undo-changed");
+      assertEquals((await runMM(["-p", "change things"], { cwd: dir })).code, 0);
+      await Deno.writeTextFile(`${dir}/a.txt`, "mine\n");
+      const undo = await runMM(["undo"], { cwd: dir });
+      assertEquals(undo.code, 0, undo.stderr);
+      assertStringIncludes(undo.stdout, "  left alone a.txt: changed since the turn\n");
+      assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "mine\n");
+      assertEquals(await Deno.readTextFile(`${dir}/c.txt`), "see\n");
+    },
+    "outside git, the file tools' files come back and the commands' changes are said to stay":
+      async () => {
+        server.script("undo-nogit", EDIT_AND_BASH);
+        const dir = await repo("undo-nogit", false);
+        assertEquals((await runMM(["-p", "change things"], { cwd: dir })).code, 0);
+        const undo = await runMM(["undo"], { cwd: dir });
+        assertEquals(undo.code, 0, undo.stderr);
+        assertEquals(
+          undo.stdout,
+          [
+            'took back turn 1 ("change things"): 1 file(s) restored',
+            "  restored a.txt",
+            "  commands ran outside a git work tree: what they changed cannot be taken back",
+            "",
+          ].join("\n"),
+        );
+        assertEquals(await exists(`${dir}/b.txt`), true);
+      },
+    "mm undo --help, and with sessions off": async () => {
+      const help = await runMM(["undo", "--help"], { cwd: await repo("undo-help") });
+      assertEquals(help.code, 0);
+      assertStringIncludes(help.stdout, "Usage: mm undo [--session ID]");
+      const off = await workdir(`url: ${server.url}\nmodel: x\n`);
+      const run = await runMM(["undo"], { cwd: off });
+      assertEquals(run.code, 1);
+      assertStringIncludes(run.stderr, "mm undo needs sessions");
+    },
+  });
+});
