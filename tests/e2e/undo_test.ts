@@ -1,9 +1,10 @@
 /** Undo through the real `mm -p` and `mm undo`, in real git repositories (docs/undo.md). */
 
-import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { exists, runMM, workdir } from "../helpers/mm.ts";
+import { DENO_DIR, exists, MAIN, runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
+import { Terminal } from "../helpers/tmux.ts";
 
 const server = ScriptedServer.start();
 
@@ -114,6 +115,59 @@ Deno.test("undo", async (t) => {
         );
         assertEquals(await exists(`${dir}/b.txt`), true);
       },
+    "line mode: /undo puts the prompt back, /rewind lists and takes back, /rewind 0": async () => {
+      server.script("undo-line", [
+        ...EDIT_AND_BASH,
+        { toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content: "three\n" } }] },
+        { text: "second done" },
+        { text: "fresh answer" },
+      ]);
+      const dir = await repo("undo-line");
+      const term = await Terminal.start(
+        [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN],
+        { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR } },
+      );
+      try {
+        await term.waitFor("Ctrl-D quits.");
+        await term.type("change things");
+        await term.keys("Enter");
+        await term.waitFor(/done\n(.*\n)?⚙/);
+        await term.type("make it three");
+        await term.keys("Enter");
+        await term.waitFor("second done");
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "three\n");
+        await term.type("/rewind");
+        await term.keys("Enter");
+        const list = await term.waitFor(
+          / {2}2 {2}\d\d:\d\d {2}make it three {2}\(1 file\(s\) changed\)/,
+        );
+        assertMatch(list, / {2}1 {2}\d\d:\d\d {2}change things {2}\(3 file\(s\) changed\)/);
+        await term.type("/undo");
+        await term.keys("Enter");
+        const put = await term.waitFor(/› make it three$/m);
+        assertStringIncludes(put, 'took back turn 2 ("make it three"): 1 file(s) restored');
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "two\n");
+        await term.keys("C-u");
+        await term.type("/rewind 1");
+        await term.keys("Enter");
+        await term.waitFor('took back turn 1 ("change things")');
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "one\n");
+        assertEquals(await Deno.readTextFile(`${dir}/c.txt`), "see\n");
+        await term.keys("C-u");
+        await term.type("/rewind 0");
+        await term.keys("Enter");
+        await term.waitFor("/rewind: there is no turn to take back");
+        await term.type("again");
+        await term.keys("Enter");
+        await term.waitFor("fresh answer");
+        // The model's next request holds nothing of the turns taken back.
+        const sent = server.chats("undo-line").at(-1)!.body.messages;
+        assertEquals(sent.map((m: { role: string }) => m.role), ["system", "user"]);
+        assertEquals((await session(dir)).messages.map((m: { turn: number }) => m.turn), [1, 1]);
+      } finally {
+        await term.kill();
+      }
+    },
     "mm undo --help, and with sessions off": async () => {
       const help = await runMM(["undo", "--help"], { cwd: await repo("undo-help") });
       assertEquals(help.code, 0);

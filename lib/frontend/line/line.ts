@@ -220,9 +220,12 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
   stop.signal.addEventListener("abort", onSignal, { once: true });
   keys.start((key) => router.dispatch(key));
   let interrupted = false;
+  /** What the next line starts with: the prompt `/undo` put back. */
+  let putBack = "";
   try {
     while (true) {
-      const r = await editor.read(PROMPT, history);
+      const r = await editor.read(PROMPT, history, putBack);
+      putBack = "";
       if (r.kind === "eof") break;
       if (r.kind === "interrupt") {
         if (interrupted) break;
@@ -242,6 +245,7 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
         render.finish();
         if (outcome.kind === "quit") break;
         for (const line of outcomeLines(outcome)) render.line(visible(line));
+        if (outcome.kind === "undone") putBack = outcome.prompt;
         continue;
       }
       const outcome = await busy((signal) => conversation.agent.runTurn(text, signal));
