@@ -38,6 +38,7 @@ export class TurnKeeper {
   /** The git root of the working directory: null outside a work tree, undefined before asked. */
   #root?: string | null;
   #writeFailed = false;
+  #prunedAll = false;
 
   /** A keeper over `opts.store`. */
   constructor(opts: KeeperOptions) {
@@ -145,7 +146,11 @@ export class TurnKeeper {
     record.after = after;
     await this.#save(record);
     await this.store.prune().catch(() => {});
-    await pruneStores(this.#sessions).catch(() => {});
+    // Every store of the sessions folder together: once per conversation (it reads them all).
+    if (!this.#prunedAll) {
+      this.#prunedAll = true;
+      await pruneStores(this.#sessions).catch(() => {});
+    }
   }
 
   /** Writes the record; a fault is noted in it once (the turn goes on). */

@@ -112,7 +112,10 @@ export async function planRestore(
   for (const [path, want] of [...before].sort(([a], [b]) => a.localeCompare(b))) {
     const is = await now(path);
     if (want.kind === "notKept") {
-      if (!isWhatWasLeft(is, left.get(path) ?? want)) plan.notKept.push({ path, why: want.why });
+      // Said unless the turn left it as it was (a large file it did not change).
+      const was = left.get(path);
+      const same = was?.kind === "notKept" && was.size === want.size;
+      if (!same) plan.notKept.push({ path, why: want.why });
       continue;
     }
     if (sameState(is, want)) continue;

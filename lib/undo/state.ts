@@ -38,7 +38,8 @@ export function sameState(a: PathState, b: PathState): boolean {
 
 /** A size in the words a user reads: `200 MB`, `3 KB`, `12 bytes`. */
 export function sizeText(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`;
+  const mb = bytes / (1024 * 1024);
+  if (mb >= 1) return `${Number.isInteger(mb) || mb >= 10 ? Math.round(mb) : mb.toFixed(1)} MB`;
   if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${bytes} bytes`;
 }
