@@ -25,14 +25,23 @@ export function notStoredText(reason: string): string {
  * The state of `path` now, its bytes kept in `store`; `previous` (the last manifest's entry) is
  * reused when the size and modification time are the same. Never throws: a fault is `notKept`.
  */
-export async function keepState(
+export function keepState(
   store: UndoStore,
   path: string,
   previous?: ManifestEntry,
 ): Promise<{ entry: ManifestEntry; added: number }> {
+  return Promise.resolve(keepStateSync(store, path, previous));
+}
+
+/** {@linkcode keepState} without awaiting: a snapshot's thousands of files in one go. */
+export function keepStateSync(
+  store: UndoStore,
+  path: string,
+  previous?: ManifestEntry,
+): { entry: ManifestEntry; added: number } {
   let info: Deno.FileInfo;
   try {
-    info = await Deno.lstat(path);
+    info = Deno.lstatSync(path);
   } catch {
     return { entry: { size: 0, mtime: 0, state: { kind: "absent" } }, added: 0 };
   }
@@ -44,7 +53,7 @@ export async function keepState(
   if (info.isDirectory) return at({ kind: "dir" });
   if (info.isSymlink) {
     try {
-      return at({ kind: "symlink", target: await Deno.readLink(path) });
+      return at({ kind: "symlink", target: Deno.readLinkSync(path) });
     } catch (e) {
       return at({ kind: "notKept", why: (e as Error).message });
     }
@@ -60,8 +69,8 @@ export async function keepState(
     return at({ kind: "notKept", why: tooLargeText(info.size), size: info.size });
   }
   try {
-    const bytes = await Deno.readFile(path);
-    const { sha, added } = await store.putBlob(bytes);
+    const bytes = Deno.readFileSync(path);
+    const { sha, added } = store.putBlobSync(bytes);
     const mode = info.mode === null ? undefined : info.mode & 0o7777;
     return at(
       { kind: "file", sha, size: bytes.length, ...(mode !== undefined ? { mode } : {}) },
@@ -140,20 +149,22 @@ export async function snapshotTree(
 ): Promise<{ manifest: Manifest; added: number } | undefined> {
   const listing = await git(["ls-files", "-co", "--exclude-standard", "-z"], root);
   if (listing === undefined) return undefined;
+  // What is excluded, relative to the root, compared as a prefix (a path call per file costs).
+  const skip = exclude.filter((x) => isInside(x, root)).map((x) => `${relative(root, x)}/`);
   const paths = [...new Set(listing.split("\0").filter((p) => p))]
-    .filter((p) => !exclude.some((x) => isInside(join(root, p), x)));
+    .filter((p) => !skip.some((x) => p.startsWith(x) || `${p}/` === x));
   const prev = previous?.root === root ? previous.files : {};
   const files: Record<string, ManifestEntry> = {};
   let added = 0;
-  const BATCH = 64;
-  for (let i = 0; i < paths.length; i += BATCH) {
-    const batch = paths.slice(i, i + BATCH);
-    const kept = await Promise.all(batch.map((p) => keepState(store, join(root, p), prev[p])));
-    batch.forEach((p, j) => {
-      // A path git lists that is gone (deleted, not yet staged) is not part of the tree.
-      if (kept[j].entry.state.kind !== "absent") files[p] = kept[j].entry;
-      added += kept[j].added;
-    });
+  // Synchronous calls, the event loop let go now and then: a promise per file costs more than
+  // the work (docs/performance.md, "Undo").
+  for (let i = 0; i < paths.length; i++) {
+    if (i % 500 === 499) await new Promise((r) => setTimeout(r, 0));
+    const p = paths[i];
+    const kept = keepStateSync(store, join(root, p), prev[p]);
+    // A path git lists that is gone (deleted, not yet staged) is not part of the tree.
+    if (kept.entry.state.kind !== "absent") files[p] = kept.entry;
+    added += kept.added;
   }
   return { manifest: { root, files }, added };
 }

@@ -5,6 +5,7 @@
  * manifest (`tree.json`, to hash only what changed) and, while a restore runs, its journal.
  */
 
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { MAX_SESSION_BYTES, MAX_TOTAL_BYTES } from "./limits.ts";
 import { type PathState, sha256 } from "./state.ts";
@@ -58,6 +59,7 @@ export function undoDir(dir: string, id: string): string {
 export class UndoStore {
   /** Its folder. */
   readonly dir: string;
+  #blobDir = false;
 
   /** The store in `dir` (made on first write). */
   constructor(dir: string) {
@@ -75,6 +77,39 @@ export class UndoStore {
       // not kept yet
     }
     await writeAtomic(path, bytes);
+    return { sha, added: bytes.length };
+  }
+
+  /**
+   * {@linkcode putBlob} without awaiting: a snapshot of thousands of files keeps them in one go
+   * (a promise per file costs more than the work). Throws what the file system says (a full disk).
+   */
+  putBlobSync(bytes: Uint8Array): { sha: string; added: number } {
+    const sha = createHash("sha256").update(bytes).digest("hex");
+    const dir = join(this.dir, "blobs");
+    const path = join(dir, sha);
+    try {
+      Deno.lstatSync(path);
+      return { sha, added: 0 };
+    } catch {
+      // not kept yet
+    }
+    if (!this.#blobDir) {
+      Deno.mkdirSync(dir, { recursive: true });
+      this.#blobDir = true;
+    }
+    const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+    try {
+      Deno.writeFileSync(tmp, bytes);
+      Deno.renameSync(tmp, path);
+    } catch (e) {
+      try {
+        Deno.removeSync(tmp);
+      } catch {
+        // never written
+      }
+      throw e;
+    }
     return { sha, added: bytes.length };
   }
 
@@ -158,6 +193,8 @@ export class UndoStore {
   async prune(cap = MAX_SESSION_BYTES): Promise<number> {
     const records = await this.records();
     let total = records.reduce((n, r) => n + r.bytes, 0);
+    // The records' bytes bound the blobs': under the cap, no blob is listed (a turn stays cheap).
+    if (total <= cap) return total;
     while (total > cap && records.length) {
       const oldest = records.shift()!;
       total -= oldest.bytes;
@@ -181,8 +218,12 @@ export class UndoStore {
     try {
       for await (const e of Deno.readDir(join(this.dir, "blobs"))) {
         const path = join(this.dir, "blobs", e.name);
-        if (named.has(e.name)) bytes += (await Deno.lstat(path).catch(() => ({ size: 0 }))).size;
-        else await Deno.remove(path).catch(() => {});
+        try {
+          if (named.has(e.name)) bytes += Deno.lstatSync(path).size;
+          else Deno.removeSync(path);
+        } catch {
+          // gone meanwhile
+        }
       }
     } catch {
       // no blobs yet

@@ -17,8 +17,11 @@ import {
   MEMORY_NEEDS_SESSIONS,
   NOTHING_TO_ABORT,
   NOTHING_TO_SKIP,
+  NOTHING_TO_UNDO,
   outcomeLines,
   parseCommand,
+  rewindRangeText,
+  UNDO_NEEDS_SESSIONS,
   unknownCommandText,
 } from "../../lib/agent/commands.ts";
 import type { AgentEvent } from "../../lib/agent/events.ts";
@@ -136,6 +139,8 @@ Deno.test("every command, without a terminal", async (t) => {
         "  /compact                replace the conversation by the model's summary of it",
         "  /memory <words>         search earlier conversations (sessions)",
         "  /ask <agent> <prompt>   hand a task to an agent of mmConfigs",
+        "  /undo                   take back the last turn: its files and its messages",
+        "  /rewind [N]             list the turns; take back turn N and every later one",
         "  /abort                  stop the running turn (Esc and Ctrl-C do too)",
         "  /skip                   decline a question the model asked",
         "  /quit, /exit            leave mm (Ctrl-D does too)",
@@ -143,7 +148,27 @@ Deno.test("every command, without a terminal", async (t) => {
     ]);
     const editor = conversation([], { editor: true }).c;
     assertEquals((await run(editor, "/help")).kind, "help");
-    assertEquals(commandsOf(true).map((x) => x.name), ["/help", "/compact", "/memory", "/ask"]);
+    assertEquals(commandsOf(true).map((x) => x.name), [
+      "/help",
+      "/compact",
+      "/memory",
+      "/ask",
+      "/undo",
+      "/rewind",
+    ]);
+  });
+
+  await t.step("/undo with no turn, /rewind 0 and 99, and without sessions", async () => {
+    const { c } = conversation(["hello"]);
+    assertEquals(await run(c, "/undo"), { kind: "said", text: NOTHING_TO_UNDO });
+    assertEquals(await run(c, "/rewind"), { kind: "said", text: NOTHING_TO_UNDO });
+    await c.agent.runTurn("hi", idle());
+    assertEquals(await run(c, "/rewind 0"), { kind: "said", text: rewindRangeText(1) });
+    assertEquals(await run(c, "/rewind 99"), { kind: "said", text: rewindRangeText(1) });
+    assertEquals(rewindRangeText(1), "/rewind N: N is a turn from 1 to 1 (/rewind lists them)");
+    // The fake conversation keeps no session: nothing can be taken back, and it says why.
+    assertEquals(await run(c, "/undo"), { kind: "said", text: UNDO_NEEDS_SESSIONS });
+    assertEquals(c.agent.history.length, 3);
   });
 
   await t.step(
@@ -297,6 +322,8 @@ Deno.test("every command, without a terminal", async (t) => {
       "/compact",
       "/memory",
       "/ask",
+      "/undo",
+      "/rewind",
       "/abort",
       "/skip",
       "/quit",

@@ -453,7 +453,7 @@ Deno.test("editor mode (ACP)", async (t) => {
         await editor.waitFor((n) =>
           n.sessionId === id && n.update.sessionUpdate === "available_commands_update"
         );
-        assertEquals(editor.commandsOf(id), ["help", "compact", "memory", "ask"]);
+        assertEquals(editor.commandsOf(id), ["help", "compact", "memory", "ask", "undo", "rewind"]);
         const offer = editor.updates.find((n) =>
           n.update.sessionUpdate === "available_commands_update"
         )!.update as Any;
