@@ -30,6 +30,7 @@ function fail(message: string, code: number): number {
 async function run(args: string[]): Promise<number> {
   const flags = parseFlags(args);
   if (flags.command === "trust") return await trustCommand(flags);
+  if (flags.command === "undo") return await undoCommand(flags);
   if (flags.list || flags.revoke) {
     throw new UsageError(`${flags.list ? "--list" : "--revoke"} goes with mm trust`);
   }
@@ -210,6 +211,20 @@ async function initChoices(flags: Flags) {
     throw new UsageError(`--url: "${flags.url}" is not an http:// or https:// URL`);
   }
   return { provider, url, model: flags.model };
+}
+
+/** `mm undo [--session ID]`, `mm undo --help`: the last turn of a session taken back. */
+async function undoCommand(flags: Flags): Promise<number> {
+  const { runUndo, UNDO_HELP } = await import("./lib/commands/undo.ts");
+  if (flags.help) {
+    writeAll(Deno.stdout, UNDO_HELP);
+    return 0;
+  }
+  if (flags.prompt !== undefined || flags.args.length) {
+    throw new UsageError("mm undo takes no prompt; --session ID names a session");
+  }
+  const cwd = Deno.cwd();
+  return await runUndo({ config: await configFor(flags, cwd, "undo"), cwd, id: flags.session });
 }
 
 /** `mm trust`, `mm trust --list`, `mm trust --revoke [DIR]`, `mm trust --help`. */

@@ -161,3 +161,20 @@ export function summaryMessages(notes: string): Message[] {
     { role: "assistant", content: COMPACT_ACK },
   ];
 }
+
+/** One turn of the conversation: its number and its prompt. */
+export interface TurnPrompt {
+  turn: number;
+  prompt: string;
+}
+
+/** The turns of a history (`turns[i]` the turn of `history[i]`), oldest first, with their prompts. */
+export function turnPrompts(history: readonly Message[], turns: readonly number[]): TurnPrompt[] {
+  const out: TurnPrompt[] = [];
+  history.forEach((m, i) => {
+    const turn = turns[i];
+    if (turn < 1 || m.role !== "user" || out.at(-1)?.turn === turn) return;
+    out.push({ turn, prompt: typeof m.content === "string" ? m.content : "" });
+  });
+  return out;
+}

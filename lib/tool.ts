@@ -391,6 +391,12 @@ export interface Tool<I = Record<string, unknown>> {
    * `diff`: run with its writes kept back, it shows the permission dialog what it would change.
    */
   previewsChange?: boolean;
+  /**
+   * What a call will change, for undo (docs/undo.md): the paths it writes (kept before it runs), or
+   * `"tree"` when it runs a command whose effects are unknown (the git work tree is kept). Absent:
+   * it changes no file (one it writes as it goes is kept at its write).
+   */
+  touches?(input: I): string[] | "tree";
   /** Whether this configuration declares the tool. */
   declared(config: Config): boolean;
   /** What the model reads; a function when it depends on the configuration (lsp names its servers). */

@@ -23,7 +23,17 @@ export const LAYERS = ["base", "adapter", "core", "front end", "main"] as const;
 export type Layer = typeof LAYERS[number];
 
 /** The folders of `lib/` that are adapters to the outside world. */
-const ADAPTERS = ["provider", "lsp", "mcp", "session", "hooks", "webmd", "subagent", "acp"];
+const ADAPTERS = [
+  "provider",
+  "lsp",
+  "mcp",
+  "session",
+  "hooks",
+  "webmd",
+  "subagent",
+  "acp",
+  "undo",
+];
 
 /** The layer of a module, by its path from the repository's root; undefined outside the tree. */
 export function layerOf(path: string): Layer | undefined {

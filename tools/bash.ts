@@ -26,6 +26,7 @@ export const bash: Tool<BashInput> = {
   kind: "execute",
   emoji: "🛠️",
   asks: true,
+  touches: () => "tree",
   counter: "commands",
   declared: (config) => config.bashTool,
   description: BASH_DESCRIPTION,

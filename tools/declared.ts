@@ -155,6 +155,7 @@ export function declaredTool(entry: DeclaredToolConfig): AnyTool {
     kind: "execute",
     emoji: "🧰",
     asks: true,
+    touches: () => "tree",
     declared: () => true,
     description,
     parameters,

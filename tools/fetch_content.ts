@@ -140,6 +140,7 @@ export function createFetchContent(options: FetchContentOptions = {}): Tool<Fetc
     emoji: "🌐",
     // Every fetch asks when `yolo: false`; "always" allows its host for the session.
     asks: true,
+    touches: (input) => input.output?.trim() ? [input.output.trim()] : [],
     declared: (config) => config.fetchContentTool,
     description: FETCH_CONTENT_DESCRIPTION,
     parameters: {

@@ -67,6 +67,7 @@ export const writeFile: Tool<WriteFileInput> = {
   kind: "edit",
   emoji: "📝",
   asks: true,
+  touches: (input) => [input.path],
   previewsChange: true,
   counter: "fileOps",
   declared: (config) => config.editTools,

@@ -1,6 +1,5 @@
 /** The agent core: one turn is model calls and tool calls until an answer (mm.md §4). */
 
-import type { Config } from "../config/config.ts";
 import { withHookContext } from "../hooks/run.ts";
 import {
   type Message,
@@ -9,13 +8,11 @@ import {
   resumable,
   summaryMessages,
 } from "../history.ts";
-import type { AskPermission } from "../permissions/prompt.ts";
-import type { ChatClient, ChatResult, ThinkingChoice } from "../provider/chat.ts";
+import type { ChatResult, ThinkingChoice } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
-import type { AnyTool, MoreTools, ToolContext } from "../tool.ts";
+import type { AnyTool } from "../tool.ts";
 import type { Cut } from "./budget.ts";
 import { type CommandOutcome, conversationOf, Dispatcher, lastAnswer } from "./dispatch.ts";
-import type { AgentEvent } from "./events.ts";
 import { CompactError, type FitTarget, fitWindow, summarise } from "./fit.ts";
 import type { LoopDetector } from "./loop_detector.ts";
 import { answerCalls, answerMessage, ModelCaller } from "./model_call.ts";
@@ -28,33 +25,12 @@ import {
   type TurnOutcome,
   TurnStop,
 } from "./texts.ts";
+import type { TurnKeeper } from "../undo/keeper.ts";
+import type { AgentOptions } from "./options.ts";
 import { Toolset } from "./toolset.ts";
 
 export type { RecordedError } from "../history.ts";
-
-/** What the core needs from the outside world. */
-export interface AgentOptions {
-  config: Config;
-  chat: ChatClient;
-  /** The declared tools. */
-  tools: AnyTool[];
-  /**
-   * Tools known only once their servers have started (MCP): asked for once, by the first turn (or
-   * command), and declared after `tools` for the rest of the conversation; their `unknown` answers
-   * the names of theirs that are not declared. A wait the turn's `signal` interrupts (it resolves
-   * at once) is asked for again by the next turn.
-   */
-  moreTools?: (signal: AbortSignal) => Promise<MoreTools>;
-  systemPrompt: string;
-  /** The tools' context for one turn. */
-  context(signal: AbortSignal): ToolContext;
-  askPermission: AskPermission;
-  emit(event: AgentEvent): void;
-  /** Called after every step (a message added to the history, an error recorded). */
-  onStep?: () => Promise<void>;
-  /** The session file's id when sessions are on: the hooks' `session` field. */
-  sessionId?: () => string | undefined;
-}
+export type { AgentOptions } from "./options.ts";
 
 /** A conversation with the model: its history, its turn numbers, its errors, its loop detector. */
 export class Agent {
@@ -66,6 +42,8 @@ export class Agent {
   readonly errors: RecordedError[] = [];
   /** The thinking asked for over the configuration's (`/think`); undefined: the configuration's. */
   thinking: ThinkingChoice | undefined;
+  /** What each turn changes is kept here, for `/undo`; undefined when nothing is kept. */
+  readonly keeper: TurnKeeper | undefined;
   #opts: AgentOptions;
   #toolset: Toolset;
   #model!: ModelCaller;
@@ -81,6 +59,7 @@ export class Agent {
   /** Starts a conversation with the options' system prompt, after `earlier` messages if resumed. */
   constructor(opts: AgentOptions, earlier: { message: Message; turn: number }[] = []) {
     this.#opts = opts;
+    this.keeper = opts.keeper;
     this.history = [{ role: "system", content: opts.systemPrompt }];
     this.turns = [0];
     // A resumed history never sends a call without its answer (a run killed mid-call left one).
@@ -133,8 +112,31 @@ export class Agent {
     this.errors.push({ time: new Date().toISOString(), where, message });
   }
 
+  /**
+   * Removes turn `from` and every later one from the history (undo): the next request holds
+   * nothing of them, the next turn takes number `from`; the session file is saved.
+   */
+  async dropTurnsFrom(from: number): Promise<void> {
+    const keep = this.turns.findIndex((t, i) => i > 0 && t >= from);
+    if (keep === -1) return;
+    this.history.splice(keep);
+    this.turns.splice(keep);
+    this.#turn = Math.min(this.#turn, from - 1);
+    this.#previousAnswer = undefined;
+    await this.#opts.onStep?.();
+  }
+
   /** Runs one turn for `prompt` until the model answers, fails or is cancelled. */
   async runTurn(prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
+    try {
+      return await this.#runTurn(prompt, signal);
+    } finally {
+      await this.#opts.keeper?.end();
+    }
+  }
+
+  /** The turn itself; {@linkcode runTurn} closes its undo record. */
+  async #runTurn(prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
     const { config, chat, emit } = this.#opts;
     const counters = emptyCounters();
     this.#usage = emptyUsage();
@@ -155,6 +157,7 @@ export class Agent {
     }
     await this.#push({ role: "user", content: withHookContext(prompt, pre.context) });
     this.#promptAt = this.history.length - 1;
+    await this.#opts.keeper?.begin(this.#turn, prompt);
     const fail = async (error: string, reason: FailReason): Promise<TurnOutcome> => {
       this.recordError("generation", error);
       await this.#opts.onStep?.();

@@ -10,7 +10,7 @@ import { nearest } from "../nearest.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { SessionBusyError, SessionLockError } from "../session/lock.ts";
 import { sessionsDir } from "../session/store.ts";
-import type { Message } from "../history.ts";
+import { COMPACT_WRAPPER, type Message, turnPrompts } from "../history.ts";
 import type { AnyTool } from "../tool.ts";
 import { versionLine } from "../version.ts";
 import type { Agent } from "./agent.ts";
@@ -18,6 +18,13 @@ import type { AgentEvent } from "./events.ts";
 import { CompactError } from "./fit.ts";
 import { THINKING_FLAG, thinkingFlag } from "../config/overrides.ts";
 import type { ThinkingChoice } from "../provider/chat.ts";
+import {
+  reportLines,
+  takeBack,
+  turnLine,
+  type UndoReport,
+  UndoStoreError,
+} from "../undo/take_back.ts";
 
 /** A typed command: its name and the rest of the line. */
 export interface SlashCommand {
@@ -51,7 +58,11 @@ export type CommandOutcome =
   /** It could not be done: one sentence. */
   | { kind: "failed"; text: string }
   /** `/quit`, `/exit`: the front end leaves (after the running turn). */
-  | { kind: "quit" };
+  | { kind: "quit" }
+  /** `/undo`, `/rewind N`: turns taken back; their first prompt goes back into the input. */
+  | { kind: "undone"; report: UndoReport; prompt: string }
+  /** `/rewind`: the turns that may be taken back, oldest first (a line each). */
+  | { kind: "turns"; turns: { turn: number; line: string }[] };
 
 /** What a conversation needs of its front end. */
 export interface ConversationHost {
@@ -119,6 +130,27 @@ export function thinkSetText(choice: ThinkingChoice): string {
   return `thinking ${choice.thinking}${effort} from the next request`;
 }
 
+/** What `/undo` and `/rewind` say with sessions off (the store lives beside the session file). */
+export const UNDO_NEEDS_SESSIONS =
+  "/undo needs sessions: set sessions.enabled: true (what a turn changes is kept beside its session file)";
+
+/** What `/undo` says with no turn to take back. */
+export const NOTHING_TO_UNDO = "/undo: there is no turn to take back";
+
+/** What `/rewind N` says of a number that is not a turn of the conversation. */
+export function rewindRangeText(last: number): string {
+  return last
+    ? `/rewind N: N is a turn from 1 to ${last} (/rewind lists them)`
+    : "/rewind: there is no turn to take back";
+}
+
+/** What taking back a compacted turn says. */
+export const UNDO_COMPACTED =
+  "/undo: the conversation was compacted into a summary after that turn; it cannot be taken back";
+
+/** The head of `/rewind`'s list. */
+export const REWIND_HEAD = "Turns (/rewind N takes back turn N and every later one):";
+
 /** What a command cancelled says (`/compact cancelled: the conversation is as it was`). */
 export function cancelledText(command: string): string {
   return `${command} cancelled: the conversation is as it was`;
@@ -175,6 +207,20 @@ export const COMMANDS: readonly Command[] = [
     help: "whether the model thinks, and how hard (for this conversation)",
     editor: true,
     run: (c, args) => Promise.resolve(c.think(args)),
+  },
+  {
+    name: "/undo",
+    usage: "/undo",
+    help: "take back the last turn: its files and its messages",
+    editor: true,
+    run: (c) => c.undo(),
+  },
+  {
+    name: "/rewind",
+    usage: "/rewind [N]",
+    help: "list the turns; take back turn N and every later one",
+    editor: true,
+    run: (c, args) => c.rewind(args),
   },
   {
     name: "/abort",
@@ -253,6 +299,10 @@ export function outcomeLines(outcome: CommandOutcome): string[] {
       return [`compacted: ${outcome.before} message(s) → a summary of ${outcome.chars} characters`];
     case "cancelled":
       return [cancelledText(outcome.command)];
+    case "undone":
+      return reportLines(outcome.report);
+    case "turns":
+      return [REWIND_HEAD, ...outcome.turns.map((t) => t.line)];
     case "asked":
     case "quit":
       return [];
@@ -344,6 +394,54 @@ export class Conversation {
       maxOutput: config.maxOutput,
     });
     return { kind: "said", text };
+  }
+
+  /** `/undo`: the last turn taken back, its files and its messages. */
+  async undo(): Promise<CommandOutcome> {
+    const turns = turnPrompts(this.agent.history, this.agent.turns);
+    if (!turns.length) return { kind: "said", text: NOTHING_TO_UNDO };
+    return await this.#takeBack(turns.at(-1)!.turn);
+  }
+
+  /** `/rewind`: the turns listed; `/rewind N`: turn N and every later one taken back. */
+  async rewind(args: string): Promise<CommandOutcome> {
+    const turns = turnPrompts(this.agent.history, this.agent.turns);
+    const last = turns.at(-1)?.turn ?? 0;
+    if (!args.trim()) {
+      if (!turns.length) return { kind: "said", text: NOTHING_TO_UNDO };
+      const store = this.agent.keeper?.store;
+      const lines = await Promise.all(
+        turns.map(async (t) => ({ turn: t.turn, line: turnLine(t, await store?.record(t.turn)) })),
+      );
+      return { kind: "turns", turns: lines };
+    }
+    const n = Number(args.trim());
+    if (!Number.isInteger(n) || !turns.some((t) => t.turn === n)) {
+      return { kind: "said", text: rewindRangeText(last) };
+    }
+    return await this.#takeBack(n);
+  }
+
+  /** Takes back turn `from` and every later one, files first, then the messages. */
+  async #takeBack(from: number): Promise<CommandOutcome> {
+    const keeper = this.agent.keeper;
+    if (!keeper) return { kind: "said", text: UNDO_NEEDS_SESSIONS };
+    const turns = turnPrompts(this.agent.history, this.agent.turns).filter((t) => t.turn >= from);
+    if (turns.some((t) => t.prompt.startsWith(COMPACT_WRAPPER))) {
+      return { kind: "failed", text: UNDO_COMPACTED };
+    }
+    try {
+      const report = await takeBack(
+        keeper.store,
+        turns,
+        this.#host.cwd,
+        () => this.agent.dropTurnsFrom(from),
+      );
+      return { kind: "undone", report, prompt: report.prompt };
+    } catch (e) {
+      if (e instanceof UndoStoreError) return { kind: "failed", text: `/undo: ${e.message}` };
+      throw e;
+    }
   }
 
   /**

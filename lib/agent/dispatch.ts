@@ -61,6 +61,7 @@ import {
 } from "./texts.ts";
 import { matchToolName } from "./tool_name.ts";
 import { warningText } from "../presentation.ts";
+import type { TurnKeeper } from "../undo/keeper.ts";
 
 /** The conversation as a tool sees it: the history, the calling message, the previous answer. */
 export function conversationOf(history: Message[], previousAnswer?: string): Conversation {
@@ -285,6 +286,8 @@ export interface DispatchOptions {
   sessionId?: () => string | undefined;
   /** Records a failure for the session file. */
   recordError(where: "tool" | "hook", message: string): void;
+  /** Keeps what a call is about to change, for undo (lib/undo/); absent: nothing is kept. */
+  keeper?: TurnKeeper;
 }
 
 /** Runs the tool calls of a conversation; remembers the rules an "always" added for the session. */
@@ -472,6 +475,12 @@ export class Dispatcher {
     if (pre.input && JSON.stringify(pre.input) !== JSON.stringify(input)) {
       input = pre.input;
       changed?.(input);
+    }
+    // Undo: what the call is about to change is kept first (its files, or the work tree).
+    const keeper = this.#opts.keeper;
+    if (keeper) {
+      await keeper.beforeCall(tool, input);
+      ctx.fs = keeper.files(ctx.fs);
     }
     const result = await runTool(tool, input, ctx, (m) => this.#opts.recordError("tool", m));
     const post = await this.hooks("postToolCall", {

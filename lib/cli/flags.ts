@@ -39,7 +39,7 @@ export interface Flags {
   /** `--ask NAME`: the agent of `mmConfigs` to run once. */
   ask?: string;
   /** `init`, `doctor`, `sessions` or `trust`. */
-  command?: "init" | "doctor" | "sessions" | "trust";
+  command?: "init" | "doctor" | "sessions" | "trust" | "undo";
   /** Arguments left after the flags (the prompt of `--ask`). */
   args: string[];
 }
@@ -181,7 +181,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   { names: ["h", "help"], kind: "bool", key: "help", help: "print this help and exit" },
 ];
 
-const COMMANDS = ["init", "doctor", "sessions", "trust"] as const;
+const COMMANDS = ["init", "doctor", "sessions", "trust", "undo"] as const;
 
 /** Parses argv (without the program name). Throws UsageError for anything it cannot place. */
 export function parseFlags(argv: string[]): Flags {

@@ -34,6 +34,10 @@ import type { AnyTool, AskUser, MoreTools, UnknownToolAnswer } from "../tool.ts"
 import { settledBefore } from "../wait.ts";
 import { disabledMcpAnswer, mcpTools, startupTools } from "../../tools/mod.ts";
 import { warningText } from "../presentation.ts";
+import { TurnKeeper } from "../undo/keeper.ts";
+import { finishRestore } from "../undo/restore.ts";
+import { undoDir, UndoStore } from "../undo/store.ts";
+import { recoveredText } from "../undo/take_back.ts";
 
 /** What a run of mm finds once, whatever its front end and however many directories it serves. */
 export interface Run {
@@ -183,7 +187,7 @@ export async function openSession(
       "--continue and --session need sessions: set sessions.enabled: true in the agent file",
     );
   }
-  return await SessionRecorder.open({
+  const recorder = await SessionRecorder.open({
     dir: opts.config.sessions.dir,
     cwd: opts.cwd,
     provider: opts.config.provider,
@@ -191,6 +195,18 @@ export async function openSession(
     continueLatest: opts.continueLatest,
     id: opts.sessionId,
   });
+  // An undo stopped half way (mm killed during it) is finished first, under the session's lock.
+  const recovered = await finishRestore(
+    undoStoreOf(recorder),
+    (from) => recorder.dropTurnsFrom(from),
+  ).catch(() => undefined);
+  if (recovered) recorder.warnings.push(warningText(recoveredText(recovered)));
+  return recorder;
+}
+
+/** The undo store beside a session file (lib/undo/store.ts). */
+export function undoStoreOf(recorder: SessionRecorder): UndoStore {
+  return new UndoStore(undoDir(recorder.dir, recorder.session.id));
 }
 
 /**
@@ -386,6 +402,9 @@ export function frontEndAgent(
       }
       : undefined,
     sessionId: recorder ? () => parts.sessionId ?? recorder.session.id : undefined,
+    keeper: recorder
+      ? new TurnKeeper({ store: undoStoreOf(recorder), cwd, sessions: recorder.dir })
+      : undefined,
   }, earlier);
   return agent;
 }

@@ -14,7 +14,14 @@
 import type { Config } from "../config/config.ts";
 
 /** The front end a run starts, as far as permissions go. */
-export type FrontEnd = "line" | "window" | "oneshot" | "acp" | "sessions" | "doctor";
+export type FrontEnd =
+  | "line"
+  | "window"
+  | "oneshot"
+  | "acp"
+  | "sessions"
+  | "doctor"
+  | "undo";
 
 /** Why a run keeps `run` and `write`: the parts of the agent file (or front end) that need each. */
 export interface PermissionNeeds {
@@ -38,6 +45,8 @@ export function permissionNeeds(config: Config, frontEnd: FrontEnd): PermissionN
   }
   // mm sessions lists session files: it only reads.
   if (frontEnd === "sessions") return { run, write };
+  // mm undo writes the files a turn changed back, and the session file.
+  if (frontEnd === "undo") return { run, write: ["mm undo"] };
   const hasHooks = Object.values(config.hooks).some((list) => (list?.length ?? 0) > 0);
   const lsp = config.lsp.servers.length > 0;
   const agents = Object.keys(config.mmConfigs).length > 0;

@@ -155,6 +155,16 @@ export class SessionRecorder {
   }
 
   /**
+   * Removes turn `from` and every later one from the session file (undo), and saves it; a failure
+   * to write is thrown.
+   */
+  async dropTurnsFrom(from: number): Promise<void> {
+    this.session.messages = this.session.messages.filter((m) => m.turn < from);
+    this.session.updated = new Date().toISOString();
+    await saveSession(this.dir, this.session);
+  }
+
+  /**
    * Saves the agent's history (without its system prompt) and errors. A failure to write (a full
    * disk) is returned as one warning, never thrown: the turn goes on, and every later step tries
    * again, so the session is saved whole at the first step that can be written. Once saved again,

@@ -14,6 +14,7 @@ import { type Recorded, type Reply, ScriptedServer } from "../../tests/helpers/s
 import { hasTime, interleaved, measure, type Sample, summary } from "./_measure.ts";
 import { benchFailedMatch, LINES } from "./edit_file.ts";
 import { benchRecovery } from "./text_calls.ts";
+import { benchUndo, FILES as UNDO_FILES } from "./undo.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 const BARE = fileURLToPath(new URL("./bare_client.ts", import.meta.url));
@@ -163,6 +164,22 @@ for (const r of await benchFailedMatch(RUNS)) {
     `${r.p90.toFixed(1)} ms`,
     "",
     `≤ 100 ms ${met(r.median <= 100)} (CPU ${r.cpu.toFixed(1)} ms)`,
+  ]);
+}
+
+// Undo: a turn's extra time in a git repository of 10,000 files, and the bytes kept (undo.ts).
+{
+  const u = await benchUndo(RUNS);
+  rows.push([
+    `undo: a turn's extra time, ${UNDO_FILES.toLocaleString("en")}-file repository (first turn ${
+      u.first.toFixed(0)
+    } ms)`,
+    `${u.median.toFixed(0)} ms`,
+    `${u.p90.toFixed(0)} ms`,
+    "",
+    `≤ 300 ms ${met(u.median <= 300)} (store ${(u.storeBytes / 1e6).toFixed(1)} MB for ${
+      (u.repoBytes / 1e6).toFixed(1)
+    } MB)`,
   ]);
 }
 

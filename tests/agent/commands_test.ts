@@ -18,9 +18,12 @@ import {
   MEMORY_NEEDS_SESSIONS,
   NOTHING_TO_ABORT,
   NOTHING_TO_SKIP,
+  NOTHING_TO_UNDO,
   outcomeLines,
   parseCommand,
+  rewindRangeText,
   THINK_USAGE,
+  UNDO_NEEDS_SESSIONS,
   unknownCommandText,
 } from "../../lib/agent/commands.ts";
 import type { AgentEvent } from "../../lib/agent/events.ts";
@@ -142,6 +145,8 @@ Deno.test("every command, without a terminal", async (t) => {
         "  /ask <agent> <prompt>   hand a task to an agent of mmConfigs",
         "  /version                the version of mm that runs this conversation",
         "  /think on|off|low|high  whether the model thinks, and how hard (for this conversation)",
+        "  /undo                   take back the last turn: its files and its messages",
+        "  /rewind [N]             list the turns; take back turn N and every later one",
         "  /abort                  stop the running turn (Esc and Ctrl-C do too)",
         "  /skip                   decline a question the model asked",
         "  /quit, /exit            leave mm (Ctrl-D does too)",
@@ -156,7 +161,22 @@ Deno.test("every command, without a terminal", async (t) => {
       "/ask",
       "/version",
       "/think",
+      "/undo",
+      "/rewind",
     ]);
+  });
+
+  await t.step("/undo with no turn, /rewind 0 and 99, and without sessions", async () => {
+    const { c } = conversation(["hello"]);
+    assertEquals(await run(c, "/undo"), { kind: "said", text: NOTHING_TO_UNDO });
+    assertEquals(await run(c, "/rewind"), { kind: "said", text: NOTHING_TO_UNDO });
+    await c.agent.runTurn("hi", idle());
+    assertEquals(await run(c, "/rewind 0"), { kind: "said", text: rewindRangeText(1) });
+    assertEquals(await run(c, "/rewind 99"), { kind: "said", text: rewindRangeText(1) });
+    assertEquals(rewindRangeText(1), "/rewind N: N is a turn from 1 to 1 (/rewind lists them)");
+    // The fake conversation keeps no session: nothing can be taken back, and it says why.
+    assertEquals(await run(c, "/undo"), { kind: "said", text: UNDO_NEEDS_SESSIONS });
+    assertEquals(c.agent.history.length, 3);
   });
 
   await t.step(
@@ -346,6 +366,8 @@ Deno.test("every command, without a terminal", async (t) => {
       "/ask",
       "/version",
       "/think",
+      "/undo",
+      "/rewind",
       "/abort",
       "/skip",
       "/quit",

@@ -484,6 +484,8 @@ Deno.test("editor mode (ACP)", async (t) => {
           "ask",
           "version",
           "think",
+          "undo",
+          "rewind",
         ]);
         const offer = editor.updates.find((n) =>
           n.update.sessionUpdate === "available_commands_update"

@@ -601,6 +601,7 @@ export const editFile: Tool<EditFileInput> = {
   emoji: "📝",
   // A dry run writes nothing: there is nothing to allow.
   asks: (input) => !input.dry_run,
+  touches: (input) => input.dry_run ? [] : [input.path],
   previewsChange: true,
   counter: "fileOps",
   declared: (config) => config.editTools,

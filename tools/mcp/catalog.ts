@@ -304,6 +304,7 @@ export function catalogTools(
       return r.ok ? mcpKind(r.tool) : "other" as ToolKind;
     },
     emoji: MCP_EMOJI,
+    touches: () => "tree",
     // A call that names no known tool, or a server not running, runs nothing: it needs no permission.
     asks: (input) => {
       const r = resolved(input);

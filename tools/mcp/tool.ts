@@ -72,6 +72,7 @@ export function mcpTool(server: McpServerPort, tool: McpToolInfo): AnyTool {
     // A server that is not running runs nothing: its answer needs no permission.
     asks: () => server.ask && server.notRunning() === undefined,
     mcpName: () => wrapper.name,
+    touches: () => "tree",
     declared: () => true,
     description: tool.description,
     parameters,

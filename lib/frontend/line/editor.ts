@@ -48,12 +48,15 @@ export class LineEditor {
     return true;
   }
 
-  /** Reads one line (or several joined by `\` at line ends, or pasted). */
-  read(prompt: string, history?: History): Promise<LineResult> {
+  /**
+   * Reads one line (or several joined by `\` at line ends, or pasted), starting from `initial`
+   * (the prompt `/undo` put back) to be edited or sent again.
+   */
+  read(prompt: string, history?: History, initial = ""): Promise<LineResult> {
     if (this.#stop?.aborted) return Promise.resolve({ kind: "eof" });
     return new Promise((resolve) => {
-      let buffer = "";
-      let cursor = 0;
+      let buffer = initial;
+      let cursor = initial.length;
       let done: string[] = [];
       let browse = history ? history.entries.length : 0;
       let current = "";

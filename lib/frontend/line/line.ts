@@ -78,6 +78,8 @@ class LineMode {
   #turn: AbortController | undefined;
   #quitAfterTurn = false;
   #interrupted = false;
+  /** What the next line starts with: the prompt `/undo` put back. */
+  #putBack = "";
   /** Where an MCP server's line goes: under the banner, then above the prompt as they come. */
   #showMcp = (line: string): void => void this.#warnings.push(line);
 
@@ -291,7 +293,8 @@ class LineMode {
   /** Reads a prompt after another, runs each as a command or a turn, until the user quits. */
   async #converse(conversation: Conversation): Promise<void> {
     while (true) {
-      const r = await this.#editor.read(PROMPT, this.#history);
+      const r = await this.#editor.read(PROMPT, this.#history, this.#putBack);
+      this.#putBack = "";
       if (r.kind === "eof") return;
       if (r.kind === "interrupt") {
         if (this.#interrupted) return;
@@ -319,6 +322,7 @@ class LineMode {
     this.#render.finish();
     if (outcome.kind === "quit") return "quit";
     for (const line of outcomeLines(outcome)) this.#render.line(visible(line));
+    if (outcome.kind === "undone") this.#putBack = outcome.prompt;
     return "on";
   }
 

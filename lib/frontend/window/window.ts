@@ -516,6 +516,10 @@ class Window {
       if (busy) view.busy = busy;
       const outcome = await this.#conversation!.run(command, this.#turn!.signal);
       if (outcome.kind === "quit") this.#quitAfterTurn = true;
+      // `/undo`: the turn's prompt goes back into the input, to be edited or sent again.
+      if (outcome.kind === "undone" && this.#screen.input.empty) {
+        this.#screen.input.set(outcome.prompt);
+      }
       this.#drawOutcome(outcome);
     });
   }

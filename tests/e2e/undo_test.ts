@@ -1,0 +1,183 @@
+/** Undo through the real `mm -p` and `mm undo`, in real git repositories (docs/undo.md). */
+
+import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { runCases } from "../helpers/cases.ts";
+import { DENO_DIR, exists, MAIN, runMM, workdir } from "../helpers/mm.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
+import { Terminal } from "../helpers/tmux.ts";
+
+const server = ScriptedServer.start();
+
+/** Runs git in `dir` (the test's own process: mm is not involved). */
+async function git(dir: string, ...args: string[]): Promise<void> {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.name=t", "-c", "user.email=t@t", ...args],
+    cwd: dir,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+}
+
+/** A git repository with a.txt and c.txt committed, its agent file keeping sessions. */
+async function repo(model: string, inGit = true): Promise<string> {
+  const dir = await workdir(
+    `url: ${server.url}\nmodel: ${model}\nyolo: true\nsessions:\n  enabled: true\n`,
+  );
+  await Deno.writeTextFile(`${dir}/a.txt`, "one\n");
+  await Deno.writeTextFile(`${dir}/c.txt`, "see\n");
+  if (inGit) {
+    await git(dir, "init", "-q");
+    await git(dir, "add", "a.txt", "c.txt");
+    await git(dir, "commit", "-q", "-m", "start");
+  }
+  return dir;
+}
+
+/** The only session file of `dir`, parsed. */
+// deno-lint-ignore no-explicit-any
+async function session(dir: string): Promise<any> {
+  for await (const e of Deno.readDir(`${dir}/.mm/sessions`)) {
+    if (e.name.endsWith(".json")) {
+      return JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${e.name}`));
+    }
+  }
+}
+
+const EDIT_AND_BASH = [
+  {
+    toolCalls: [
+      { name: "write_file", arguments: { path: "a.txt", content: "two\n" } },
+      { name: "bash", arguments: { command: "echo new > b.txt && rm c.txt" } },
+    ],
+  },
+  { text: "done" },
+];
+
+Deno.test("undo", async (t) => {
+  await runCases(t, {
+    "mm -p edits and runs bash; mm undo restores the files and the session loses the turn":
+      async () => {
+        server.script("undo-p", EDIT_AND_BASH);
+        const dir = await repo("undo-p");
+        const run = await runMM(["-p", "change things"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "two\n");
+        assertEquals(await exists(`${dir}/b.txt`), true);
+        assertEquals(await exists(`${dir}/c.txt`), false);
+        assertEquals((await session(dir)).messages.length, 5);
+        const undo = await runMM(["undo"], { cwd: dir });
+        assertEquals(undo.code, 0, undo.stderr);
+        assertEquals(
+          undo.stdout,
+          [
+            'took back turn 1 ("change things"): 3 file(s) restored',
+            "  restored a.txt",
+            "  restored c.txt",
+            "  removed b.txt (the turn made it)",
+            "",
+          ].join("\n"),
+        );
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "one\n");
+        assertEquals(await Deno.readTextFile(`${dir}/c.txt`), "see\n");
+        assertEquals(await exists(`${dir}/b.txt`), false);
+        assertEquals((await session(dir)).messages, []);
+        const again = await runMM(["undo"], { cwd: dir });
+        assertEquals(again.code, 1);
+        assertEquals(again.stderr, "mm: the session has no turn to take back\n");
+      },
+    "a file changed since the turn is left alone and named": async () => {
+      server.script("undo-changed", EDIT_AND_BASH);
+      const dir = await repo("undo-changed");
+      assertEquals((await runMM(["-p", "change things"], { cwd: dir })).code, 0);
+      await Deno.writeTextFile(`${dir}/a.txt`, "mine\n");
+      const undo = await runMM(["undo"], { cwd: dir });
+      assertEquals(undo.code, 0, undo.stderr);
+      assertStringIncludes(undo.stdout, "  left alone a.txt: changed since the turn\n");
+      assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "mine\n");
+      assertEquals(await Deno.readTextFile(`${dir}/c.txt`), "see\n");
+    },
+    "outside git, the file tools' files come back and the commands' changes are said to stay":
+      async () => {
+        server.script("undo-nogit", EDIT_AND_BASH);
+        const dir = await repo("undo-nogit", false);
+        assertEquals((await runMM(["-p", "change things"], { cwd: dir })).code, 0);
+        const undo = await runMM(["undo"], { cwd: dir });
+        assertEquals(undo.code, 0, undo.stderr);
+        assertEquals(
+          undo.stdout,
+          [
+            'took back turn 1 ("change things"): 1 file(s) restored',
+            "  restored a.txt",
+            "  commands ran outside a git work tree: what they changed cannot be taken back",
+            "",
+          ].join("\n"),
+        );
+        assertEquals(await exists(`${dir}/b.txt`), true);
+      },
+    "line mode: /undo puts the prompt back, /rewind lists and takes back, /rewind 0": async () => {
+      server.script("undo-line", [
+        ...EDIT_AND_BASH,
+        { toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content: "three\n" } }] },
+        { text: "second done" },
+        { text: "fresh answer" },
+      ]);
+      const dir = await repo("undo-line");
+      const term = await Terminal.start(
+        [Deno.execPath(), "run", "--allow-all", "--no-config", "--quiet", MAIN],
+        { cwd: dir, env: { HOME: dir, NO_COLOR: "1", DENO_DIR } },
+      );
+      try {
+        await term.waitFor("Ctrl-D quits.");
+        await term.type("change things");
+        await term.keys("Enter");
+        await term.waitFor(/done\n(.*\n)?⚙/);
+        await term.type("make it three");
+        await term.keys("Enter");
+        await term.waitFor("second done");
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "three\n");
+        await term.type("/rewind");
+        await term.keys("Enter");
+        const list = await term.waitFor(
+          / {2}2 {2}\d\d:\d\d {2}make it three {2}\(1 file\(s\) changed\)/,
+        );
+        assertMatch(list, / {2}1 {2}\d\d:\d\d {2}change things {2}\(3 file\(s\) changed\)/);
+        await term.type("/undo");
+        await term.keys("Enter");
+        // The prompt put back comes after the report (the typed one is higher up).
+        await term.waitFor(
+          /took back turn 2 \("make it three"\): 1 file\(s\) restored\n(.*\n)*› make it three$/m,
+        );
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "two\n");
+        await term.keys("C-u");
+        await term.type("/rewind 1");
+        await term.keys("Enter");
+        await term.waitFor('took back turn 1 ("change things")');
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "one\n");
+        assertEquals(await Deno.readTextFile(`${dir}/c.txt`), "see\n");
+        await term.keys("C-u");
+        await term.type("/rewind 0");
+        await term.keys("Enter");
+        await term.waitFor("/rewind: there is no turn to take back");
+        await term.type("again");
+        await term.keys("Enter");
+        await term.waitFor("fresh answer");
+        // The model's next request holds nothing of the turns taken back.
+        const sent = server.chats("undo-line").at(-1)!.body.messages;
+        assertEquals(sent.map((m: { role: string }) => m.role), ["system", "user"]);
+        assertEquals((await session(dir)).messages.map((m: { turn: number }) => m.turn), [1, 1]);
+      } finally {
+        await term.kill();
+      }
+    },
+    "mm undo --help, and with sessions off": async () => {
+      const help = await runMM(["undo", "--help"], { cwd: await repo("undo-help") });
+      assertEquals(help.code, 0);
+      assertStringIncludes(help.stdout, "Usage: mm undo [--session ID]");
+      const off = await workdir(`url: ${server.url}\nmodel: x\n`);
+      const run = await runMM(["undo"], { cwd: off });
+      assertEquals(run.code, 1);
+      assertStringIncludes(run.stderr, "mm undo needs sessions");
+    },
+  });
+});
