@@ -25,6 +25,7 @@ import { type Client, createClient } from "../provider/client.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
 import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
+import { DEFAULT_SESSIONS_DIR, defaultSessionsDir } from "../session/dirs.ts";
 import {
   agentFaultWarning,
   type AgentInfo,
@@ -174,20 +175,59 @@ export interface SessionChoice {
   sessionId?: string;
 }
 
-/** The session file of this run, when sessions are on or one is asked for. */
+/** The warning of a default sessions folder that cannot be made: the run goes on, unsaved. */
+export function noStateFolderText(dir: string | undefined, reason: string): string {
+  return warningText(
+    dir === undefined
+      ? `sessions are not saved: there is no state folder (neither XDG_STATE_HOME nor HOME is set) — set sessions.dir in the agent file`
+      : `sessions are not saved: ${dir} cannot be created (${reason}) — set sessions.dir in the agent file`,
+  );
+}
+
+/**
+ * Whether the default sessions folder of `cwd` (in the user's state folder) can be used; when it
+ * cannot, `warn` is told once and the run goes on without saving.
+ */
+async function stateFolderUsable(cwd: string, warn: (message: string) => void): Promise<boolean> {
+  const dir = defaultSessionsDir(cwd);
+  if (dir === undefined) {
+    warn(noStateFolderText(undefined, ""));
+    return false;
+  }
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    return true;
+  } catch (e) {
+    warn(noStateFolderText(dir, errorReason(e)));
+    return false;
+  }
+}
+
+/**
+ * The session file of this run, when sessions are on or one is asked for. Sessions are on by
+ * default, in the user's state folder: when it cannot be made, `warn` says so and nothing is saved.
+ */
 export async function openSession(
   opts: SessionChoice,
   model: string,
+  warn: (message: string) => void = () => {},
 ): Promise<SessionRecorder | undefined> {
   const asked = opts.continueLatest || opts.sessionId !== undefined;
-  if (!opts.config.sessions.enabled) {
+  const { sessions } = opts.config;
+  if (!sessions.enabled) {
     if (!asked) return undefined;
     throw new SessionRequestError(
       "--continue and --session need sessions: set sessions.enabled: true in the agent file",
     );
   }
+  if (
+    !asked && sessions.dir === DEFAULT_SESSIONS_DIR && !(await stateFolderUsable(opts.cwd, warn))
+  ) {
+    return undefined;
+  }
   return await SessionRecorder.open({
-    dir: opts.config.sessions.dir,
+    dir: sessions.dir,
+    keep: sessions.keep,
     cwd: opts.cwd,
     provider: opts.config.provider,
     model,
@@ -487,7 +527,7 @@ export async function start(opts: StartOptions): Promise<Started | StartFailure>
   let recorder: SessionRecorder | undefined;
   try {
     for (const warning of runWarnings(run)) opts.runWarning(warning);
-    recorder = await openSession(opts, config.model ?? "");
+    recorder = await openSession(opts, config.model ?? "", opts.sessionWarning);
     for (const warning of recorder?.warnings ?? []) opts.sessionWarning(warning);
     let model: string;
     try {

@@ -12,7 +12,7 @@ import {
   assertStringIncludes,
 } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { tempDir, workdir } from "../helpers/mm.ts";
+import { sessionsOf, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
@@ -494,7 +494,7 @@ Deno.test("editor mode (ACP)", async (t) => {
         id = await editor.newSession(dir);
         assertEquals(await editor.prompt(id, "what is the number?"), "end_turn");
       });
-      const file = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${id}.json`));
+      const file = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${id}.json`));
       assertEquals(file.id, id);
       assertEquals(file.messages.length, 4);
       await withEditor({ cwd: dir }, async (editor) => {
@@ -551,7 +551,7 @@ Deno.test("editor mode (ACP)", async (t) => {
         assertEquals(missing.code, -32002);
         assertStringIncludes(missing.message, "no session");
       });
-      const after = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${id}.json`));
+      const after = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${id}.json`));
       assertEquals(after.messages.length, 6);
     },
 
