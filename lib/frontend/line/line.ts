@@ -180,7 +180,14 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
   });
 
   render.write(
-    visible(banner(config, model, tools.map((t) => t.name), begun.recorder, begun.chat.plan)),
+    visible(banner(
+      config,
+      model,
+      tools.map((t) => t.name),
+      begun.recorder,
+      begun.chat.plan,
+      begun.instructions,
+    )),
   );
   const lspLine = lspBannerLine(config, run.lspServers);
   if (lspLine) render.write(lspLine + "\n");
