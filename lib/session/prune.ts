@@ -29,8 +29,8 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * Removes the sessions of `dir` past the newest `keep` (0: none), except `inUse` and the locked
- * ones; the sentence saying how many went, or undefined when none did. A file that cannot be
+ * Removes the sessions of `dir` past the newest `keep` (0: none), `inUse` counted among them
+ * first, never a locked one; the sentence saying how many went, or undefined when none did. A file that cannot be
  * removed stays (it is tried again next time).
  */
 export async function pruneSessions(
@@ -45,11 +45,12 @@ export async function pruneSessions(
   } catch {
     return undefined; // An unreadable folder: nothing is removed.
   }
-  const sessions = listed.flatMap((l) => l.ok ? [l.session] : []);
-  if (sessions.length <= keep) return undefined;
+  // The session in use holds one of the `keep` places, saved yet or not.
+  const others = listed.flatMap((l) => l.ok && l.session.id !== inUse ? [l.session] : []);
+  if (others.length <= keep - 1) return undefined;
   let removed = 0;
-  for (const s of sessions.slice(keep)) {
-    if (s.id === inUse || await exists(lockPath(dir, s.id))) continue;
+  for (const s of others.slice(keep - 1)) {
+    if (await exists(lockPath(dir, s.id))) continue;
     try {
       await Deno.remove(join(dir, `${s.id}.json`));
       removed++;
