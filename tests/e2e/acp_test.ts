@@ -83,7 +83,8 @@ async function eventually(check: () => Promise<boolean>, ms = 5_000): Promise<bo
 Deno.test("editor mode (ACP)", async (t) => {
   await runCases(t, {
     "initialize: the capabilities of this build and the agent's name": async () => {
-      const plain = await dirFor("init-plain");
+      // Sessions are on by default (issue 26): loadSession is offered unless they are turned off.
+      const plain = await dirFor("init-plain", "sessions:\n  enabled: false\n");
       await withEditor({ cwd: plain }, async (editor) => {
         assertEquals(editor.initialized, {
           protocolVersion: 1,
@@ -106,7 +107,7 @@ Deno.test("editor mode (ACP)", async (t) => {
       });
       const titled = await dirFor(
         "init-titled",
-        "sessions:\n  enabled: true\nacp:\n  title: Local coder\n",
+        "acp:\n  title: Local coder\n",
       );
       await withEditor({ cwd: titled }, (editor) => {
         assertEquals(editor.initialized.agentCapabilities?.loadSession, true);
