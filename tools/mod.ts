@@ -3,7 +3,6 @@
  * front ends and commands use of tools/ is exported here.
  */
 
-import { resolve } from "node:path";
 import type { Config } from "../lib/config/config.ts";
 import type { AvailableServers } from "../lib/lsp/servers.ts";
 import type { AgentInfo } from "../lib/subagent/ask.ts";
@@ -16,7 +15,7 @@ import { editFile } from "./edit_file/mod.ts";
 import { fetchContent } from "./fetch_content.ts";
 import { lsp, lspTool } from "./lsp/mod.ts";
 import { readFile } from "./read_file.ts";
-import { readSkillTool, scanSkills } from "./read_skill.ts";
+import { findSkills, readSkillTool } from "./read_skill.ts";
 import { saveAnswer } from "./save_answer.ts";
 import { searchMemory } from "./search_memory.ts";
 import { unloadModel } from "./unload_model.ts";
@@ -73,7 +72,7 @@ export async function startupTools(
   found: FoundAtStartup,
 ): Promise<AnyTool[]> {
   const tools = declaredTools(config, found.lspServers);
-  const skills = await scanSkills(resolve(cwd, config.skillsDir));
+  const skills = await findSkills(cwd, config);
   if (skills.length) tools.push(readSkillTool(skills));
   if (found.agents.length) tools.push(askAgentTool(found.agents));
   for (const entry of config.tools) tools.push(declaredTool(entry));

@@ -1,6 +1,12 @@
-/** read_skill (tools.md, `read_skill`): the skills of `skillsDir`, read by name. */
+/**
+ * read_skill (tools.md, `read_skill`): the skills of `skillsDir`, of the project's `.agents/skills`
+ * (from the working directory up to the git root) and of the user's `~/.config/mm/skills`, read by
+ * name; on a name found twice, the first in that order wins.
+ */
 
 import { basename, join, resolve } from "node:path";
+import type { Config } from "../lib/config/config.ts";
+import { projectFolders, userFolder } from "../lib/project_folders.ts";
 import { errorReason } from "../lib/files.ts";
 import { truncateMiddle } from "../lib/text.ts";
 import type { AnyTool, Tool } from "../lib/tool.ts";
@@ -12,6 +18,8 @@ export interface Skill {
   description: string;
   /** The file's path relative to the skills directory: `<name>.md` or `<name>/SKILL.md`. */
   file: string;
+  /** The skills directory it was found in (absolute); absent: `skillsDir` of the working directory. */
+  dir?: string;
 }
 
 /** The fixed sentence that opens the tool's description, before the catalogue. */
@@ -68,6 +76,46 @@ export async function scanSkills(dir: string): Promise<Skill[]> {
   return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** mm's environment, or an empty one without the env permission. */
+function ownEnv(): Record<string, string | undefined> {
+  try {
+    return Deno.env.toObject();
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The folders skills of `cwd` come from, the first winning a name clash: `skillsDir`, each
+ * `.agents/skills` from `cwd` up to its git root (the nearest first), the user's `mm/skills`.
+ */
+export function skillFolders(
+  cwd: string,
+  config: Config,
+  env: Record<string, string | undefined> = ownEnv(),
+): string[] {
+  const folders = [resolve(cwd, config.skillsDir)];
+  for (const dir of projectFolders(cwd).reverse()) folders.push(join(dir, ".agents", "skills"));
+  const user = userFolder(env);
+  if (user !== undefined) folders.push(join(user, "skills"));
+  return [...new Set(folders)];
+}
+
+/** The skills of every folder of {@linkcode skillFolders}, sorted by name; the first of a name wins. */
+export async function findSkills(
+  cwd: string,
+  config: Config,
+  env?: Record<string, string | undefined>,
+): Promise<Skill[]> {
+  const found = new Map<string, Skill>();
+  for (const dir of skillFolders(cwd, config, env)) {
+    for (const skill of await scanSkills(dir)) {
+      if (!found.has(skill.name)) found.set(skill.name, { ...skill, dir });
+    }
+  }
+  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
 async function describe(path: string): Promise<string> {
   return skillDescription(await Deno.readTextFile(path));
 }
@@ -100,7 +148,9 @@ export function readSkillTool(skills: Skill[]): AnyTool {
       const name = basename(input.name.trim()).replace(/\.md$/, "");
       const skill = skills.find((s) => s.name === name);
       if (!skill) return { output: unknownSkillText(input.name, skills), failed: true };
-      const path = resolve(ctx.cwd, ctx.config.skillsDir, skill.file);
+      const path = skill.dir
+        ? join(skill.dir, skill.file)
+        : resolve(ctx.cwd, ctx.config.skillsDir, skill.file);
       let bytes: Uint8Array | undefined;
       try {
         bytes = await ctx.fs.read(path, READ_LIMIT + 1);

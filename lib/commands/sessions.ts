@@ -1,7 +1,9 @@
-/** `mm sessions`: the session files of this directory, newest first. */
+/** `mm sessions`: the session files of this directory (its state folder's, its old `.mm/sessions`), newest first. */
 
 import type { Config } from "../config/config.ts";
-import { firstQuestion, listSessions, sessionsDir, turnCount } from "../session/store.ts";
+import { firstQuestion, turnCount } from "../session/store.ts";
+import { sessionDirs } from "../session/dirs.ts";
+import { listSessionsIn } from "../session/list.ts";
 import { writeReport } from "../frontend/terminal/output.ts";
 
 /**
@@ -9,8 +11,9 @@ import { writeReport } from "../frontend/terminal/output.ts";
  * another directory (a sessions directory shared by projects); unreadable files reported after.
  */
 export async function listSessionsCommand(config: Config, cwd: string): Promise<number> {
-  const dir = sessionsDir(cwd, config.sessions.dir);
-  const listed = await listSessions(dir);
+  const dirs = sessionDirs(cwd, config.sessions.dir);
+  const dir = dirs[0];
+  const listed = await listSessionsIn(dirs);
   const lines: string[] = [];
   for (const l of listed) {
     if (!l.ok) {

@@ -172,7 +172,10 @@ export interface Config {
   mmConfigs: Record<string, AgentRef>;
   sessions: {
     enabled: boolean;
+    /** "": the project's folder in the user's state folder (lib/session/dirs.ts). */
     dir: string;
+    /** The sessions a folder keeps, the newest; older ones are removed at start (0: all kept). */
+    keep: number;
     autoSearchMemory: boolean;
     searchMemory: boolean;
   };
@@ -224,7 +227,7 @@ export function defaultConfig(): Config {
     unloadModels: true,
     lsp: { servers: [] },
     mmConfigs: {},
-    sessions: { enabled: false, dir: ".mm/sessions", autoSearchMemory: false, searchMemory: true },
+    sessions: { enabled: true, dir: "", keep: 200, autoSearchMemory: false, searchMemory: true },
     hooks: {},
     tools: [],
     mcpServers: {},

@@ -133,6 +133,7 @@ const AGENT_KEYS = ["file", "description", "yolo"] as const satisfies readonly (
 const SESSION_KEYS = [
   "enabled",
   "dir",
+  "keep",
   "autoSearchMemory",
   "searchMemory",
 ] as const satisfies readonly (keyof Config["sessions"])[];
@@ -365,6 +366,7 @@ function sessions(
   const out = { ...current };
   for (const x of r.entries(e, SESSION_KEYS, true)) {
     if (x.name === "dir") out.dir = homePath(r.string(x, true), env);
+    else if (x.name === "keep") out.keep = r.integer(x, 0);
     else out[x.name as BooleanSessionKey] = r.boolean(x);
   }
   return out;

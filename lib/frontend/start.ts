@@ -5,12 +5,12 @@
  * working directory, and the agent made of them. A front end is then a renderer and an input loop.
  */
 
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { Agent, type AgentEvent, systemPrompt } from "../agent/mod.ts";
 import type { Config, McpServerConfig } from "../config/config.ts";
 import { ConfigError } from "../config/errors.ts";
-import { PROMPT_FILE_LIMIT, TOO_LARGE_REASON } from "../config/load.ts";
-import { errorReason, realFiles } from "../files.ts";
+import { errorReason } from "../files.ts";
+import { readInstructions, readPromptFile } from "./instructions.ts";
 import { realContext } from "../context.ts";
 import type { Message } from "../history.ts";
 import { LspPool } from "../lsp/pool.ts";
@@ -23,6 +23,7 @@ import { type Client, createClient } from "../provider/client.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { resolveModel } from "../provider/models.ts";
 import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
+import { DEFAULT_SESSIONS_DIR, defaultSessionsDir } from "../session/dirs.ts";
 import {
   agentFaultWarning,
   type AgentInfo,
@@ -175,20 +176,59 @@ export interface SessionChoice {
   sessionId?: string;
 }
 
-/** The session file of this run, when sessions are on or one is asked for. */
+/** The warning of a default sessions folder that cannot be made: the run goes on, unsaved. */
+export function noStateFolderText(dir: string | undefined, reason: string): string {
+  return warningText(
+    dir === undefined
+      ? `sessions are not saved: there is no state folder (neither XDG_STATE_HOME nor HOME is set) — set sessions.dir in the agent file`
+      : `sessions are not saved: ${dir} cannot be created (${reason}) — set sessions.dir in the agent file`,
+  );
+}
+
+/**
+ * Whether the default sessions folder of `cwd` (in the user's state folder) can be used; when it
+ * cannot, `warn` is told once and the run goes on without saving.
+ */
+async function stateFolderUsable(cwd: string, warn: (message: string) => void): Promise<boolean> {
+  const dir = defaultSessionsDir(cwd);
+  if (dir === undefined) {
+    warn(noStateFolderText(undefined, ""));
+    return false;
+  }
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    return true;
+  } catch (e) {
+    warn(noStateFolderText(dir, errorReason(e)));
+    return false;
+  }
+}
+
+/**
+ * The session file of this run, when sessions are on or one is asked for. Sessions are on by
+ * default, in the user's state folder: when it cannot be made, `warn` says so and nothing is saved.
+ */
 export async function openSession(
   opts: SessionChoice,
   model: string,
+  warn: (message: string) => void = () => {},
 ): Promise<SessionRecorder | undefined> {
   const asked = opts.continueLatest || opts.sessionId !== undefined;
-  if (!opts.config.sessions.enabled) {
+  const { sessions } = opts.config;
+  if (!sessions.enabled) {
     if (!asked) return undefined;
     throw new SessionRequestError(
       "--continue and --session need sessions: set sessions.enabled: true in the agent file",
     );
   }
+  if (
+    !asked && sessions.dir === DEFAULT_SESSIONS_DIR && !(await stateFolderUsable(opts.cwd, warn))
+  ) {
+    return undefined;
+  }
   const recorder = await SessionRecorder.open({
-    dir: opts.config.sessions.dir,
+    dir: sessions.dir,
+    keep: sessions.keep,
     cwd: opts.cwd,
     provider: opts.config.provider,
     model,
@@ -209,24 +249,6 @@ export function undoStoreOf(recorder: SessionRecorder): UndoStore {
   return new UndoStore(undoDir(recorder.dir, recorder.session.id));
 }
 
-/**
- * The text of the prompt file at `path` as the file tools read one: a regular file only (a named
- * pipe is never opened), at most {@linkcode PROMPT_FILE_LIMIT} bytes whatever size it claims;
- * undefined when there is none, else the text or why it cannot be read.
- */
-async function readPromptFile(
-  path: string,
-): Promise<{ text: string } | { reason: string } | undefined> {
-  try {
-    const bytes = await realFiles(dirname(path)).read(path, PROMPT_FILE_LIMIT + 1);
-    if (bytes === undefined) return undefined;
-    if (bytes.length > PROMPT_FILE_LIMIT) return { reason: TOO_LARGE_REASON };
-    return { text: new TextDecoder().decode(bytes) };
-  } catch (e) {
-    return { reason: errorReason(e) };
-  }
-}
-
 /** The text of `config.systemFile` (relative to the agent file), or a ConfigError saying why not. */
 async function readSystemFile(config: Config, cwd: string): Promise<string | undefined> {
   if (config.system !== undefined || config.systemFile === undefined) return config.system;
@@ -243,38 +265,34 @@ async function readSystemFile(config: Config, cwd: string): Promise<string | und
   );
 }
 
-/** The warning when `AGENTS.md` at `path` is there but cannot be read. */
-export function agentsMdText(path: string, reason: string): string {
-  return warningText(`${path} cannot be read (${reason}) — it is not added to the system prompt`);
-}
-
-/** The AGENTS.md of `cwd`, when there is one; one that cannot be read is a warning. */
-async function readAgentsMd(
-  cwd: string,
-  warn: (message: string) => void,
-): Promise<string | undefined> {
-  const path = join(cwd, "AGENTS.md");
-  const read = await readPromptFile(path);
-  if (read === undefined) return undefined; // No AGENTS.md: nothing to append.
-  if ("text" in read) return read.text;
-  warn(agentsMdText(path, read.reason));
-  return undefined;
+/** The system prompt of a working directory and the instructions files it holds. */
+export interface ReadPrompt {
+  prompt: string;
+  /** The instructions files read into it, as the banner names them. */
+  instructions: string[];
 }
 
 /**
- * The system prompt of `cwd`: its files read here, the prompt built by the core's pure function;
- * an AGENTS.md that cannot be read is told to `warn`.
+ * The system prompt of `cwd`: its files read here (the agent file's `systemFile`, the instructions
+ * of lib/frontend/instructions.ts), the prompt built by the core's pure function; an instructions
+ * file that cannot be read is told to `warn`.
  */
 export async function readSystemPrompt(
   config: Config,
   cwd: string,
   warn: (message: string) => void,
-): Promise<string> {
-  const [system, agentsMd] = await Promise.all([
+  env: Record<string, string | undefined> = readEnv(),
+): Promise<ReadPrompt> {
+  const [system, instructions] = await Promise.all([
     readSystemFile(config, cwd),
-    readAgentsMd(cwd, warn),
+    readInstructions(cwd, env),
   ]);
-  return systemPrompt({ system, cwd, os: Deno.build.os, agentsMd });
+  for (const w of instructions.warnings) warn(w);
+  const agentsMd = instructions.text || undefined;
+  return {
+    prompt: systemPrompt({ system, cwd, os: Deno.build.os, agentsMd }),
+    instructions: instructions.files,
+  };
 }
 
 /** The pieces of an agent that take time to start. */
@@ -283,8 +301,10 @@ export interface StartedPieces {
   chat: Client;
   /** The tools built for `cwd`. */
   tools: AnyTool[];
-  /** The system prompt of `cwd` (with its AGENTS.md). */
+  /** The system prompt of `cwd` (with its instructions, AGENTS.md). */
   systemPrompt: string;
+  /** The instructions files read into it, as the banner names them. */
+  instructions: string[];
   /** What could not be read into it (an AGENTS.md that is a named pipe), one warning each. */
   warnings: string[];
 }
@@ -300,14 +320,16 @@ export function startPieces(
 ): Promise<StartedPieces> {
   client.catch(() => {}); // awaited below
   const warnings: string[] = [];
-  const prompt = readSystemPrompt(run.config, cwd, (w) => warnings.push(w));
+  const prompt = readSystemPrompt(run.config, cwd, (w) => warnings.push(w), run.env);
   prompt.catch(() => {}); // awaited below
   const pieces = (async () => {
     const tools = await startupTools(run.config, cwd, {
       lspServers: run.lspServers,
       agents: run.agentInfos,
     });
-    return { tools, systemPrompt: await prompt, chat: await client, warnings };
+    const read = await prompt;
+    const chat = await client;
+    return { tools, systemPrompt: read.prompt, instructions: read.instructions, chat, warnings };
   })();
   pieces.catch(() => {}); // awaited by the caller
   return pieces;
@@ -434,6 +456,8 @@ export class Started {
   readonly chat: Client;
   readonly tools: AnyTool[];
   readonly systemPrompt: string;
+  /** The instructions files read into the system prompt, for the banner. */
+  readonly instructions: string[];
   /** The language servers of `cwd`, started on first use. */
   readonly lsp?: LspPool;
   /** The session file, when sessions are on. */
@@ -453,6 +477,7 @@ export class Started {
     this.chat = pieces.chat;
     this.tools = pieces.tools;
     this.systemPrompt = pieces.systemPrompt;
+    this.instructions = pieces.instructions;
     this.recorder = recorder;
     this.lsp = lspPool(run.lspServers, cwd);
   }
@@ -502,7 +527,7 @@ export async function start(opts: StartOptions): Promise<Started | StartFailure>
   let recorder: SessionRecorder | undefined;
   try {
     for (const warning of runWarnings(run)) opts.runWarning(warning);
-    recorder = await openSession(opts, config.model ?? "");
+    recorder = await openSession(opts, config.model ?? "", opts.sessionWarning);
     for (const warning of recorder?.warnings ?? []) opts.sessionWarning(warning);
     let model: string;
     try {

@@ -1,24 +1,28 @@
 /** Keeps a conversation's session file in step with the agent: opened or resumed, saved after every step. */
 
+import { dirname } from "node:path";
 import { errorReason } from "../files.ts";
 import type { Message } from "../history.ts";
 import {
-  listSessions,
   loadSession,
   newSessionId,
   saveSession,
   type SessionError,
   type SessionFile,
   sessionPath,
-  sessionsDir,
 } from "./store.ts";
+import { sessionDirs } from "./dirs.ts";
+import { listSessionsIn } from "./list.ts";
+import { pruneSessions } from "./prune.ts";
 import { SessionLock } from "./lock.ts";
 import { UserError, warningText } from "../presentation.ts";
 
 /** How a front end asks for a session. */
 export interface SessionRequest {
-  /** The agent file's `sessions.dir`. */
+  /** The agent file's `sessions.dir` ("": the project's state folder, lib/session/dirs.ts). */
   dir: string;
+  /** `sessions.keep`: the sessions kept in the folder written to (0: all). */
+  keep?: number;
   cwd: string;
   provider: string;
   model: string;
@@ -40,6 +44,8 @@ export class SessionRequestError extends UserError {
 /** A session chosen by {@linkcode SessionRecorder.open}, before its lock is taken. */
 interface Chosen {
   session: SessionFile;
+  /** The folder it is in, or is written to. */
+  dir: string;
   /** An existing file: read again once locked. */
   resumed: boolean;
   warnings: string[];
@@ -77,14 +83,17 @@ export class SessionRecorder {
    * file is read once the lock is held, so it holds what the other run added.
    */
   static async open(req: SessionRequest): Promise<SessionRecorder> {
-    const dir = sessionsDir(req.cwd, req.dir);
-    const chosen = await SessionRecorder.#choose(req, dir);
+    const dirs = sessionDirs(req.cwd, req.dir);
+    const chosen = await SessionRecorder.#choose(req, dirs);
+    const { dir } = chosen;
     const id = chosen.session.id;
     const lock = await SessionLock.acquire(dir, id);
     try {
       const resumed = chosen.resumed ? await loadSession(sessionPath(dir, id)) : chosen.session;
       const recorder = new SessionRecorder(dir, resumed, lock);
       recorder.warnings.push(...chosen.warnings);
+      const pruned = await pruneSessions(dirs[0], req.keep ?? 0, id);
+      if (pruned) recorder.warnings.push(pruned);
       return recorder;
     } catch (err) {
       await lock.release();
@@ -99,22 +108,23 @@ export class SessionRecorder {
   }
 
   /** The session asked for as it is now (not locked yet), whether it is resumed, the warnings. */
-  static async #choose(req: SessionRequest, dir: string): Promise<Chosen> {
+  static async #choose(req: SessionRequest, dirs: string[]): Promise<Chosen> {
+    const dir = dirs[0];
     if (req.id !== undefined) {
       if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(req.id)) {
         throw new SessionRequestError(
           `"${req.id}" is not a session id — list them with mm sessions`,
         );
       }
-      try {
-        await Deno.stat(sessionPath(dir, req.id));
-      } catch {
+      const id = req.id;
+      const found = await firstWith(dirs, (d) => sessionPath(d, id));
+      if (found === undefined) {
         throw new SessionRequestError(
           `no session "${req.id}" in ${dir} — list them with mm sessions`,
         );
       }
-      const session = await loadSession(sessionPath(dir, req.id));
-      return { session, resumed: true, warnings: [] };
+      const session = await loadSession(sessionPath(found, req.id));
+      return { session, dir: found, resumed: true, warnings: [] };
     }
     const now = new Date().toISOString();
     const fresh: SessionFile = {
@@ -129,10 +139,12 @@ export class SessionRecorder {
     };
     const warnings: string[] = [];
     if (req.continueLatest) {
-      const listed = await listSessions(dir);
+      const listed = await listSessionsIn(dirs);
       const latest = listed.find((l) => l.ok && l.session.cwd === req.cwd);
       for (const l of listed) if (!l.ok) warnings.push(warningText(l.error.message));
-      if (latest?.ok) return { session: latest.session, resumed: true, warnings };
+      if (latest?.ok) {
+        return { session: latest.session, dir: dirname(latest.path), resumed: true, warnings };
+      }
       // A sessions directory shared by projects may hold sessions, only none of this directory.
       const others = listed.some((l) => l.ok);
       warnings.push(
@@ -143,7 +155,7 @@ export class SessionRecorder {
           : warningText(`no session to continue in ${dir} — starting a new one`),
       );
     }
-    return { session: fresh, resumed: false, warnings };
+    return { session: fresh, dir, resumed: false, warnings };
   }
 
   /** The messages to resume from, with their turns. */
@@ -186,6 +198,22 @@ export class SessionRecorder {
       return unsavedWarning(sessionPath(this.dir, s.id), errorReason(e));
     }
   }
+}
+
+/** The first of `dirs` where `path(dir)` exists. */
+async function firstWith(
+  dirs: string[],
+  path: (dir: string) => string,
+): Promise<string | undefined> {
+  for (const dir of dirs) {
+    try {
+      await Deno.stat(path(dir));
+      return dir;
+    } catch {
+      // Not in this one.
+    }
+  }
+  return undefined;
 }
 
 /** The warning of a session file that cannot be written: said once, until it is written again. */

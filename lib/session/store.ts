@@ -1,6 +1,6 @@
 /** Session files (mm.md §5): one JSON file per conversation, written atomically after every step. */
 
-import { basename, join, resolve } from "node:path";
+import { basename, join } from "node:path";
 import { writeAtomic } from "../atomic.ts";
 import { COMPACT_WRAPPER } from "../history.ts";
 import type { Message } from "../history.ts";
@@ -45,10 +45,8 @@ export class SessionFileError extends UserError {
   }
 }
 
-/** The sessions directory of `dir` (from the agent file) resolved against the working directory. */
-export function sessionsDir(cwd: string, dir: string): string {
-  return resolve(cwd, dir);
-}
+/** The sessions directory of `dir` (from the agent file; "" the state folder): lib/session/dirs.ts. */
+export { sessionsDir } from "./dirs.ts";
 
 /** A new session id: sortable by time, unique across concurrent runs (`20261202-150600-a1b2c3`). */
 export function newSessionId(now = new Date()): string {

@@ -32,8 +32,10 @@ Deno.test("parseConfig: defaults", async (t) => {
       lsp: { servers: [] },
       mmConfigs: {},
       sessions: {
-        enabled: false,
-        dir: ".mm/sessions",
+        // Sessions on by default, in the state folder (issue 26; supersedes mm.md's `false`).
+        enabled: true,
+        dir: "",
+        keep: 200,
         autoSearchMemory: false,
         searchMemory: true,
       },

@@ -153,9 +153,15 @@ Deno.test("parseConfig: accepted values", async (t) => {
     ],
     [
       "sessions",
-      "sessions:\n  enabled: true\n  dir: /tmp/s\n  autoSearchMemory: true\n  searchMemory: false",
+      "sessions:\n  enabled: true\n  dir: /tmp/s\n  keep: 5\n  autoSearchMemory: true\n  searchMemory: false",
       {
-        sessions: { enabled: true, dir: "/tmp/s", autoSearchMemory: true, searchMemory: false },
+        sessions: {
+          enabled: true,
+          dir: "/tmp/s",
+          keep: 5,
+          autoSearchMemory: true,
+          searchMemory: false,
+        },
       },
     ],
     [
@@ -164,7 +170,8 @@ Deno.test("parseConfig: accepted values", async (t) => {
       {
         sessions: {
           enabled: true,
-          dir: ".mm/sessions",
+          dir: "",
+          keep: 200,
           autoSearchMemory: false,
           searchMemory: true,
         },
@@ -906,7 +913,7 @@ Deno.test("parseConfig: unknown keys", async (t) => {
     [
       "nothing near in sessions",
       "sessions:\n  path: x",
-      'mm.yaml:2:3: unknown key "sessions.path" — known keys of sessions: enabled, dir, autoSearchMemory, searchMemory',
+      'mm.yaml:2:3: unknown key "sessions.path" — known keys of sessions: enabled, dir, keep, autoSearchMemory, searchMemory',
     ],
     [
       "lsp.server",

@@ -13,7 +13,7 @@ import {
 } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import { usageOf } from "../../lib/acp/mm_ext.ts";
-import { tempDir, workdir } from "../helpers/mm.ts";
+import { sessionsOf, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
@@ -84,7 +84,8 @@ async function eventually(check: () => Promise<boolean>, ms = 5_000): Promise<bo
 Deno.test("editor mode (ACP)", async (t) => {
   await runCases(t, {
     "initialize: the capabilities of this build and the agent's name": async () => {
-      const plain = await dirFor("init-plain");
+      // Sessions are on by default (issue 26): loadSession is offered unless they are turned off.
+      const plain = await dirFor("init-plain", "sessions:\n  enabled: false\n");
       await withEditor({ cwd: plain }, async (editor) => {
         assertEquals(editor.initialized, {
           protocolVersion: 1,
@@ -107,7 +108,7 @@ Deno.test("editor mode (ACP)", async (t) => {
       });
       const titled = await dirFor(
         "init-titled",
-        "sessions:\n  enabled: true\nacp:\n  title: Local coder\n",
+        "acp:\n  title: Local coder\n",
       );
       await withEditor({ cwd: titled }, (editor) => {
         assertEquals(editor.initialized.agentCapabilities?.loadSession, true);
@@ -528,7 +529,7 @@ Deno.test("editor mode (ACP)", async (t) => {
         id = await editor.newSession(dir);
         assertEquals(await editor.prompt(id, "what is the number?"), "end_turn");
       });
-      const file = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${id}.json`));
+      const file = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${id}.json`));
       assertEquals(file.id, id);
       assertEquals(file.messages.length, 4);
       await withEditor({ cwd: dir }, async (editor) => {
@@ -585,7 +586,7 @@ Deno.test("editor mode (ACP)", async (t) => {
         assertEquals(missing.code, -32002);
         assertStringIncludes(missing.message, "no session");
       });
-      const after = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${id}.json`));
+      const after = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${id}.json`));
       assertEquals(after.messages.length, 6);
     },
 

@@ -26,7 +26,13 @@ async function deno(flags: string[], args: string[], cwd: string, denoDir: strin
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--no-config", ...flags, MAIN, ...args],
     cwd,
-    env: { HOME: cwd, MM_TRUST: "1", XDG_CONFIG_HOME: `${cwd}/.config`, DENO_DIR: denoDir },
+    env: {
+      HOME: cwd,
+      MM_TRUST: "1",
+      XDG_CONFIG_HOME: `${cwd}/.config`,
+      XDG_STATE_HOME: `${cwd}/.local/state`,
+      DENO_DIR: denoDir,
+    },
     stdin: "null",
   }).output();
   const dec = new TextDecoder();

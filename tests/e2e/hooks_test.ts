@@ -2,7 +2,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { exists, gone, runMM, until, workdir } from "../helpers/mm.ts";
+import { exists, gone, runMM, sessionsOf, until, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 import { hookInputText } from "../../lib/agent/texts.ts";
@@ -199,8 +199,8 @@ Deno.test("hooks", async (t) => {
           'preToolCall hook "bash -c sleep 10" timed out after 300ms',
         );
         assertStringIncludes(run.stderr, "printed something that is not a JSON object");
-        const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
-        const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
+        const [file] = [...Deno.readDirSync(sessionsOf(dir))];
+        const session = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${file.name}`));
         assertEquals(session.errors.map((e: { where: string }) => e.where), [
           "hook",
           "hook",
@@ -296,10 +296,10 @@ Deno.test("a turn cancelled during its preToolCall hook kills the hook and never
         for (const pid of pids) assertEquals(await gone(pid), true, pid);
         assertEquals(await exists(`${dir}/written.txt`), false, "the tool ran after its hook");
         // mm still runs: its session's lock file is beside the session file.
-        const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)].filter((e) =>
+        const [file] = [...Deno.readDirSync(sessionsOf(dir))].filter((e) =>
           e.name.endsWith(".json")
         );
-        const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
+        const session = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${file.name}`));
         assertEquals(session.messages.at(-1).content, "[error: not run: the turn was stopped]");
       } finally {
         await term.kill();

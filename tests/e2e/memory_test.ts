@@ -2,7 +2,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { runMM, workdir } from "../helpers/mm.ts";
+import { runMM, sessionsOf, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
@@ -29,8 +29,8 @@ function toolMessages(model: string, n: number): any[] {
 // deno-lint-ignore no-explicit-any
 async function sessions(dir: string): Promise<any[]> {
   const out = [];
-  for await (const e of Deno.readDir(`${dir}/.mm/sessions`)) {
-    out.push(JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${e.name}`)));
+  for await (const e of Deno.readDir(sessionsOf(dir))) {
+    out.push(JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${e.name}`)));
   }
   return out;
 }
@@ -58,7 +58,7 @@ Deno.test("memory tools", async (t) => {
       const date = new Date(earlier.updated).toISOString().slice(0, 16).replace("T", " ");
       assertEquals(
         toolMessages("memory", 2)[0].content,
-        `🔎 1 hit(s) for "Preference" in ${dir}/.mm/sessions\n\n` +
+        `🔎 1 hit(s) for "Preference" in ${sessionsOf(dir)}\n\n` +
           `${earlier.id} · ${date} · turn 1 · question\n` +
           "remember my deploy preference: blue-green\n" +
           "→ Your deploy préférence is blue-green.",
@@ -74,7 +74,9 @@ Deno.test("memory tools", async (t) => {
       assertEquals(run.code, 0, run.stderr);
       assertEquals(
         toolMessages("memory-none", 1)[0].content,
-        `🔎 no hit for "zebra" in ${dir}/.mm/sessions\nThe search matches words, not meanings: try again with other words — synonyms, or the words in the language the earlier conversation was likely held in (often English).`,
+        `🔎 no hit for "zebra" in ${
+          sessionsOf(dir)
+        }\nThe search matches words, not meanings: try again with other words — synonyms, or the words in the language the earlier conversation was likely held in (often English).`,
         "the question in progress is left out",
       );
     },

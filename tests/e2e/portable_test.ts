@@ -31,7 +31,7 @@ async function deno(args: string[], cwd: string) {
     cwd,
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", HOME: cwd, DENO_DIR },
+    env: { NO_COLOR: "1", HOME: cwd, XDG_STATE_HOME: `${cwd}/.local/state`, DENO_DIR },
   }).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };

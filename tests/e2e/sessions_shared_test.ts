@@ -6,7 +6,7 @@
 
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { mmCommand, runMM, workdir } from "../helpers/mm.ts";
+import { mmCommand, runMM, sessionsOf, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { lockPath } from "../../lib/session/lock.ts";
 
@@ -31,10 +31,10 @@ function until(path: string): Promise<void> {
 /** The only session file of `dir`, parsed. */
 // deno-lint-ignore no-explicit-any
 async function session(dir: string): Promise<any> {
-  const names = [...Deno.readDirSync(`${dir}/.mm/sessions`)].map((e) => e.name)
+  const names = [...Deno.readDirSync(sessionsOf(dir))].map((e) => e.name)
     .filter((n) => n.endsWith(".json"));
   assertEquals(names.length, 1, names.join(", "));
-  return JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${names[0]}`));
+  return JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${names[0]}`));
 }
 
 Deno.test("sessions shared by runs and crashes", async (t) => {
@@ -141,7 +141,7 @@ Deno.test("sessions shared by runs and crashes", async (t) => {
       // Where the lock used to be: $TMPDIR/mm-session-locks/<hash of the session file>.lock.
       const tmp = `${dir}/tmp`;
       await Deno.mkdir(`${tmp}/mm-session-locks`, { recursive: true });
-      const file = new TextEncoder().encode(`${dir}/.mm/sessions/${id}.json`);
+      const file = new TextEncoder().encode(`${sessionsOf(dir)}/${id}.json`);
       const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", file));
       const hex = Array.from(digest.slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
       await Deno.symlink(victim, `${tmp}/mm-session-locks/${hex}.lock`);
@@ -149,7 +149,7 @@ Deno.test("sessions shared by runs and crashes", async (t) => {
       assertEquals(resumed.code, 0, resumed.stderr);
       assertEquals(await Deno.readTextFile(victim), "precious\n");
       // Where it is now: beside the session file, never followed.
-      const lock = lockPath(`${dir}/.mm/sessions`, id);
+      const lock = lockPath(sessionsOf(dir), id);
       await Deno.symlink(victim, lock);
       const refused = await runMM(["-p", "Q2", "--continue"], { cwd: dir });
       assertEquals(refused.code, 1);
@@ -197,7 +197,7 @@ Deno.test("sessions shared by runs and crashes", async (t) => {
       const { id } = await session(dir);
       const first = runMM(["-p", "Q1", "--continue"], { cwd: dir });
       // The first holds the lock once its pid is in the lock file.
-      const lock = lockPath(`${dir}/.mm/sessions`, id);
+      const lock = lockPath(sessionsOf(dir), id);
       await poll(async () => (await Deno.readTextFile(lock).catch(() => "")).trim() !== "", lock);
       const second = runMM(["-p", "Q2", "--continue"], { cwd: dir });
       const [a, b] = await Promise.all([first, second]);

@@ -2,7 +2,7 @@
 
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { runMM, workdir } from "../helpers/mm.ts";
+import { runMM, sessionsOf, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
@@ -15,9 +15,9 @@ function dirFor(model: string, extra = "sessions:\n  enabled: true\n"): Promise<
 // deno-lint-ignore no-explicit-any
 async function sessions(dir: string): Promise<any[]> {
   const out = [];
-  for await (const e of Deno.readDir(`${dir}/.mm/sessions`)) {
+  for await (const e of Deno.readDir(sessionsOf(dir))) {
     if (e.name.endsWith(".json")) {
-      out.push(JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${e.name}`)));
+      out.push(JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${e.name}`)));
     }
   }
   return out;
@@ -92,14 +92,15 @@ Deno.test("sessions", async (t) => {
       assertEquals(missing.code, 2);
       assertEquals(
         missing.stderr,
-        `mm: no session "nope" in ${dir}/.mm/sessions — list them with mm sessions\n`,
+        `mm: no session "nope" in ${sessionsOf(dir)} — list them with mm sessions\n`,
       );
       const bad = await runMM(["-p", "x", "--session", "../../etc/passwd"], { cwd: dir });
       assertEquals(bad.code, 2);
       assertStringIncludes(bad.stderr, "is not a session id");
     },
-    "--continue without sessions enabled is a configuration error": async () => {
-      const dir = await dirFor("no-sessions", "");
+    "--continue with sessions turned off is a configuration error": async () => {
+      // Sessions are on by default (issue 26): this agent file turns them off.
+      const dir = await dirFor("no-sessions", "sessions:\n  enabled: false\n");
       const run = await runMM(["-p", "x", "--continue"], { cwd: dir });
       assertEquals(run.code, 2);
       assertEquals(
@@ -114,15 +115,15 @@ Deno.test("sessions", async (t) => {
       assertEquals(run.code, 0, run.stderr);
       assertEquals(
         run.stderr,
-        `[warning: no session to continue in ${dir}/.mm/sessions — starting a new one]\n`,
+        `[warning: no session to continue in ${sessionsOf(dir)} — starting a new one]\n`,
       );
       assertEquals((await sessions(dir)).length, 1);
     },
     "a corrupt session file is reported and never overwritten": async () => {
       server.script("corrupt", [{ text: "a" }, { text: "b" }]);
       const dir = await dirFor("corrupt");
-      await Deno.mkdir(`${dir}/.mm/sessions`, { recursive: true });
-      const path = `${dir}/.mm/sessions/20990101-000000-bad.json`;
+      await Deno.mkdir(sessionsOf(dir), { recursive: true });
+      const path = `${sessionsOf(dir)}/20990101-000000-bad.json`;
       await Deno.writeTextFile(path, '{"id": "20990101-000000-bad", "messages": [');
       const byId = await runMM(["-p", "x", "--session", "20990101-000000-bad"], { cwd: dir });
       assertEquals(byId.code, 2);
@@ -218,7 +219,7 @@ Deno.test("sessions", async (t) => {
     },
     "mm sessions lists newest first: id, date, turns, first question": async () => {
       const dir = await dirFor("listing");
-      await Deno.mkdir(`${dir}/.mm/sessions`, { recursive: true });
+      await Deno.mkdir(sessionsOf(dir), { recursive: true });
       const file = (id: string, updated: string, q: string) => ({
         id,
         created: updated,
@@ -241,7 +242,7 @@ Deno.test("sessions", async (t) => {
         ]]
       ) {
         await Deno.writeTextFile(
-          `${dir}/.mm/sessions/${id}.json`,
+          `${sessionsOf(dir)}/${id}.json`,
           JSON.stringify(file(id, updated, q)),
         );
       }

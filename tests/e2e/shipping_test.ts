@@ -7,7 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { DENO_DIR, MAIN, type MMRun, runMM, tempDir, workdir } from "../helpers/mm.ts";
+import { DENO_DIR, MAIN, type MMRun, runMM, sessionsOf, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { PERMISSIONS } from "../../scripts/compile.ts";
@@ -84,6 +84,7 @@ async function deno(args: string[], cwd: string, env: Record<string, string> = {
       NO_COLOR: "1",
       HOME: cwd,
       XDG_CONFIG_HOME: `${cwd}/.config`,
+      XDG_STATE_HOME: `${cwd}/.local/state`,
       DENO_DIR,
       MM_TRUST: "1",
       ...env,
@@ -669,7 +670,7 @@ Deno.test("permissions", async (t) => {
         assertEquals(turn.stdout, "shipped\n");
         assertEquals(await Deno.readTextFile(`${dir}/out.txt`), "built\n");
         assertEquals(await Deno.readTextFile(`${dir}/notes.md`), "ok\n");
-        const sessions = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+        const sessions = [...Deno.readDirSync(sessionsOf(dir))];
         assertEquals(sessions.length, 1);
         doctorOllama.script("doc-ok", [{
           toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }],

@@ -7,7 +7,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { gone, mmCommand, runMM, tempDir, until, workdir } from "../helpers/mm.ts";
+import { gone, mmCommand, runMM, sessionsOf, tempDir, until, workdir } from "../helpers/mm.ts";
 import { Editor } from "../helpers/acp.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
@@ -65,9 +65,9 @@ Deno.test("a signal stops -p cleanly", async (t) => {
       // The command's output files are gone; nothing else of mm's is there (no session lock).
       assertEquals([...Deno.readDirSync(tmp)].map((e) => e.name), []);
       // The session file alone: its lock went with the run.
-      const [file, ...more] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
+      const [file, ...more] = [...Deno.readDirSync(sessionsOf(dir))];
       assertEquals(more, []);
-      const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
+      const session = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${file.name}`));
       assertEquals(session.messages.map((m: { role: string }) => m.role), [
         "user",
         "assistant",
@@ -188,7 +188,7 @@ Deno.test("mm -acp: SIGTERM and SIGQUIT cancel the running turn, save it, kill t
       assertEquals(exit, code, stderr);
       assertEquals(await gone(bash), true);
       assertEquals(await gone(sleep), true);
-      const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${id}.json`));
+      const session = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${id}.json`));
       assertEquals(session.messages.at(-1).content, "[error: cancelled]");
     };
   }
@@ -222,8 +222,8 @@ Deno.test("line and window mode: SIGTERM and SIGQUIT cancel the turn, save it, g
             assertStringIncludes(screen, cancelled + (args.length ? "" : signal.slice(3)));
             assertEquals(await gone(bash), true);
             assertEquals(await gone(sleep), true);
-            const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
-            const session = JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${file.name}`));
+            const [file] = [...Deno.readDirSync(sessionsOf(dir))];
+            const session = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${file.name}`));
             assertEquals(session.messages.at(-1).content, "[error: cancelled]");
           } finally {
             await term.kill();

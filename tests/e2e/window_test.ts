@@ -741,8 +741,11 @@ Deno.test("window mode", async (t) => {
     },
     "an error thrown after the window is up: restored, then the error on the main screen":
       async () => {
-        // --continue without sessions is refused by the start-up, after the window took the terminal.
-        const dir = await workdir(`url: ${server.url}\nmodel: w-crash\n`);
+        // --continue without sessions is refused by the start-up, after the window took the terminal
+        // (sessions are on by default since issue 26: this agent file turns them off).
+        const dir = await workdir(
+          `url: ${server.url}\nmodel: w-crash\nsessions:\n  enabled: false\n`,
+        );
         const term = await launch(dir, ["--continue"]);
         try {
           const screen = await exited(term);

@@ -1,6 +1,7 @@
 /** Runs the real `mm` process (`deno run main.ts`) the way a user or a CI job does. */
 
 import { fileURLToPath } from "node:url";
+import { defaultSessionsDir } from "../../lib/session/dirs.ts";
 
 /**
  * The Deno cache of the test run. Every child gets it explicitly: a child whose HOME is a temporary
@@ -30,6 +31,16 @@ export interface MMOptions {
   onStderr?: (stderr: string, child: Deno.ChildProcess) => void;
 }
 
+/** The state folder a child of `cwd` is given (its XDG_STATE_HOME): inside the test's directory. */
+export function stateHomeOf(cwd: string): string {
+  return `${cwd}/.local/state`;
+}
+
+/** Where a child started in `cwd` saves its sessions by default (lib/session/dirs.ts). */
+export function sessionsOf(cwd: string): string {
+  return defaultSessionsDir(cwd, { XDG_STATE_HOME: stateHomeOf(cwd) })!;
+}
+
 /** The command that runs mm from source with `args`, as a user runs it from a URL. */
 export function mmCommand(args: string[], cwd: string, env: Record<string, string> = {}) {
   return {
@@ -41,6 +52,8 @@ export function mmCommand(args: string[], cwd: string, env: Record<string, strin
       NO_COLOR: "1",
       HOME: cwd,
       XDG_CONFIG_HOME: `${cwd}/.config`,
+      // Sessions are saved by default: into the test's own state folder, never the real one.
+      XDG_STATE_HOME: stateHomeOf(cwd),
       DENO_DIR,
       MM_TRUST: "1",
       ...env,

@@ -1,6 +1,6 @@
 /** Drives a terminal program in tmux: keys in with send-keys, the screen out with capture-pane. */
 
-import { DENO_DIR, MAIN } from "./mm.ts";
+import { DENO_DIR, MAIN, stateHomeOf } from "./mm.ts";
 import { TYPE_AHEAD_PAUSE } from "../../lib/frontend/window/focus.ts";
 
 let counter = 0;
@@ -37,9 +37,12 @@ export class Terminal {
     const name = `mm-test-${Deno.pid}-${counter++}-${crypto.randomUUID().slice(0, 8)}`;
     // MM_TRUST: the agent file a test writes in its working directory is its own (the tests of
     // trust set it to "" to see mm ask).
-    const env = Object.entries({ MM_TRUST: "1", ...opts.env }).map(([k, v]) =>
-      `${k}=${shellQuote(v)}`
-    ).join(" ");
+    const env = Object.entries({
+      MM_TRUST: "1",
+      // Sessions are saved by default: into the test's own state folder, never the real one.
+      XDG_STATE_HOME: stateHomeOf(opts.env?.HOME ?? opts.cwd),
+      ...opts.env,
+    }).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
     const command = `env ${env} ${argv.map(shellQuote).join(" ")}; echo "[exited $?]"; sleep 600`;
     await tmux(
       "-L",

@@ -7,16 +7,24 @@ import { permissionNeeds } from "../../lib/permissions/sandbox.ts";
 
 /** The defaults with `over` on top, and every tool that runs or writes off unless `over` says so. */
 function bare(over: Partial<Config> = {}): Config {
-  return { ...defaultConfig(), bashTool: false, editTools: false, ...over };
+  const c = defaultConfig();
+  // Sessions are on by default (issue 26): off here, so each step adds one thing that writes.
+  return {
+    ...c,
+    bashTool: false,
+    editTools: false,
+    sessions: { ...c.sessions, enabled: false },
+    ...over,
+  };
 }
 
 Deno.test("permission needs", async (t) => {
   await t.step(
-    "the defaults keep run (bash) and write (bash's output file, the edit tools)",
+    "the defaults keep run (bash) and write (bash's output file, the edit tools, sessions)",
     () => {
       assertEquals(permissionNeeds(defaultConfig(), "oneshot"), {
         run: ["bash"],
-        write: ["bash", "write_file and edit_file"],
+        write: ["bash", "write_file and edit_file", "session files"],
       });
     },
   );

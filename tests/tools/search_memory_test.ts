@@ -8,7 +8,8 @@ import { LIMIT_DESCRIPTION, QUERY_DESCRIPTION, searchMemory } from "../../tools/
 
 function withSessions(sessions: Partial<Config["sessions"]>): Config {
   const c = defaultConfig();
-  return { ...c, sessions: { ...c.sessions, ...sessions } };
+  // The project's own folder: the tests below put their session files there.
+  return { ...c, sessions: { ...c.sessions, dir: ".mm/sessions", ...sessions } };
 }
 
 function session(id: string, question: string, answer: string): SessionFile {
@@ -31,7 +32,12 @@ Deno.test("search_memory", async (t) => {
   await t.step("declared when sessions.enabled and sessions.autoSearchMemory", () => {
     assertEquals(searchMemory.declared(defaultConfig()), false);
     assertEquals(searchMemory.declared(withSessions({ enabled: true })), false);
-    assertEquals(searchMemory.declared(withSessions({ autoSearchMemory: true })), false);
+    // Sessions are on by default (issue 26): autoSearchMemory alone declares it.
+    assertEquals(searchMemory.declared(withSessions({ autoSearchMemory: true })), true);
+    assertEquals(
+      searchMemory.declared(withSessions({ enabled: false, autoSearchMemory: true })),
+      false,
+    );
     assertEquals(
       searchMemory.declared(withSessions({ enabled: true, autoSearchMemory: true })),
       true,
@@ -83,7 +89,7 @@ Deno.test("search_memory", async (t) => {
   await t.step("leaves out the conversation the call belongs to", async () => {
     const cwd = await Deno.makeTempDir({ prefix: "mm-search-tool-" });
     await saveSession(`${cwd}/.mm/sessions`, session("now", "where is the zebra?", "Here."));
-    const ctx = fakeContext({ cwd });
+    const ctx = fakeContext({ cwd, config: withSessions({}) });
     ctx.conversation = {
       history: [{ role: "system", content: "s" }, { role: "user", content: "where is the zebra?" }],
       callerText: "",
@@ -100,10 +106,10 @@ Deno.test("search_memory", async (t) => {
     for (let i = 0; i < 4; i++) {
       await saveSession(`${cwd}/.mm/sessions`, session(`s${i}`, `zebra ${i}`, "ok"));
     }
-    const ctx = fakeContext({ cwd });
+    const ctx = fakeContext({ cwd, config: withSessions({}) });
     const two = await searchMemory.run({ query: "zebra", limit: 2 }, ctx);
     assertEquals(two.output.startsWith(`🔎 2 hit(s) for "zebra"`), true);
-    const small = fakeContext({ cwd, config: { maxOutput: 200 } });
+    const small = fakeContext({ cwd, config: { ...withSessions({}), maxOutput: 200 } });
     assertEquals((await searchMemory.run({ query: "zebra" }, small)).output.length <= 200, true);
     await Deno.remove(cwd, { recursive: true });
   });

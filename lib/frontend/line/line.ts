@@ -266,7 +266,11 @@ class LineMode {
     const { config } = this.#opts;
     const render = this.#render;
     const names = begun.tools.map((t) => t.name);
-    render.write(visible(banner(config, begun.model, names, begun.recorder, begun.chat.plan)));
+    render.write(
+      visible(
+        banner(config, begun.model, names, begun.recorder, begun.chat.plan, begun.instructions),
+      ),
+    );
     const lspLine = lspBannerLine(config, begun.run.lspServers);
     if (lspLine) render.write(lspLine + "\n");
     for (const w of this.#warnings) render.line(visible(w));

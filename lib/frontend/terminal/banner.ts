@@ -9,7 +9,7 @@ import { sandboxOf, sandboxText } from "../../exec/sandbox.ts";
 
 /**
  * The banner: version, model, provider, URL, the context window, the tools, yolo, the session, the
- * sandbox when it is on.
+ * sandbox when it is on, the instructions files read (AGENTS.md) when there are any.
  */
 export function banner(
   config: Config,
@@ -17,6 +17,7 @@ export function banner(
   tools: string[],
   recorder?: SessionRecorder,
   context?: ContextPlan,
+  instructions: string[] = [],
 ): string {
   const sandbox = sandboxOf(config);
   const lines = [
@@ -26,7 +27,13 @@ export function banner(
       recorder ? ` · session ${recorder.session.id}` : ""
     }`,
     ...(sandbox ? [`sandbox: ${sandboxText(sandbox)}`] : []),
+    ...(instructions.length ? [instructionsLine(instructions)] : []),
     "Type a request; /help lists the commands; Ctrl-D quits.",
   ];
   return lines.join("\n") + "\n";
+}
+
+/** The banner's line of the instructions files read into the system prompt. */
+export function instructionsLine(files: string[]): string {
+  return `instructions: ${files.join(", ")}`;
 }

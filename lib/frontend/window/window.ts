@@ -205,6 +205,7 @@ class Window {
       begun.tools.map((t) => t.name),
       begun.recorder,
       begun.chat.plan,
+      begun.instructions,
     ).trimEnd();
     this.#screen.view.note(text, "notice");
     const lsp = lspBannerLine(config, begun.run.lspServers);
