@@ -143,7 +143,7 @@ async function cases(t: Deno.TestContext): Promise<void> {
         const run = await runMM(["doctor"], { cwd: dir, env });
         assertStringIncludes(
           run.stdout,
-          `✔ agent file: ${dir}/mm.yaml\n✔ sandbox: workspace (bubblewrap), network off\n`,
+          `✔ agent file: ${dir}/mm.yaml (project: url, model, sandbox, sandboxNetwork)\n✔ sandbox: workspace (bubblewrap), network off\n`,
         );
       },
       "mm doctor without bwrap: the check fails with the fix": async () => {
