@@ -22,6 +22,7 @@ import { History } from "../terminal/history.ts";
 import { KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
 import type { Key } from "../terminal/keys.ts";
 import { LineRenderer, type Screen } from "./render.ts";
+import { hyperlinksSupported, loadLexer } from "../terminal/markdown.ts";
 import { Spinner } from "./spinner.ts";
 
 /** What line mode needs. */
@@ -76,7 +77,11 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
     colour,
   };
   const spinner = new Spinner(Deno.stderr.isTerminal());
-  const render = new LineRenderer(screen, spinner, config.previewLines);
+  // The answer as Markdown on a terminal with colour; NO_COLOR and a pipe keep its text as it is.
+  const markdown = colour
+    ? { load: loadLexer, hyperlinks: hyperlinksSupported(Deno.env.toObject()) }
+    : undefined;
+  const render = new LineRenderer(screen, spinner, config.previewLines, markdown);
   // Start-up's warnings are shown under the banner; so are the MCP servers' lines, then above the
   // prompt as they come (a server starts while the user types).
   const warnings: string[] = [];
