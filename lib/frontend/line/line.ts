@@ -249,6 +249,7 @@ async function lineMode(opts: LineOptions, stop: RunStop): Promise<number> {
         for (const line of outcomeLines(outcome)) render.line(visible(line));
         continue;
       }
+      await render.ready();
       const outcome = await busy((signal) => conversation.agent.runTurn(text, signal));
       if (outcome.status !== "answered") {
         render.handle({ type: "recap", counters: outcome.counters });

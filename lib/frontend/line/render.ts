@@ -60,6 +60,19 @@ export class LineRenderer {
     this.#markdown = markdown;
   }
 
+  /**
+   * Loads marked's lexer when the answer is drawn as Markdown (before a turn: the first one waits
+   * for the import, about 50 ms, the others not at all). Without it the answer is drawn as it came.
+   */
+  async ready(): Promise<void> {
+    if (!this.#markdown || this.#lexer) return;
+    try {
+      this.#lexer = await this.#markdown.load();
+    } catch {
+      // Not loaded (the package could not be fetched): the text as it is.
+    }
+  }
+
   /** `text` dimmed when colour is on. */
   dim(text: string): string {
     return this.#screen.colour ? `\x1b[2m${text}\x1b[22m` : text;
