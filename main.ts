@@ -1,6 +1,6 @@
 /** mm: flags → configuration → front end. Heavy modules load only on the path that needs them. */
 
-import { type Flags, helpText, parseFlags, UsageError } from "./lib/cli/flags.ts";
+import { type Flags, helpText, parseFlags, SUBCOMMAND_HELP, UsageError } from "./lib/cli/flags.ts";
 import { writeAll } from "./lib/frontend/terminal/output.ts";
 import { CLOSED_EXIT } from "./lib/frontend/exit.ts";
 import { parseDuration } from "./lib/config/duration.ts";
@@ -35,7 +35,8 @@ async function run(args: string[]): Promise<number> {
     throw new UsageError(`${flags.list ? "--list" : "--revoke"} goes with mm trust`);
   }
   if (flags.help) {
-    writeAll(Deno.stdout, helpText());
+    const command = flags.command;
+    writeAll(Deno.stdout, command ? SUBCOMMAND_HELP[command] : helpText());
     return 0;
   }
   if (flags.version) {

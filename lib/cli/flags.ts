@@ -325,10 +325,66 @@ export function helpText(): string {
     const left = `  ${names}${s.arg ? ` ${s.arg}` : ""}`;
     lines.push(`${left.padEnd(26)}${s.help}`);
   }
-  lines.push(
-    "",
-    "Exit codes: 0 answered; 1 the turn failed; 2 usage or configuration error; 124 --timeout;",
-    "130 interrupted.",
-  );
+  lines.push("", ...EXIT_CODES_HELP);
   return lines.join("\n") + "\n";
 }
+
+/**
+ * Every exit code mm ends with, and why (`mm --help`, README). A signal's code is 128 + its
+ * number (lib/frontend/exit.ts); 124 is `--timeout`'s, as `timeout(1)`'s.
+ */
+export const EXIT_CODES_HELP = [
+  "Exit codes: 0 answered; 1 the turn failed; 2 usage or configuration error; 130 interrupted.",
+  "In full:",
+  "  0    answered (a command: done, every check passed)",
+  "  1    the turn failed (server unreachable, model not found, loop detector, watchdog,",
+  "       maxTurns), or a command could not do its work (mm doctor: a check failed)",
+  "  2    usage or configuration error (a flag, the agent file, an untrusted project, a session)",
+  "  124  mm -p --timeout: the whole run took longer (as timeout(1))",
+  "  129  SIGHUP: the terminal closed (the turn cancelled and saved first)",
+  "  130  interrupted: SIGINT, Ctrl-C in mm -p",
+  "  131  SIGQUIT",
+  "  141  stdout closed by its reader (mm -p | head -1), as SIGPIPE",
+  "  143  SIGTERM (timeout, a CI cancellation)",
+];
+
+/** The `--help` texts of the subcommands that take options of their own (`mm trust`'s is its module's). */
+export const SUBCOMMAND_HELP: Record<"init" | "doctor" | "sessions", string> = {
+  init: `Usage:
+  mm init [--provider NAME] [--url URL] [--model NAME]
+
+Writes a commented starter agent file, ./mm.yaml, for the first server it finds (Ollama,
+llama.cpp, Docker Model Runner on their usual ports), or the one named.
+
+  --provider NAME         ollama, llamacpp, dmr, llmman or openai
+  --url URL               the server's base URL (http:// or https://)
+  --model NAME            the model (else the server's first)
+
+Exit codes: 0 written; 1 a file was there already or could not be written; 2 a bad flag.
+`,
+  doctor: `Usage:
+  mm doctor [-c FILE] [--model NAME] [--provider NAME] [--url URL] [--trust]
+
+Checks the agent file, the server, the model, tool calling, the LSP and MCP servers and the
+sandbox, and says what to fix.
+
+  -c, --config FILE       an agent file over the user's and the project's (else $MM_CONFIG)
+  --model NAME            the model, over the agent file's
+  --provider NAME         the provider, over the agent file's
+  --url URL               the server's base URL, over the agent file's
+  --trust                 trust the project's agent file for this run
+
+Exit codes: 0 every check passed; 1 a check failed; 2 a bad flag or agent file.
+`,
+  sessions: `Usage:
+  mm sessions [-c FILE] [--trust]
+
+Lists the saved conversations of this directory, newest first: their ids (for --session ID),
+when, their turns and their first prompt.
+
+  -c, --config FILE       an agent file over the user's and the project's (its sessions.dir)
+  --trust                 trust the project's agent file for this run
+
+Exit codes: 0 listed; 2 a bad flag or agent file.
+`,
+};

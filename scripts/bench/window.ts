@@ -5,7 +5,7 @@
  * The real event path: the scripted server (another process) streams 2,000 tokens a second for
  * 5 s over HTTP and SSE to the real agent (the shared start-up, its chat client), whose events go
  * to the window's screen (lib/frontend/window/render.ts: the blocks, the layout, the frame writer),
- * drawing at 100×30 into /dev/null, with 2,000 and then 20,000 earlier blocks in the conversation.
+ * drawing at 100×30 into /dev/null (the answer's Markdown rendered), with 2,000 and then 20,000 earlier blocks in the conversation.
  * Mid-stream the window is resized to 60×20 and back. Measured: each frame's time (compose and
  * write), the CPU of this process (the server's is not in it), the bytes written a second.
  */
@@ -16,6 +16,7 @@ import { defaultConfig } from "../../lib/config/config.ts";
 import { start } from "../../lib/frontend/start.ts";
 import { WindowScreen } from "../../lib/frontend/window/render.ts";
 import { writeAll } from "../../lib/frontend/terminal/output.ts";
+import { loadLexer } from "../../lib/frontend/terminal/markdown.ts";
 
 const SERVER = fileURLToPath(new URL("./window_server.ts", import.meta.url));
 const TOKENS = 10_000;
@@ -57,7 +58,13 @@ async function run(earlier: number) {
     write: (bytes) => writeAll(sink, bytes),
     size: () => size,
     up: () => true,
-  }, { colour: true, counterOf: () => undefined, titleOf: (a) => a });
+  }, {
+    colour: true,
+    counterOf: () => undefined,
+    titleOf: (a) => a,
+    // The answer drawn as Markdown, as the window draws it (its lexer loaded ahead).
+    markdown: { hyperlinks: false, lexer: await loadLexer() },
+  });
   const view = screen.view;
   // Earlier turns: a prompt, a call with its output, an answer, a recap: four blocks each.
   for (let i = 0; screen.conversation.blocks.length < earlier; i++) {

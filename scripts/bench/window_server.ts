@@ -8,9 +8,14 @@
 const TOKENS = Number(Deno.args[0] ?? 10_000);
 const RATE = Number(Deno.args[1] ?? 2_000);
 
-/** Token `i` of the prose: a word of 2 to 7 letters and a space, a paragraph every 40 words. */
+/**
+ * Token `i` of the prose: a word of 2 to 7 letters and a space, a paragraph every 40 words; some
+ * Markdown, which the window renders: a word in bold every 10, a heading every 400 words.
+ */
 function token(i: number): string {
   const w = "abcdefg".slice(0, 2 + (i * 7919) % 6);
+  if (i % 400 === 0) return `## Part ${i / 400}\n\n${w} `;
+  if (i % 10 === 5) return `**${w}** `;
   return i % 40 === 39 ? `${w}.\n\n` : `${w} `;
 }
 

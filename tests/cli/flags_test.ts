@@ -1,4 +1,4 @@
-import { helpText, parseFlags, UsageError } from "../../lib/cli/flags.ts";
+import { helpText, parseFlags, SUBCOMMAND_HELP, UsageError } from "../../lib/cli/flags.ts";
 import { assertEquals, assertStringIncludes, assertThrows } from "../helpers/assert.ts";
 
 Deno.test("parseFlags", async (t) => {
@@ -157,4 +157,19 @@ Deno.test("--output-schema and --timeout take a value", () => {
     UsageError,
     "--timeout needs a value (DURATION)",
   );
+});
+
+Deno.test("help texts", async (t) => {
+  await t.step("mm --help lists every exit code mm uses", () => {
+    const help = helpText();
+    for (const code of ["0", "1", "2", "124", "129", "130", "131", "141", "143"]) {
+      assertEquals(new RegExp(`^  ${code} `, "m").test(help), true, `exit code ${code}`);
+    }
+  });
+  await t.step("each subcommand's help lists its own options", () => {
+    assertEquals(SUBCOMMAND_HELP.init.includes("--provider NAME"), true);
+    assertEquals(SUBCOMMAND_HELP.init.includes("--trust"), false);
+    assertEquals(SUBCOMMAND_HELP.doctor.includes("-c, --config FILE"), true);
+    assertEquals(SUBCOMMAND_HELP.sessions.startsWith("Usage:\n  mm sessions"), true);
+  });
 });

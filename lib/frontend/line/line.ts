@@ -30,6 +30,7 @@ import { History } from "../terminal/history.ts";
 import { KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
 import type { Key } from "../terminal/keys.ts";
 import { LineRenderer, type Screen } from "./render.ts";
+import { hyperlinksSupported, loadLexer } from "../terminal/markdown.ts";
 import { Spinner } from "./spinner.ts";
 
 /** What line mode needs. */
@@ -92,7 +93,16 @@ class LineMode {
       colour: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
     };
     this.#spinner = new Spinner(Deno.stderr.isTerminal());
-    this.#render = new LineRenderer(this.#screen, this.#spinner, opts.config.previewLines);
+    // The answer as Markdown on a terminal with colour; NO_COLOR and a pipe keep its text as it is.
+    const markdown = this.#screen.colour
+      ? { load: loadLexer, hyperlinks: hyperlinksSupported(Deno.env.toObject()) }
+      : undefined;
+    this.#render = new LineRenderer(
+      this.#screen,
+      this.#spinner,
+      opts.config.previewLines,
+      markdown,
+    );
     this.#editor = new LineEditor(
       this.#router,
       this.#screen.write,
@@ -333,6 +343,7 @@ class LineMode {
   /** Runs a turn for `text` and draws how it ended; "quit" when mm is to leave after it. */
   async #runTurn(conversation: Conversation, text: string): Promise<"quit" | "on"> {
     const render = this.#render;
+    await render.ready();
     const outcome = await this.#busy((signal) => conversation.agent.runTurn(text, signal));
     if (outcome.status !== "answered") {
       render.handle({ type: "recap", counters: outcome.counters });

@@ -11,12 +11,22 @@ import { endsCall, indented, NestedTitles, nestedToolLine } from "../terminal/ne
 import type { NestedEvent } from "../../tool.ts";
 import type { Spinner } from "./spinner.ts";
 import { visible } from "../terminal/visible.ts";
+import { type Lexer, MarkdownStream, renderTokens } from "../terminal/markdown.ts";
 
 /** Where the renderer writes, and how wide and colourful it may be. */
 export interface Screen {
   write(text: string): void;
   width(): number;
   colour: boolean;
+}
+
+/**
+ * The answer drawn as Markdown (terminal/markdown.ts): marked's lexer, loaded on the first answer,
+ * and whether links are OSC 8 hyperlinks. Line mode draws it only on a terminal with colour.
+ */
+export interface LineMarkdown {
+  load(): Promise<Lexer>;
+  hyperlinks: boolean;
 }
 
 /** Renders the events of turns on a terminal, one event at a time. */
@@ -29,12 +39,37 @@ export class LineRenderer {
   #atLineStart = true;
   #thought = "";
   #thoughtStart = 0;
+  readonly #markdown: LineMarkdown | undefined;
+  #lexer: Lexer | undefined;
+  #loading = false;
+  #stream: MarkdownStream | undefined;
+  /** The answer's text held while the lexer loads. */
+  #held = "";
+  /** Whether a block of the answer's text was drawn since its last other line (a gap goes first). */
+  #drewBlock = false;
 
-  /** A renderer showing up to `previewLines` lines of each tool's output. */
-  constructor(screen: Screen, spinner: Spinner, previewLines: number) {
+  /**
+   * A renderer showing up to `previewLines` lines of each tool's output; with `markdown`, the
+   * answer's text is drawn as Markdown, a block once complete (the one streaming is held).
+   */
+  constructor(screen: Screen, spinner: Spinner, previewLines: number, markdown?: LineMarkdown) {
     this.#screen = screen;
     this.#spinner = spinner;
     this.#previewLines = previewLines;
+    this.#markdown = markdown;
+  }
+
+  /**
+   * Loads marked's lexer when the answer is drawn as Markdown (before a turn: the first one waits
+   * for the import, about 50 ms, the others not at all). Without it the answer is drawn as it came.
+   */
+  async ready(): Promise<void> {
+    if (!this.#markdown || this.#lexer) return;
+    try {
+      this.#lexer = await this.#markdown.load();
+    } catch {
+      // Not loaded (the package could not be fetched): the text as it is.
+    }
   }
 
   /** `text` dimmed when colour is on. */
@@ -56,6 +91,7 @@ export class LineRenderer {
 
   /** Writes one whole line of mm's own (a warning, a command's answer). */
   line(text: string): void {
+    this.#endMarkdown();
     this.#spinner.stop();
     this.#closeThought();
     this.newline();
@@ -74,14 +110,17 @@ export class LineRenderer {
       case "text":
         this.#spinner.stop();
         this.#closeThought();
-        this.write(visible(e.text));
+        if (this.#markdown) this.#markdownText(visible(e.text));
+        else this.write(visible(e.text));
         break;
       case "composing":
+        this.#endMarkdown();
         this.#closeThought();
         this.newline();
         this.#spinner.show("Composing a tool call");
         break;
       case "tool_call":
+        this.#endMarkdown();
         this.#spinner.stop();
         this.#closeThought();
         this.newline();
@@ -101,6 +140,7 @@ export class LineRenderer {
         this.#spinner.show("Thinking");
         break;
       case "nested":
+        this.#endMarkdown();
         this.nested(e.event);
         break;
       case "warning":
@@ -111,6 +151,7 @@ export class LineRenderer {
         this.#spinner.show("Thinking");
         break;
       case "recap": {
+        this.#endMarkdown();
         this.#spinner.stop();
         this.#closeThought();
         this.newline();
@@ -119,6 +160,7 @@ export class LineRenderer {
         break;
       }
       case "answer":
+        this.#endMarkdown();
         this.#spinner.stop();
         this.newline();
         break;
@@ -156,6 +198,7 @@ export class LineRenderer {
 
   /** Ends the turn's drawing: no spinner, no open thought, the cursor at a line start. */
   finish(): void {
+    this.#endMarkdown();
     this.#spinner.stop();
     this.#closeThought();
     this.newline();
@@ -167,6 +210,52 @@ export class LineRenderer {
     this.#closeThought();
     this.newline();
     this.#preview(output);
+  }
+
+  /** The answer's streamed text: its complete blocks drawn, the last one held. */
+  #markdownText(text: string): void {
+    if (!this.#lexer) {
+      this.#held += text;
+      if (!this.#loading) {
+        this.#loading = true;
+        this.#markdown!.load().then((lexer) => {
+          this.#lexer = lexer;
+          const held = this.#held;
+          this.#held = "";
+          if (held) this.#markdownText(held);
+        }, () => {
+          // No lexer (the package could not be loaded): the answer is drawn as it came.
+          this.#loading = false;
+        });
+      }
+      return;
+    }
+    this.#stream ??= new MarkdownStream(this.#lexer);
+    this.#drawBlocks(this.#stream.append(text));
+  }
+
+  /** The answer's text ended (a call, a line of mm's own, the turn's end): what is held is drawn. */
+  #endMarkdown(): void {
+    if (this.#held) {
+      this.#closeThought();
+      this.write(this.#held);
+      this.#held = "";
+    }
+    if (this.#stream) this.#drawBlocks(this.#stream.end());
+    this.#stream = undefined;
+    this.#drewBlock = false;
+  }
+
+  /** Blocks of the answer drawn at the terminal's width, an empty row between two. */
+  #drawBlocks(tokens: ReturnType<MarkdownStream["end"]>): void {
+    if (tokens.length === 0) return;
+    const rows = renderTokens(tokens, this.#screen.width(), {
+      hyperlinks: this.#markdown!.hyperlinks,
+    });
+    if (rows.length === 0) return;
+    this.newline();
+    this.write((this.#drewBlock ? "\n" : "") + rows.join("\n") + "\n");
+    this.#drewBlock = true;
   }
 
   /** Up to `previewLines` lines of `output`, dimmed and cut to the width; nothing when undefined. */

@@ -107,12 +107,34 @@ const SEQUENCE = /^\x1b(\[|O)([0-9;]*[A-Za-z~])/;
 // deno-lint-ignore no-control-regex
 const MOUSE = /^\x1b\[<(\d+);(\d+);(\d+)([Mm])/;
 
+// Text, tabs and newlines only: what a paste without brackets brings.
+// deno-lint-ignore no-control-regex
+const LINES_ONLY = /^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$/;
+
+/**
+ * A burst of lines that came in one read without bracketed paste (a terminal without it, a
+ * program typing): a read with a newline followed by more text. It is one paste, and its last
+ * newlines, if any, one Enter: one prompt, not one per line. Undefined for any other read.
+ */
+export function burstKeys(chunk: string): Key[] | undefined {
+  if (!/[\r\n][^\r\n]/.test(chunk) || !LINES_ONLY.test(chunk)) return undefined;
+  const text = chunk.replace(/\r\n?/g, "\n");
+  const body = text.replace(/\n+$/, "");
+  return body.length < text.length
+    ? [{ name: "paste", text: body }, { name: "enter" }]
+    : [{ name: "paste", text: body }];
+}
+
 /** Parses terminal input into keys; keeps an unfinished paste between chunks. */
 export class KeyParser {
   #paste: string | undefined;
 
-  /** The keys in one chunk of input. */
+  /** The keys in one chunk of input (one read). */
   parse(chunk: string): Key[] {
+    if (this.#paste === undefined) {
+      const burst = burstKeys(chunk);
+      if (burst) return burst;
+    }
     const keys: Key[] = [];
     let text = "";
     const flush = () => {

@@ -8,6 +8,7 @@
 import { diffHunks, type Hunk } from "../../diff.ts";
 import type { FileDiff, ToolKind } from "../../tool.ts";
 import { visible } from "../terminal/visible.ts";
+import { type Lexer, MarkdownStream, type MdToken, renderTokens } from "../terminal/markdown.ts";
 import type { Style } from "./style.ts";
 import { expandTabs, fit, pad, textWidth, Wrapped, wrapText } from "../terminal/width.ts";
 
@@ -76,37 +77,116 @@ export class PromptBlock extends Block {
   }
 }
 
-/** Streamed text: the model's answer, or an asked agent's (indented under its call). */
-export class TextBlock extends Block {
-  readonly #text = new Wrapped();
-  readonly #indent: number;
+/**
+ * How a text block draws Markdown (terminal/markdown.ts): the lexer once loaded (undefined until
+ * then: the text is drawn as it is, and again as Markdown once it comes), and whether links are
+ * OSC 8 hyperlinks.
+ */
+export interface TextMarkdown {
+  lexer(): Lexer | undefined;
+  hyperlinks: boolean;
+}
 
-  /** A text block drawn `indent` columns in. */
-  constructor(indent = 0) {
+/**
+ * Streamed text: the model's answer, or an asked agent's (indented under its call). With
+ * Markdown, its complete blocks are drawn rendered and the block still streaming as it is, drawn
+ * again rendered once complete (or once the text ends).
+ */
+export class TextBlock extends Block {
+  #text = new Wrapped();
+  readonly #indent: number;
+  readonly #markdown: TextMarkdown | undefined;
+  /** All the text, as appended. */
+  #all = "";
+  #stream: MarkdownStream | undefined;
+  #done: MdToken[] = [];
+  #doneRows: { width: number; count: number; rows: string[] } | undefined;
+  #ended = false;
+
+  /** A text block drawn `indent` columns in; Markdown rendered with `markdown`. */
+  constructor(indent = 0, markdown?: TextMarkdown) {
     super();
     this.#indent = indent;
+    this.#markdown = markdown;
   }
 
   /** The text so far. */
   get text(): string {
-    return this.#text.text;
+    return this.#all;
   }
 
   /** Adds streamed text. */
   append(text: string): void {
     const shown = visible(text);
     // A text starts at its first visible character: the empty rows a model opens with are dropped.
-    this.#text.append(this.#text.text === "" ? shown.replace(/^\s*\n/, "") : shown);
+    const added = this.#all === "" ? shown.replace(/^\s*\n/, "") : shown;
+    this.#all += added;
+    this.#ended = false;
+    // A stream is fed what comes; a new one (the lexer just came) everything so far.
+    if (this.#stream) this.#feed(added);
+    else if (!this.#markdownOn()) this.#text.append(added);
     this.changed();
   }
 
+  /** The text ended (another block follows, the answer came): its last block is drawn rendered. */
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#stream) this.#commit(this.#stream.end());
+    this.changed();
+  }
+
+  /** Whether Markdown is drawn: the lexer is there (the text so far is fed to it the first time). */
+  #markdownOn(): boolean {
+    if (this.#stream) return true;
+    const lexer = this.#markdown?.lexer();
+    if (!lexer) return false;
+    this.#stream = new MarkdownStream(lexer);
+    this.#text = new Wrapped();
+    this.#feed(this.#all);
+    if (this.#ended) this.#commit(this.#stream.end());
+    return true;
+  }
+
+  #feed(text: string): void {
+    const done = this.#stream!.append(text);
+    if (done.length) this.#commit(done);
+    else this.#text.append(text);
+  }
+
+  /** Blocks complete: drawn rendered from now on; the pending text is what is left. */
+  #commit(tokens: MdToken[]): void {
+    for (const t of tokens) this.#done.push(t);
+    this.#text = new Wrapped();
+    this.#text.append(this.#stream!.pending.replace(/^\s*\n/, ""));
+  }
+
   protected draw(width: number): string[] {
-    const rows = this.#text.rows(Math.max(1, width - this.#indent));
+    const room = Math.max(1, width - this.#indent);
+    const margin = " ".repeat(this.#indent);
+    const rendered = this.#markdownOn() ? this.#rendered(room) : [];
+    const rows = this.#text.rows(room);
     // Trailing empty rows are the space before what comes next: drawn by that, not here.
     let end = rows.length;
     while (end > 0 && rows[end - 1].trim() === "") end--;
-    const margin = " ".repeat(this.#indent);
-    return rows.slice(0, end).map((r) => margin + r);
+    const out = rendered.map((r) => margin + r);
+    if (out.length && end > 0) out.push("");
+    for (let i = 0; i < end; i++) out.push(margin + rows[i]);
+    return out;
+  }
+
+  /** The complete blocks' rows at `width`: only blocks new since the last frame are drawn. */
+  #rendered(width: number): string[] {
+    let cache = this.#doneRows;
+    if (!cache || cache.width !== width) cache = this.#doneRows = { width, count: 0, rows: [] };
+    if (cache.count < this.#done.length) {
+      const style = { hyperlinks: this.#markdown!.hyperlinks };
+      const rows = renderTokens(this.#done.slice(cache.count), width, style);
+      if (rows.length && cache.rows.length) cache.rows.push("");
+      for (const r of rows) cache.rows.push(r);
+      cache.count = this.#done.length;
+    }
+    return cache.rows;
   }
 }
 

@@ -22,6 +22,7 @@ import {
   type NoteKind,
   PromptBlock,
   TextBlock,
+  type TextMarkdown,
   ThoughtBlock,
   ToolBlock,
 } from "./blocks.ts";
@@ -53,6 +54,7 @@ export class EventView {
   readonly #counterOf: (tool: string) => Counter | undefined;
   readonly #titleOf: (agent: string) => string;
   readonly #now: () => number;
+  readonly #markdown: TextMarkdown | undefined;
   readonly #calls = new Map<string, ToolBlock>();
   /** The counters of the running turn, as its calls end. */
   counters: Counters = emptyCounters();
@@ -73,12 +75,15 @@ export class EventView {
       counterOf: (tool: string) => Counter | undefined;
       titleOf: (agent: string) => string;
       now?: () => number;
+      /** The answer drawn as Markdown (the model's own; an asked agent's stays as it is). */
+      markdown?: TextMarkdown;
     },
   ) {
     this.#conversation = conversation;
     this.#counterOf = opts.counterOf;
     this.#titleOf = opts.titleOf;
     this.#now = opts.now ?? Date.now;
+    this.#markdown = opts.markdown;
   }
 
   /** The call of id `id` (the model's own or, with `nested`, an asked agent's). */
@@ -273,15 +278,16 @@ export class EventView {
     }
     if (text.trim() === "") return;
     if (label) stream.add(new AgentLabelBlock(label, stream.indent));
-    const block = new TextBlock(stream.indent);
+    const block = new TextBlock(stream.indent, stream.indent === 0 ? this.#markdown : undefined);
     block.append(text);
     stream.add(block);
   }
 
-  /** Closes the thought at the end of `stream` (the answer or a call began). */
+  /** Closes the thought or text at the end of `stream` (the answer or a call began). */
   #closeOpen(stream: Stream): void {
     const last = stream.last();
     if (last instanceof ThoughtBlock) last.close(this.#now());
+    if (last instanceof TextBlock) last.end();
   }
 
   /** A step of the agent that call `callId` asked. */

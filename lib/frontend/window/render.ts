@@ -17,6 +17,8 @@ import type { PermissionBox } from "./permission.ts";
 import { type Frame, FrameWriter } from "./screen.ts";
 import { Style } from "./style.ts";
 import type { History } from "../terminal/history.ts";
+import { type Lexer, loadLexer } from "../terminal/markdown.ts";
+import { TextBlock, type TextMarkdown } from "./blocks.ts";
 
 /** At most one frame per this many milliseconds. */
 export const FRAME_MS = 16;
@@ -104,19 +106,45 @@ export class WindowScreen {
       history?: History;
       /** The clock of the calls' and the turn's times (the frame tests set their own). */
       now?: () => number;
+      /**
+       * The answer drawn as Markdown (with colour only): links as OSC 8 hyperlinks or not; the
+       * lexer is loaded with the first answer, or given (the frame tests, the benchmark).
+       */
+      markdown?: { hyperlinks: boolean; lexer?: Lexer };
     },
   ) {
     this.#io = io;
     this.#now = opts.now ?? Date.now;
     this.style = new Style(opts.colour);
     this.conversation = new Conversation(this.style, this.#now);
-    this.view = new EventView(this.conversation, opts);
+    const markdown = opts.colour && opts.markdown ? this.#markdown(opts.markdown) : undefined;
+    this.view = new EventView(this.conversation, { ...opts, markdown });
     this.view.onChange = () => this.requestFrame();
     this.input = new InputEditor(opts.history);
     this.writer = new FrameWriter((bytes) => {
       this.written += bytes.length;
       io.write(bytes);
     });
+  }
+
+  /** Markdown for the answers' blocks: marked's lexer loaded when the first one asks for it. */
+  #markdown(opts: { hyperlinks: boolean; lexer?: Lexer }): TextMarkdown {
+    let lexer = opts.lexer;
+    let loading = false;
+    return {
+      hyperlinks: opts.hyperlinks,
+      lexer: () => {
+        if (lexer || loading) return lexer;
+        loading = true;
+        loadLexer().then((l) => {
+          lexer = l;
+          // The texts drawn before it came are drawn again, rendered.
+          for (const b of this.conversation.blocks) if (b instanceof TextBlock) b.changed();
+          this.requestFrame();
+        }, () => {});
+        return undefined;
+      },
+    };
   }
 
   /** Asks for a frame: drawn at once when the last one is older than FRAME_MS, else then. */

@@ -47,9 +47,9 @@ export class Style {
 }
 
 // deno-lint-ignore no-control-regex
-const SGR = /\x1b\[[0-9;]*m/g;
+const SGR = /\x1b\[[0-9;]*m|\x1b\]8;;[^\x1b]*\x1b\\/g;
 
-/** `text` without its SGR sequences. */
+/** `text` without its SGR sequences (and OSC 8 hyperlinks' wrapping: a Markdown link's). */
 export function plainText(text: string): string {
   return text.includes("\x1b") ? text.replace(SGR, "") : text;
 }

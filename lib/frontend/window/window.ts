@@ -27,6 +27,7 @@ import { changeLines } from "../terminal/display.ts";
 import { History } from "../terminal/history.ts";
 import { type Key, type MouseKey, readKeys } from "../terminal/keys.ts";
 import { writeAll } from "../terminal/output.ts";
+import { hyperlinksSupported } from "../terminal/markdown.ts";
 import { AskForm } from "./form.ts";
 import { MIN_COLUMNS, MIN_ROWS } from "./layout.ts";
 import { boxOpened, boxRedrawn, type Focus, IDLE, routeKey, typingAhead } from "./focus.ts";
@@ -93,6 +94,7 @@ class Window {
       up: () => this.#terminal.up,
     }, {
       colour: !Deno.env.get("NO_COLOR"),
+      markdown: { hyperlinks: hyperlinksSupported(Deno.env.toObject()) },
       counterOf: (tool) => this.#begun?.tools.find((t) => t.name === tool)?.counter,
       titleOf: (agent) => this.#agentTitle(agent),
       history: this.#history,

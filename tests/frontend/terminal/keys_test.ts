@@ -58,3 +58,26 @@ Deno.test("KeyParser", async (t) => {
     assertEquals(parse("\x1b"), [{ name: "escape" }]);
   });
 });
+
+Deno.test("a burst of lines in one read, without bracketed paste, is one paste", async (t) => {
+  await t.step("lines and a last newline: a paste, then one Enter", () => {
+    assertEquals(parse("one\rtwo\rthree\r"), [
+      { name: "paste", text: "one\ntwo\nthree" },
+      { name: "enter" },
+    ]);
+  });
+  await t.step("lines without a last newline: a paste only", () => {
+    assertEquals(parse("a\nb"), [{ name: "paste", text: "a\nb" }]);
+  });
+  await t.step("one line and its Enter stays typed text and Enter", () => {
+    assertEquals(parse("hello\r"), [{ name: "text", text: "hello" }, { name: "enter" }]);
+  });
+  await t.step("a read with a control key or an escape is keys", () => {
+    assertEquals(parse("a\rb\x03"), [
+      { name: "text", text: "a" },
+      { name: "enter" },
+      { name: "text", text: "b" },
+      { name: "ctrl-c" },
+    ]);
+  });
+});
