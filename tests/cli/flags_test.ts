@@ -141,7 +141,7 @@ Deno.test("helpText describes every flag", () => {
       "--timeout DURATION",
     ]
   ) assertStringIncludes(help, flag);
-  assertStringIncludes(help, "124 --timeout");
+  assertStringIncludes(help, "124  mm -p --timeout");
   assertStringIncludes(help, "130 interrupted");
   for (const command of ["mm init", "doctor", "mm sessions", "mm --ask NAME", "mm trust"]) {
     assertStringIncludes(help, command);
