@@ -24,6 +24,7 @@ import {
   TurnStop,
 } from "./texts.ts";
 import { Toolset } from "./toolset.ts";
+import { planModePrompt } from "./prompt.ts";
 
 /** What the core needs from the outside world. */
 export interface AgentOptions {
@@ -72,6 +73,7 @@ export class Agent {
   #dispatch!: Dispatcher;
   #fit!: FitTarget;
   #turn = 0;
+  #plan = false;
   #previousAnswer: string | undefined;
   /** Where the current turn's prompt is in `history`. */
   #promptAt = 0;
@@ -105,6 +107,7 @@ export class Agent {
       ...opts,
       unknownTool: this.#toolset.unknown,
       conversation: () => conversationOf(this.history, this.#previousAnswer),
+      plan: () => this.#plan,
       recordError: (where, message) => this.recordError(where, message),
     });
     this.#fit = {
@@ -116,6 +119,21 @@ export class Agent {
       notice: (message) => opts.emit({ type: "notice", message }),
       recordError: (message) => this.recordError("generation", message),
     };
+  }
+
+  /** Plan mode: only calls that read run (lib/permissions/plan.ts). Off unless set. */
+  get plan(): boolean {
+    return this.#plan;
+  }
+
+  /**
+   * Turns plan mode on or off, from the next call on; the system prompt says so while it is on
+   * (and is the options' own, byte for byte, while it is off).
+   */
+  set plan(on: boolean) {
+    this.#plan = on;
+    const prompt = this.#opts.systemPrompt;
+    this.history[0] = { role: "system", content: on ? planModePrompt(prompt) : prompt };
   }
 
   /** The tools declared to the model (those of `moreTools` once the first turn asked for them). */
