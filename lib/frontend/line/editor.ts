@@ -48,8 +48,16 @@ export class LineEditor {
     return true;
   }
 
-  /** Reads one line (or several joined by `\` at line ends, or pasted). */
-  read(prompt: string, history?: History): Promise<LineResult> {
+  /**
+   * Reads one line (or several joined by `\` at line ends, or pasted). `prompt` is asked for at
+   * every redraw when a function; `shiftTab`, when given, answers Shift+Tab with a line written
+   * above the one being read (plan mode's), the prompt drawn again.
+   */
+  read(
+    prompt: string | (() => string),
+    history?: History,
+    shiftTab?: () => string,
+  ): Promise<LineResult> {
     if (this.#stop?.aborted) return Promise.resolve({ kind: "eof" });
     return new Promise((resolve) => {
       let buffer = "";
@@ -57,7 +65,7 @@ export class LineEditor {
       let done: string[] = [];
       let browse = history ? history.entries.length : 0;
       let current = "";
-      const promptNow = () => done.length ? "… " : prompt;
+      const promptNow = () => done.length ? "… " : typeof prompt === "string" ? prompt : prompt();
       const draw = () => {
         const shown = buffer.replaceAll("\n", "⏎");
         const room = Math.max(10, this.#width() - visibleLength(promptNow()) - 1);
@@ -170,6 +178,9 @@ export class LineEditor {
             break;
           case "tab":
             insert("  ");
+            break;
+          case "shift-tab":
+            if (shiftTab) this.#write(`\r\x1b[2K${shiftTab()}\r\n`);
             break;
         }
         draw();

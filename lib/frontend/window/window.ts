@@ -303,6 +303,9 @@ class Window {
     }
     this.#screen.hint = undefined;
     switch (key.name) {
+      case "shift-tab":
+        this.#togglePlan();
+        return;
       case "escape":
         if (this.#turn) this.#cancel();
         else this.#screen.input.clear();
@@ -520,8 +523,17 @@ class Window {
     });
   }
 
+  /** Shift+Tab: plan mode on or off, said in the conversation and on the status line. */
+  #togglePlan(): void {
+    const conversation = this.#conversation;
+    if (!conversation) return;
+    this.#drawOutcome(conversation.setPlan(!conversation.plan));
+    this.#screen.requestFrame();
+  }
+
   /** A command's outcome as notes: an error's in red. */
   #drawOutcome(outcome: CommandOutcome): void {
+    this.#screen.plan = this.#conversation?.plan ?? false;
     const lines = outcomeLines(outcome);
     if (outcome.kind === "new" && outcome.error) {
       this.#screen.view.note(lines.shift()!, "error");
