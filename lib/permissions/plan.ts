@@ -10,8 +10,17 @@ import { splitCommands, withoutAssignments } from "./shell_split.ts";
 export const PLAN_MODE_REFUSED =
   "[not run: plan mode allows only reading (read_file, lsp, search_memory, read_skill, fetch_content without output, ask_user, read-only commands such as ls, cat, grep, git diff) — change nothing; write the plan as your answer]";
 
-/** The built-in tools that only read, whatever their input (lsp, fetch_content and bash: below). */
-const READING_TOOLS = new Set(["read_file", "search_memory", "read_skill", "ask_user"]);
+/**
+ * The built-in tools that only read, whatever their input (lsp, fetch_content and bash: below);
+ * `mcp_tools` lists the MCP catalog mm holds.
+ */
+const READING_TOOLS = new Set([
+  "read_file",
+  "search_memory",
+  "read_skill",
+  "ask_user",
+  "mcp_tools",
+]);
 
 /** A call as plan mode looks at it. */
 export interface PlanCall {

@@ -107,6 +107,13 @@ const CALLS: [string, Parameters<typeof planAllows>[0], boolean][] = [
   ["search_memory", { tool: "search_memory", kind: "search", input: { query: "a" } }, true],
   ["read_skill", { tool: "read_skill", kind: "read", input: { name: "a" } }, true],
   ["ask_user", { tool: "ask_user", kind: "other", input: {} }, true],
+  ["mcp_tools (the catalog's list)", { tool: "mcp_tools", kind: "other", input: {} }, true],
+  [
+    "mcp_call of a tool without readOnlyHint",
+    { tool: "mcp_call", kind: "other", mcp: "docs_write", mcpReadOnly: false, input: {} },
+    false,
+  ],
+  ["mcp_call of no known tool", { tool: "mcp_call", kind: "other", input: {} }, false],
   ["lsp definition", { tool: "lsp", kind: "read", input: { action: "definition" } }, true],
   ["lsp rename", { tool: "lsp", kind: "edit", input: { action: "rename" } }, false],
   ["fetch_content", { tool: "fetch_content", kind: "fetch", input: { url: "u" } }, true],

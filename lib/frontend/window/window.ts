@@ -53,7 +53,7 @@ export const QUEUE_BACK_HINT =
 const KEY_HELP = [
   "Keys:",
   "  Enter send · Shift-Enter, Alt-Enter, Ctrl-J or a trailing \\ new line · ↑↓ history",
-  "  Esc or Ctrl-C cancel a turn · Ctrl-D or /quit leave · Ctrl-Z suspend",
+  "  Esc or Ctrl-C cancel a turn · Ctrl-D or /quit leave · Ctrl-Z suspend · Shift+Tab plan mode",
   "  PgUp PgDn Shift-↑↓ the wheel scroll · Home End (empty input) top, end",
   "  Enter on an empty input or a click folds and unfolds a call · F2 mouse to the terminal",
 ];
