@@ -110,11 +110,15 @@ async function run(args: string[]): Promise<number> {
     sessionId: flags.session,
     schema,
     timeoutMs,
+    plan: flags.plan,
   });
 }
 
-/** `--output-schema` and `--timeout` go with -p only. */
+/** `--output-schema`, `--timeout` and `--plan` go with -p only. */
 function onlyWithPrompt(flags: Flags): void {
+  if (flags.plan) {
+    throw new UsageError("--plan goes with -p (in a conversation: /plan or Shift+Tab)");
+  }
   if (flags.outputSchema !== undefined) throw new UsageError("--output-schema goes with -p");
   if (flags.timeout !== undefined) throw new UsageError("--timeout goes with -p");
 }

@@ -28,6 +28,7 @@ import {
 import type { TurnKeeper } from "../undo/keeper.ts";
 import type { AgentOptions } from "./options.ts";
 import { Toolset } from "./toolset.ts";
+import { planModePrompt } from "./prompt.ts";
 
 export type { RecordedError } from "../history.ts";
 export type { AgentOptions } from "./options.ts";
@@ -50,6 +51,7 @@ export class Agent {
   #dispatch!: Dispatcher;
   #fit!: FitTarget;
   #turn = 0;
+  #plan = false;
   #previousAnswer: string | undefined;
   /** Where the current turn's prompt is in `history`. */
   #promptAt = 0;
@@ -84,6 +86,7 @@ export class Agent {
       ...opts,
       unknownTool: this.#toolset.unknown,
       conversation: () => conversationOf(this.history, this.#previousAnswer),
+      plan: () => this.#plan,
       recordError: (where, message) => this.recordError(where, message),
     });
     this.#fit = {
@@ -95,6 +98,21 @@ export class Agent {
       notice: (message) => opts.emit({ type: "notice", message }),
       recordError: (message) => this.recordError("generation", message),
     };
+  }
+
+  /** Plan mode: only calls that read run (lib/permissions/plan.ts). Off unless set. */
+  get plan(): boolean {
+    return this.#plan;
+  }
+
+  /**
+   * Turns plan mode on or off, from the next call on; the system prompt says so while it is on
+   * (and is the options' own, byte for byte, while it is off).
+   */
+  set plan(on: boolean) {
+    this.#plan = on;
+    const prompt = this.#opts.systemPrompt;
+    this.history[0] = { role: "system", content: on ? planModePrompt(prompt) : prompt };
   }
 
   /** The tools declared to the model (those of `moreTools` once the first turn asked for them). */

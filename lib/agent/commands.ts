@@ -151,6 +151,17 @@ export const UNDO_COMPACTED =
 /** The head of `/rewind`'s list. */
 export const REWIND_HEAD = "Turns (/rewind N takes back turn N and every later one):";
 
+/** What `/plan` (or Shift+Tab) says when plan mode comes on. */
+export const PLAN_ON_TEXT =
+  "plan mode on: only reading runs (files, searches, read-only commands); the model answers with a plan — /plan or Shift+Tab again to carry it out";
+
+/** What `/plan` (or Shift+Tab) says when plan mode goes off. */
+export const PLAN_OFF_TEXT =
+  "plan mode off: the model may change files and run commands again (say go to carry out the plan)";
+
+/** What `/plan` says with an argument it does not know. */
+export const PLAN_USAGE = "/plan [on|off]: only reading runs while plan mode is on";
+
 /** What a command cancelled says (`/compact cancelled: the conversation is as it was`). */
 export function cancelledText(command: string): string {
   return `${command} cancelled: the conversation is as it was`;
@@ -221,6 +232,13 @@ export const COMMANDS: readonly Command[] = [
     help: "list the turns; take back turn N and every later one",
     editor: true,
     run: (c, args) => c.rewind(args),
+  },
+  {
+    name: "/plan",
+    usage: "/plan [on|off]",
+    help: "plan mode: only reading runs, the model answers with a plan (Shift+Tab too)",
+    editor: false,
+    run: (c, args) => Promise.resolve(c.planCommand(args)),
   },
   {
     name: "/abort",
@@ -321,6 +339,8 @@ export class Conversation {
   readonly #host: ConversationHost;
   /** What `/think` asked, kept for the agents of `/new`. */
   #thinking: ThinkingChoice | undefined;
+  /** Plan mode, kept for the agents of `/new`: the front end's mode, not one agent's. */
+  #plan = false;
 
   /** The conversation of `host`, over the session's earlier messages. */
   constructor(host: ConversationHost, opts: { editor?: boolean } = {}) {
@@ -351,7 +371,32 @@ export class Conversation {
     }
     this.agent = this.#host.agent([]);
     this.agent.thinking = this.#thinking;
+    if (this.#plan) this.agent.plan = true;
     return { kind: "new", ...(session ? { session } : {}), ...(error ? { error } : {}) };
+  }
+
+  /** Whether plan mode is on (the line's prompt and the window's status line say `plan`). */
+  get plan(): boolean {
+    return this.#plan;
+  }
+
+  /**
+   * Plan mode on or off for this conversation (and the next of `/new`): only calls that read run
+   * while it is on (lib/permissions/plan.ts). The history is kept: after a plan, plan mode off and
+   * "go" carries it out. Its text says which.
+   */
+  setPlan(on: boolean): CommandOutcome {
+    this.#plan = on;
+    this.agent.plan = on;
+    return { kind: "said", text: on ? PLAN_ON_TEXT : PLAN_OFF_TEXT };
+  }
+
+  /** `/plan [on|off]`: plan mode toggled, or set; its usage for another argument. */
+  planCommand(args: string): CommandOutcome {
+    const value = args.trim().toLowerCase();
+    if (value === "") return this.setPlan(!this.#plan);
+    if (value === "on" || value === "off") return this.setPlan(value === "on");
+    return { kind: "said", text: PLAN_USAGE };
   }
 
   /** `/think <value>`: the thinking of the requests from now on, or its usage. */

@@ -36,6 +36,7 @@ import {
   rulesOf,
 } from "../permissions/rules.ts";
 import { splitCommands } from "../permissions/shell_split.ts";
+import { PLAN_MODE_REFUSED, planAllows } from "../permissions/plan.ts";
 import type {
   AnyTool,
   Conversation,
@@ -288,6 +289,8 @@ export interface DispatchOptions {
   recordError(where: "tool" | "hook", message: string): void;
   /** Keeps what a call is about to change, for undo (lib/undo/); absent: nothing is kept. */
   keeper?: TurnKeeper;
+  /** Whether plan mode is on now: only calls that read run (lib/permissions/plan.ts). */
+  plan?: () => boolean;
 }
 
 /** Runs the tool calls of a conversation; remembers the rules an "always" added for the session. */
@@ -498,12 +501,16 @@ export class Dispatcher {
    * model reads), or its answer when its preview shows it writes nothing (a failing edit is not
    * asked about). The rules decide first (deny > ask > allow), then the mode (`yolo`, the tool's
    * `asks`, a read out of the project). A call that changes a file shows the dialog its diff.
+   * Plan mode decides before the rules: a call that does not only read is refused, unasked.
    */
   async #gate(
     tool: AnyTool,
     input: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<{ refused: string } | { answered: ToolResult } | undefined> {
+    if (this.#opts.plan?.() && !planAllows(planCall(tool, input))) {
+      return { refused: PLAN_MODE_REFUSED };
+    }
     const conversation = this.#opts.conversation();
     const yolo = this.#opts.config.yolo;
     const asks = typeof tool.asks === "function" ? tool.asks(input, conversation) : tool.asks;
@@ -555,6 +562,19 @@ export class Dispatcher {
         : rejectedText(tool.name),
     };
   }
+}
+
+/** A call as plan mode looks at it: its tool, its kind for this input, the MCP tool it runs. */
+function planCall(tool: AnyTool, input: Record<string, unknown>) {
+  const kind = typeof tool.kind === "function" ? tool.kind(input) : tool.kind;
+  const mcp = tool.mcpName?.(input);
+  // An MCP tool is a read exactly when its server declares `readOnlyHint: true` (tools/mcp/).
+  return {
+    tool: tool.name,
+    kind,
+    input,
+    ...(mcp !== undefined ? { mcp, mcpReadOnly: kind === "read" } : {}),
+  };
 }
 
 /**

@@ -32,3 +32,13 @@ export function systemPrompt(parts: PromptParts): string {
   if (agents) prompt += `\n\n# AGENTS.md\n\n${agents}\n`;
   return prompt;
 }
+
+/** The paragraph the system prompt ends with while plan mode is on (docs/security.md, "Plan mode"). */
+export const PLAN_MODE_PROMPT = `# Plan mode
+
+Plan mode is on: only reading runs (read_file, lsp, searches, read-only commands like ls, cat, grep, git diff). Any other call is refused. Explore what the task touches, then answer with a short numbered plan: the files to change and how, and how to check it. The user switches plan mode off to carry it out.`;
+
+/** The system prompt `prompt` as plan mode sends it: the plan paragraph after it. */
+export function planModePrompt(prompt: string): string {
+  return `${prompt.replace(/\n+$/, "")}\n\n${PLAN_MODE_PROMPT}\n`;
+}

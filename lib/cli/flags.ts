@@ -28,6 +28,8 @@ export interface Flags {
   outputSchema?: string;
   /** `--timeout DURATION`: with -p, the longest the whole run may take (then exit 124). */
   timeout?: string;
+  /** `--plan`: with -p, plan mode — only reading runs (docs/oneshot.md). */
+  plan: boolean;
   version: boolean;
   help: boolean;
   /** `--trust`: the project's agent file is trusted for this run (docs/security.md). */
@@ -166,6 +168,12 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     help: "with -p: stop the whole run after DURATION (30s, 10m) and exit 124",
   },
   {
+    names: ["plan"],
+    kind: "bool",
+    key: "plan",
+    help: "with -p: plan mode — only reading runs; the model answers with a plan",
+  },
+  {
     names: ["list"],
     kind: "bool",
     key: "list",
@@ -194,6 +202,7 @@ export function parseFlags(argv: string[]): Flags {
     revoke: false,
     continue: false,
     json: false,
+    plan: false,
     version: false,
     help: false,
     args: [],

@@ -34,6 +34,8 @@ export interface OneShotOptions {
   schema?: AnswerChecker;
   /** `--timeout`: the longest the whole run may take, in milliseconds (then exit 124). */
   timeoutMs?: number;
+  /** `--plan`: plan mode, only reading runs (lib/permissions/plan.ts). */
+  plan?: boolean;
 }
 
 /** The error of a run stopped by `--timeout`. */
@@ -196,6 +198,7 @@ async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
       emit,
       warn: (message) => emit({ type: "warning", message }),
     });
+    if (opts.plan) agent.plan = true;
     let outcome: TurnOutcome = await agent.runTurn(opts.prompt, controller.signal);
     let checked = outcome.status === "answered" && opts.schema
       ? opts.schema(outcome.answer)

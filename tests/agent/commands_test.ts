@@ -21,12 +21,16 @@ import {
   NOTHING_TO_UNDO,
   outcomeLines,
   parseCommand,
+  PLAN_OFF_TEXT,
+  PLAN_ON_TEXT,
+  PLAN_USAGE,
   rewindRangeText,
   THINK_USAGE,
   UNDO_NEEDS_SESSIONS,
   unknownCommandText,
 } from "../../lib/agent/commands.ts";
 import type { AgentEvent } from "../../lib/agent/events.ts";
+import { PLAN_MODE_PROMPT } from "../../lib/agent/prompt.ts";
 import { type Config, defaultConfig } from "../../lib/config/config.ts";
 import { COMPACT_ACK, COMPACT_WRAPPER, type Message } from "../../lib/history.ts";
 import type { ChatClient, ChatRequest, ChatResult } from "../../lib/provider/chat.ts";
@@ -147,6 +151,7 @@ Deno.test("every command, without a terminal", async (t) => {
         "  /think on|off|low|high  whether the model thinks, and how hard (for this conversation)",
         "  /undo                   take back the last turn: its files and its messages",
         "  /rewind [N]             list the turns; take back turn N and every later one",
+        "  /plan [on|off]          plan mode: only reading runs, the model answers with a plan (Shift+Tab too)",
         "  /abort                  stop the running turn (Esc and Ctrl-C do too)",
         "  /skip                   decline a question the model asked",
         "  /quit, /exit            leave mm (Ctrl-D does too)",
@@ -357,6 +362,48 @@ Deno.test("every command, without a terminal", async (t) => {
     );
   });
 
+  await t.step(
+    "/plan toggles plan mode and the system prompt's paragraph, kept by /new",
+    async () => {
+      const { c, requests } = conversation(["a", "b", "c", "d"]);
+      const system = () => requests.at(-1)!.messages[0].content;
+      await c.agent.runTurn("hi", idle());
+      assertEquals(system(), "You are a test.");
+      assertEquals(c.plan, false);
+      const on = await run(c, "/plan");
+      assertEquals(outcomeLines(on), [PLAN_ON_TEXT]);
+      assertEquals(c.plan, true);
+      assertEquals(c.agent.plan, true);
+      await c.agent.runTurn("plan it", idle());
+      assertEquals(system(), `You are a test.\n\n${PLAN_MODE_PROMPT}\n`);
+      await run(c, "/new");
+      assertEquals(c.agent.plan, true);
+      await c.agent.runTurn("new", idle());
+      assertEquals(system(), `You are a test.\n\n${PLAN_MODE_PROMPT}\n`);
+      const off = await run(c, "/plan off");
+      assertEquals(outcomeLines(off), [PLAN_OFF_TEXT]);
+      await c.agent.runTurn("go", idle());
+      // Off, the system prompt is the same bytes as before plan mode.
+      assertEquals(system(), "You are a test.");
+      assertEquals(await run(c, "/plan ON"), { kind: "said", text: PLAN_ON_TEXT });
+      assertEquals(await run(c, "/plan maybe"), { kind: "said", text: PLAN_USAGE });
+      assertEquals(c.plan, true);
+      assertEquals(
+        PLAN_ON_TEXT,
+        "plan mode on: only reading runs (files, searches, read-only commands); the model answers with a plan — /plan or Shift+Tab again to carry it out",
+      );
+      assertEquals(
+        PLAN_OFF_TEXT,
+        "plan mode off: the model may change files and run commands again (say go to carry out the plan)",
+      );
+      assertEquals(PLAN_USAGE, "/plan [on|off]: only reading runs while plan mode is on");
+      assertEquals(
+        PLAN_MODE_PROMPT,
+        "# Plan mode\n\nPlan mode is on: only reading runs (read_file, lsp, searches, read-only commands like ls, cat, grep, git diff). Any other call is refused. Explore what the task touches, then answer with a short numbered plan: the files to change and how, and how to check it. The user switches plan mode off to carry it out.",
+      );
+    },
+  );
+
   await t.step("every command of the table is run by a step above", () => {
     assertEquals(COMMANDS.map((x) => x.name), [
       "/help",
@@ -368,6 +415,7 @@ Deno.test("every command, without a terminal", async (t) => {
       "/think",
       "/undo",
       "/rewind",
+      "/plan",
       "/abort",
       "/skip",
       "/quit",

@@ -8,6 +8,7 @@ import { Dispatcher } from "../../lib/agent/dispatch.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
 import type { PermissionAnswer } from "../../lib/permissions/prompt.ts";
 import type { PermissionsConfig } from "../../lib/permissions/rules.ts";
+import { PLAN_MODE_REFUSED } from "../../lib/permissions/plan.ts";
 import type { Tool } from "../../lib/tool.ts";
 import { readFile } from "../../tools/read_file.ts";
 import { assertEquals } from "../helpers/assert.ts";
@@ -39,6 +40,7 @@ function gate(
   permissions: Partial<PermissionsConfig>,
   yolo: boolean,
   answers: PermissionAnswer[] = [],
+  plan?: () => boolean,
 ) {
   const asked: Asked[] = [];
   const config = {
@@ -58,6 +60,7 @@ function gate(
     context: (signal) => fakeContext({ signal, files, config }),
     conversation: () => ({ history: [], callerText: "" }),
     recordError: () => {},
+    plan,
   });
   const run = async (tool: string, input: Record<string, unknown>) => {
     const out = await dispatcher.command(tool, input, new AbortController().signal, "1");
@@ -171,5 +174,33 @@ Deno.test("the gate without rules: reads out of the project, fetches per host", 
       await g.run("fetch_content", { url: "http://a.test/" }),
       "[fetch_content rejected by the user]",
     );
+  });
+});
+
+Deno.test("plan mode decides before the rules", async (t) => {
+  let on = true;
+  const plan = () => on;
+  await t.step("a reading command runs (plan mode allows nothing the mode would ask)", async () => {
+    const g = gate({}, true, [], plan);
+    assertEquals(await g.run("bash", { command: "ls -la" }), "ran ls -la");
+    assertEquals(g.asked, []);
+  });
+  await t.step(
+    "a write is refused with the text, unasked, even with yolo and an allow",
+    async () => {
+      const g = gate({ allow: ["bash"] }, true, [{ kind: "allow" }], plan);
+      assertEquals(await g.run("bash", { command: "cat x > y" }), PLAN_MODE_REFUSED);
+      assertEquals(await g.run("bash", { command: "ls; rm x" }), PLAN_MODE_REFUSED);
+      assertEquals(g.asked, []);
+    },
+  );
+  await t.step("a deny rule still refuses a reading call", async () => {
+    const g = gate({ deny: ["bash(ls*)"] }, true, [], plan);
+    assertEquals((await g.run("bash", { command: "ls" })).startsWith("[command denied"), true);
+  });
+  await t.step("plan mode off: the rules and the mode as before", async () => {
+    on = false;
+    const g = gate({}, true, [], plan);
+    assertEquals(await g.run("bash", { command: "cat x > y" }), "ran cat x > y");
   });
 });

@@ -116,6 +116,12 @@ Deno.test("mm trust and its flags", () => {
   assertEquals(parseFlags(["-p", "hi"]).trust, false);
 });
 
+Deno.test("--plan: plan mode for -p, off unless given", () => {
+  assertEquals(parseFlags(["-p", "hi", "--plan"]).plan, true);
+  assertEquals(parseFlags(["-plan", "-p", "hi"]).plan, true);
+  assertEquals(parseFlags(["-p", "hi"]).plan, false);
+});
+
 Deno.test("helpText describes every flag", () => {
   const help = helpText();
   for (
@@ -139,6 +145,7 @@ Deno.test("helpText describes every flag", () => {
       "--revoke",
       "--output-schema FILE",
       "--timeout DURATION",
+      "--plan",
     ]
   ) assertStringIncludes(help, flag);
   assertStringIncludes(help, "124  mm -p --timeout");

@@ -538,7 +538,9 @@ Deno.test("editor mode (ACP)", async (t) => {
           cwd: dir,
           mcpServers: [],
         });
-        assertEquals(loaded, {});
+        // A loaded session starts in the default mode (docs/acp.md, "session/set_mode").
+        assertEquals(loaded.modes?.currentModeId, "default");
+        assertEquals(loaded.modes?.availableModes.map((m) => m.id), ["default", "plan"]);
         assertEquals(editor.updatesOf(id), [
           {
             sessionUpdate: "user_message_chunk",

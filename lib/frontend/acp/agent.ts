@@ -22,6 +22,8 @@ import {
   type PromptResponse,
   PROTOCOL_VERSION,
   RequestError,
+  type SetSessionModeRequest,
+  type SetSessionModeResponse,
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { Config } from "../../config/config.ts";
 import { BUILTIN_TOOLS } from "../../config/schema.ts";
@@ -50,6 +52,7 @@ import {
 } from "../start.ts";
 import { editorServers } from "./mcp_servers.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
+import { isPlanMode, modeState, unknownModeText } from "./modes.ts";
 
 /** What editor mode needs. */
 export interface AcpOptions {
@@ -213,7 +216,8 @@ class EditorAgent {
       .onNotification(methods.agent.session.cancel, ({ params }) => {
         this.#sessions.get(params.sessionId)?.cancel();
       })
-      .onRequest(methods.agent.session.close, ({ params }) => this.#close(params.sessionId));
+      .onRequest(methods.agent.session.close, ({ params }) => this.#close(params.sessionId))
+      .onRequest(methods.agent.session.setMode, ({ params }) => this.#setMode(params));
     if (this.#config.sessions.enabled) {
       app.onRequest(methods.agent.session.load, ({ params, client }) => this.#load(params, client));
     }
@@ -251,7 +255,7 @@ class EditorAgent {
       });
       this.#sessions.set(id, session);
       session.offerCommands();
-      return { sessionId: id };
+      return { sessionId: id, modes: modeState(session.conversation.plan) };
     } catch (e) {
       throw userError(e, log);
     }
@@ -287,7 +291,8 @@ class EditorAgent {
       this.#sessions.set(params.sessionId, session);
       await session.replay();
       session.offerCommands();
-      return {};
+      // A session loaded starts in the default mode: the mode is not recorded (docs/acp.md).
+      return { modes: modeState(session.conversation.plan) };
     } catch (e) {
       if (e instanceof Error && e.name === "SessionRequestError") {
         throw new RequestError(-32002, e.message, { sessionId: params.sessionId });
@@ -309,6 +314,18 @@ class EditorAgent {
     const { stopReason, error } = await session.prompt(params.prompt);
     // A failed turn is told to an asking mm (lib/subagent/child.ts); an editor ignores `_meta`.
     return { stopReason, ...(error ? { _meta: turnErrorMeta(error) } : {}) };
+  }
+
+  /** `session/set_mode`: plan mode on (`plan`) or off (`default`) from the next call on. */
+  #setMode(params: SetSessionModeRequest): SetSessionModeResponse {
+    const session = this.#sessions.get(params.sessionId);
+    if (!session) throw unknownSession(params.sessionId);
+    const plan = isPlanMode(params.modeId);
+    if (plan === undefined) {
+      throw RequestError.invalidParams({ modeId: params.modeId }, unknownModeText(params.modeId));
+    }
+    session.conversation.setPlan(plan);
+    return {};
   }
 
   /** `session/close`: the session and the editor's MCP servers it started. */

@@ -50,9 +50,16 @@ export class LineEditor {
 
   /**
    * Reads one line (or several joined by `\` at line ends, or pasted), starting from `initial`
-   * (the prompt `/undo` put back) to be edited or sent again.
+   * (the prompt `/undo` put back) to be edited or sent again. `prompt` is asked for at every redraw
+   * when a function; `shiftTab`, when given, answers Shift+Tab with a line written above the one
+   * being read (plan mode's), the prompt drawn again.
    */
-  read(prompt: string, history?: History, initial = ""): Promise<LineResult> {
+  read(
+    prompt: string | (() => string),
+    history?: History,
+    shiftTab?: () => string,
+    initial = "",
+  ): Promise<LineResult> {
     if (this.#stop?.aborted) return Promise.resolve({ kind: "eof" });
     return new Promise((resolve) => {
       let buffer = initial;
@@ -60,7 +67,7 @@ export class LineEditor {
       let done: string[] = [];
       let browse = history ? history.entries.length : 0;
       let current = "";
-      const promptNow = () => done.length ? "… " : prompt;
+      const promptNow = () => done.length ? "… " : typeof prompt === "string" ? prompt : prompt();
       const draw = () => {
         const shown = buffer.replaceAll("\n", "⏎");
         const room = Math.max(10, this.#width() - visibleLength(promptNow()) - 1);
@@ -173,6 +180,9 @@ export class LineEditor {
             break;
           case "tab":
             insert("  ");
+            break;
+          case "shift-tab":
+            if (shiftTab) this.#write(`\r\x1b[2K${shiftTab()}\r\n`);
             break;
         }
         draw();

@@ -49,6 +49,9 @@ type FileChange = { oldText?: string; newText: string; replaces?: string };
 /** The prompt of line mode. */
 export const PROMPT = "› ";
 
+/** The prompt of line mode while plan mode is on. */
+export const PLAN_PROMPT = "plan › ";
+
 /**
  * Runs line mode until the user quits; returns the exit code: 0, or 128 + the signal's number
  * after SIGTERM, SIGHUP or SIGQUIT (the turn cancelled and saved first). SIGINT cancels the turn, as Ctrl-C.
@@ -307,7 +310,13 @@ class LineMode {
   /** Reads a prompt after another, runs each as a command or a turn, until the user quits. */
   async #converse(conversation: Conversation): Promise<void> {
     while (true) {
-      const r = await this.#editor.read(PROMPT, this.#history, this.#putBack);
+      // Shift+Tab toggles plan mode; the prompt says `plan` while it is on.
+      const r = await this.#editor.read(
+        () => conversation.plan ? PLAN_PROMPT : PROMPT,
+        this.#history,
+        () => this.#render.dim(outcomeLines(conversation.setPlan(!conversation.plan))[0]),
+        this.#putBack,
+      );
       this.#putBack = "";
       if (r.kind === "eof") return;
       if (r.kind === "interrupt") {

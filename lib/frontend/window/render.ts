@@ -30,6 +30,9 @@ const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", 
 export const DRAG_HINT =
   "to select text, hold Shift (Option on macOS) while dragging — or press F2 to give the mouse to the terminal";
 
+/** What the status line starts with while plan mode is on. */
+export const PLAN_STATUS = "plan (Shift+Tab ends)";
+
 /** The status line when nothing runs. */
 export const IDLE_HINT = "Enter send · Alt-Enter new line · PgUp/PgDn scroll · /help · Ctrl-D quit";
 
@@ -82,6 +85,8 @@ export class WindowScreen {
   queued = 0;
   /** Said on the status line's right when nothing else is (the mouse given to the terminal). */
   notice = "";
+  /** Plan mode is on: the status line starts with `plan` (Shift+Tab, /plan). */
+  plan = false;
   /** How long each frame took to compose and write, in ms (the benchmark reads them). */
   readonly frameTimes: number[] = [];
   /** Bytes written, all frames together. */
@@ -218,8 +223,14 @@ export class WindowScreen {
     });
   }
 
-  /** The status line: the spinner and counters while a turn runs, else hints. */
+  /** The status line, after `plan ·` while plan mode is on. */
   #status(columns: number): StatusParts {
+    const status = this.#statusNow(columns);
+    return this.plan ? { ...status, left: `${PLAN_STATUS} · ${status.left}` } : status;
+  }
+
+  /** The status line: the spinner and counters while a turn runs, else hints. */
+  #statusNow(columns: number): StatusParts {
     const style = this.style;
     const fresh = this.conversation.newRows(columns);
     const right = fresh > 0

@@ -54,7 +54,7 @@ export const QUEUE_BACK_HINT =
 const KEY_HELP = [
   "Keys:",
   "  Enter send · Shift-Enter, Alt-Enter, Ctrl-J or a trailing \\ new line · ↑↓ history",
-  "  Esc or Ctrl-C cancel a turn · Ctrl-D or /quit leave · Ctrl-Z suspend",
+  "  Esc or Ctrl-C cancel a turn · Ctrl-D or /quit leave · Ctrl-Z suspend · Shift+Tab plan mode",
   "  PgUp PgDn Shift-↑↓ the wheel scroll · Home End (empty input) top, end",
   "  Enter on an empty input or a click folds and unfolds a call · F2 mouse to the terminal",
 ];
@@ -306,6 +306,9 @@ class Window {
     }
     this.#screen.hint = undefined;
     switch (key.name) {
+      case "shift-tab":
+        this.#togglePlan();
+        return;
       case "escape":
         if (this.#turn) this.#cancel();
         else this.#screen.input.clear();
@@ -527,8 +530,17 @@ class Window {
     });
   }
 
+  /** Shift+Tab: plan mode on or off, said in the conversation and on the status line. */
+  #togglePlan(): void {
+    const conversation = this.#conversation;
+    if (!conversation) return;
+    this.#drawOutcome(conversation.setPlan(!conversation.plan));
+    this.#screen.requestFrame();
+  }
+
   /** A command's outcome as notes: an error's in red. */
   #drawOutcome(outcome: CommandOutcome): void {
+    this.#screen.plan = this.#conversation?.plan ?? false;
     const lines = outcomeLines(outcome);
     if (outcome.kind === "new" && outcome.error) {
       this.#screen.view.note(lines.shift()!, "error");
