@@ -302,7 +302,7 @@ class LineMode {
       this.#interrupted = false;
       const text = r.text.trim();
       if (!text) continue;
-      const command = text.startsWith("/") ? parseCommand(text) : undefined;
+      const command = parseCommand(text);
       const go = command
         ? await this.#command(conversation, command)
         : await this.#runTurn(conversation, text);
@@ -325,7 +325,7 @@ class LineMode {
   /** Runs a turn for `text` and draws how it ended; "quit" when mm is to leave after it. */
   async #runTurn(conversation: Conversation, text: string): Promise<"quit" | "on"> {
     const render = this.#render;
-    const outcome = await this.#busy((signal) => conversation.agent.runTurn(text, signal));
+    const outcome = await this.#busy((signal) => conversation.prompt(text, signal));
     if (outcome.status !== "answered") {
       render.handle({ type: "recap", counters: outcome.counters });
     }

@@ -455,7 +455,7 @@ class Window {
   #submit(typed: string): void {
     const text = typed.trim();
     if (!text || !this.#conversation) return;
-    const command = text.startsWith("/") ? parseCommand(text) : undefined;
+    const command = parseCommand(text);
     if (this.#turn) {
       if (command?.name === "/abort") this.#cancel();
       else if (command?.name === "/quit" || command?.name === "/exit") {
@@ -497,9 +497,9 @@ class Window {
 
   #runTurn(text: string): void {
     this.#screen.view.prompt(text);
-    const agent = this.#conversation!.agent;
+    const conversation = this.#conversation!;
     this.#busy(async () => {
-      const outcome = await agent.runTurn(text, this.#turn!.signal);
+      const outcome = await conversation.prompt(text, this.#turn!.signal);
       if (outcome.status !== "answered") {
         this.#screen.view.handle({ type: "recap", counters: outcome.counters });
       }
