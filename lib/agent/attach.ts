@@ -21,7 +21,7 @@ export const ATTACHED_HEADING = "Files attached by the user:";
 export function mentionsOf(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/(^|\s)@(\S+)/g)) {
-    const path = m[2].replace(/[,;:!?)'"\]]+$/, "").replace(/\.+$/, "");
+    const path = m[2].replace(/[,;:!?)'".\]]+$/, "");
     if (path && !found.includes(path)) found.push(path);
   }
   return found;
