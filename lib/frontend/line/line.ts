@@ -26,6 +26,7 @@ import type { AskUser } from "../../tool.ts";
 import { QUIT_SIGNALS, RunStop } from "../exit.ts";
 import { banner } from "../terminal/banner.ts";
 import { LineEditor } from "./editor.ts";
+import { completers, mentionCompleter, modelCompleter, PathIndex } from "../terminal/complete.ts";
 import { History } from "../terminal/history.ts";
 import { KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
 import type { Key } from "../terminal/keys.ts";
@@ -173,7 +174,13 @@ class LineMode {
       warn: (w: string) => render.line(visible(w)),
       ask: this.#asker(),
     };
+    const models = begun.models();
+    this.#editor.completer = completers(
+      mentionCompleter(new PathIndex(begun.cwd)),
+      modelCompleter(models.cached),
+    );
     return new Conversation({
+      models,
       config: this.#opts.config,
       cwd: this.#opts.cwd,
       tools: begun.tools,

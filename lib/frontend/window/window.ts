@@ -5,6 +5,7 @@
  * `TurnOutcome`. docs/window-mode.md says what the user sees and types.
  */
 
+import { completers, mentionCompleter, modelCompleter, PathIndex } from "../terminal/complete.ts";
 import {
   type Agent,
   type CommandOutcome,
@@ -143,6 +144,13 @@ class Window {
       }
       this.#begun = begun;
       this.#screen.header = headerText(this.#opts.config, begun.model);
+      const models = begun.models();
+      const input = this.#screen.input;
+      input.completer = completers(
+        mentionCompleter(new PathIndex(begun.cwd)),
+        modelCompleter(models.cached),
+      );
+      input.onCompleted = () => this.#screen.requestFrame();
       this.#conversation = new Conversation({
         config: this.#opts.config,
         cwd: begun.cwd,
@@ -153,6 +161,13 @@ class Window {
           return begun.recorder?.session.id;
         },
         emit: (e) => this.#screen.view.handle(e),
+        models: {
+          ...models,
+          switchTo: async (name) => {
+            await models.switchTo(name);
+            this.#screen.header = headerText(this.#opts.config, name);
+          },
+        },
       });
       this.#welcome(begun, warnings);
       mcpLine = (l) => {
