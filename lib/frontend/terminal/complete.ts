@@ -134,19 +134,24 @@ export function rankPaths(
   limit = MAX_CHOICES,
 ): string[] {
   const q = query.toLowerCase();
-  const ranked: { path: string; rank: number }[] = [];
+  // The best `limit`, kept sorted as they come (no sort of every match: 100,000 paths stay fast).
+  const best: { path: string; rank: number }[] = [];
+  const before = (a: { path: string; rank: number }, b: { path: string; rank: number }) =>
+    a.rank - b.rank || a.path.length - b.path.length || (a.path < b.path ? -1 : 1);
   for (let i = 0; i < paths.length; i++) {
     const l = lower[i];
     if (!subsequence(q, l)) continue;
     const slash = l.lastIndexOf("/", l.length - 2);
-    const base = l.slice(slash + 1);
+    const base = slash < 0 ? l : l.slice(slash + 1);
     const rank = base.startsWith(q) ? 0 : base.includes(q) ? 1 : subsequence(q, base) ? 2 : 3;
-    ranked.push({ path: paths[i], rank });
+    const entry = { path: paths[i], rank };
+    if (best.length === limit && before(entry, best[limit - 1]) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && before(entry, best[at - 1]) < 0) at--;
+    best.splice(at, 0, entry);
+    if (best.length > limit) best.pop();
   }
-  ranked.sort((a, b) =>
-    a.rank - b.rank || a.path.length - b.path.length || (a.path < b.path ? -1 : 1)
-  );
-  return ranked.slice(0, limit).map((r) => r.path);
+  return best.map((r) => r.path);
 }
 
 /** The `@` word the caret ends, if an `@` starts a word there: where its query starts and ends. */
