@@ -25,6 +25,9 @@ import {
   type UndoReport,
   UndoStoreError,
 } from "../undo/take_back.ts";
+import { attachFiles, diskPorts, mentionsOf } from "./attach.ts";
+import type { TurnOutcome } from "./texts.ts";
+import { emptyCounters } from "./recap.ts";
 
 /** A typed command: its name and the rest of the line. */
 export interface SlashCommand {
@@ -37,6 +40,8 @@ export interface SlashCommand {
  * end: `/etc/hosts what is in it?` is a prompt, not `/etc`.
  */
 export function parseCommand(line: string): SlashCommand | undefined {
+  const bang = line.trim().match(/^!([\s\S]*)$/);
+  if (bang) return { name: "!", args: bang[1].trim() };
   const m = line.trim().match(/^(\/[A-Za-z-]*)(?:\s+([\s\S]*))?$/);
   return m ? { name: m[1].toLowerCase(), args: (m[2] ?? "").trim() } : undefined;
 }
@@ -64,6 +69,16 @@ export type CommandOutcome =
   /** `/rewind`: the turns that may be taken back, oldest first (a line each). */
   | { kind: "turns"; turns: { turn: number; line: string }[] };
 
+/** What `/model` needs of the front end: the server's models, the current one, a switch. */
+export interface ModelHost {
+  /** The server's models (throws a ProviderError when it will not say). */
+  list(signal: AbortSignal): Promise<string[]>;
+  /** The model of the requests now. */
+  current(): string;
+  /** Makes `name` the model of the agents made from now on (its window discovered again). */
+  switchTo(name: string): Promise<void>;
+}
+
 /** What a conversation needs of its front end. */
 export interface ConversationHost {
   config: Config;
@@ -79,6 +94,8 @@ export interface ConversationHost {
   newSession?(): Promise<string | undefined>;
   /** Where a command that runs as a call (`/ask`) sends its events: the front end's renderer. */
   emit(event: AgentEvent): void;
+  /** `/model`'s server; absent: `/model` says it cannot switch here. */
+  models?: ModelHost;
 }
 
 /** What the spinner says while a command runs. */
@@ -118,6 +135,43 @@ export const ASK_NO_AGENTS = "/ask: the agent file names no agents (mmConfigs)";
 
 /** What `/ask` says without an agent's name. */
 export const ASK_USAGE = "/ask <agent> <prompt>: name an agent of mmConfigs, then the task";
+
+/** What `!` says with no command after it. */
+export const BANG_USAGE =
+  "!<command>: runs it as bash would; it and its output go along with the next prompt";
+
+/** What `/model` says where the front end cannot switch. */
+export const MODEL_UNAVAILABLE = "/model: this front end cannot switch models";
+
+/** What `/model` says when the server lists none. */
+export const MODEL_NONE = "/model: the server lists no model — load or pull one, then /model again";
+
+/** The `/model` list: every model, the current one marked `*`. */
+export function modelListText(models: string[], current: string): string {
+  return ["Models (* the current one):", ...models.map((m) => `${m === current ? "*" : " "} ${m}`)]
+    .join("\n");
+}
+
+/** What `/model NAME` says of a model the server does not have. */
+export function unknownModelText(name: string, models: string[]): string {
+  const near = nearest(name, models);
+  return `/model: the server has no model ${name}${
+    near ? ` — did you mean ${near}?` : ""
+  } (/model lists them)`;
+}
+
+/** What `/model NAME` says once switched. */
+export function modelSetText(name: string): string {
+  return `model ${name} from the next request (the conversation is kept)`;
+}
+
+/**
+ * What the conversation holds of a `!` command: the user message joined to the next prompt
+ * (`I ran: <command>` then bash's output).
+ */
+export function ranText(command: string, output: string): string {
+  return `I ran: ${command}\n${output}`;
+}
 
 /** What `/think` says without a value it knows. */
 export const THINK_USAGE = `/think ${
@@ -241,6 +295,20 @@ export const COMMANDS: readonly Command[] = [
     run: (c, args) => Promise.resolve(c.planCommand(args)),
   },
   {
+    name: "/model",
+    usage: "/model [name]",
+    help: "list the server's models, or switch to one (the conversation is kept)",
+    editor: false,
+    run: (c, args, signal) => c.model(args, signal),
+  },
+  {
+    name: "!",
+    usage: "!<command>",
+    help: "run a shell command; it and its output go along with the next prompt",
+    editor: false,
+    run: (c, args, signal) => c.shell(args, signal),
+  },
+  {
     name: "/abort",
     usage: "/abort",
     help: "stop the running turn (Esc and Ctrl-C do too)",
@@ -341,6 +409,8 @@ export class Conversation {
   #thinking: ThinkingChoice | undefined;
   /** Plan mode, kept for the agents of `/new`: the front end's mode, not one agent's. */
   #plan = false;
+  /** What `!` commands ran since the last prompt: joined to the next one. */
+  #ran: string[] = [];
 
   /** The conversation of `host`, over the session's earlier messages. */
   constructor(host: ConversationHost, opts: { editor?: boolean } = {}) {
@@ -371,6 +441,7 @@ export class Conversation {
     }
     this.agent = this.#host.agent([]);
     this.agent.thinking = this.#thinking;
+    this.#ran = [];
     if (this.#plan) this.agent.plan = true;
     return { kind: "new", ...(session ? { session } : {}), ...(error ? { error } : {}) };
   }
@@ -397,6 +468,111 @@ export class Conversation {
     if (value === "") return this.setPlan(!this.#plan);
     if (value === "on" || value === "off") return this.setPlan(value === "on");
     return { kind: "said", text: PLAN_USAGE };
+  }
+
+  /**
+   * A prompt's turn: the `!` commands run since the last one go first, the files it `@`-mentions
+   * (and `linked`, an editor's resource links) are attached below it (lib/agent/attach.ts), each
+   * said as a `📎` notice. A missing file or a refused one sends nothing: an error says why.
+   */
+  async prompt(text: string, signal: AbortSignal, linked: string[] = []): Promise<TurnOutcome> {
+    const paths = [...new Set([...mentionsOf(text), ...linked])];
+    const { cwd, config } = this.#host;
+    const attached = await attachFiles(text, paths, {
+      cwd,
+      maxOutput: config.maxOutput,
+      read: async (path) => {
+        const outcome = await this.agent.runCommand(
+          "read_file",
+          { path, numbered: true },
+          signal,
+          "attach",
+        );
+        if (outcome.kind === "refused") return { kind: "refused", text: outcome.text };
+        return {
+          kind: "read",
+          output: outcome.result.output,
+          failed: outcome.result.failed ?? false,
+        };
+      },
+      ...diskPorts(cwd),
+    });
+    if (!attached.ok) {
+      this.#host.emit({
+        type: "error",
+        message: attached.text,
+        kind: "sentence",
+        where: "generation",
+      });
+      return {
+        status: "failed",
+        error: attached.text,
+        reason: "blocked",
+        counters: emptyCounters(),
+      };
+    }
+    for (const line of attached.lines) this.#host.emit({ type: "notice", message: line });
+    const ran = this.#ran.length ? `${this.#ran.join("\n\n")}\n\n` : "";
+    this.#ran = [];
+    return await this.agent.runTurn(ran + attached.prompt, signal);
+  }
+
+  /**
+   * `!<command>`: bash run by hand through the agent's gate (Agent.runCommand: its timeout,
+   * sandbox, permission rules and cancel), drawn as a call of its own; no model request. The
+   * command and its output go along with the next prompt ({@linkcode ranText}).
+   */
+  async shell(command: string, signal: AbortSignal): Promise<CommandOutcome> {
+    if (!command) return { kind: "said", text: BANG_USAGE };
+    const input = { command };
+    const emit = (e: AgentEvent) => this.#host.emit(e);
+    emit({
+      type: "tool_call",
+      id: ASK_COMMAND_ID,
+      name: "bash",
+      kind: "execute",
+      emoji: "🛠️",
+      summary: command,
+      input,
+    });
+    const outcome = await this.agent.runCommand("bash", input, signal, ASK_COMMAND_ID);
+    const output = outcome.kind === "refused" ? outcome.text : outcome.result.output;
+    const failed = outcome.kind === "refused" || (outcome.result.failed ?? false);
+    emit({ type: "tool_result", id: ASK_COMMAND_ID, name: "bash", output, failed });
+    if (signal.aborted) return { kind: "cancelled", command: "!" };
+    if (outcome.kind === "ran") this.#ran.push(ranText(command, output));
+    return { kind: "asked", answered: outcome.kind === "ran" };
+  }
+
+  /**
+   * `/model`: the server's models, the current one marked; `/model NAME` switches to one the server
+   * has (its window found again), the history kept: it is fitted to the new window on the next
+   * request (lib/agent/fit.ts), compacted there when it no longer fits.
+   */
+  async model(args: string, signal: AbortSignal): Promise<CommandOutcome> {
+    const host = this.#host.models;
+    if (!host) return { kind: "said", text: MODEL_UNAVAILABLE };
+    let models: string[];
+    try {
+      models = await host.list(signal);
+    } catch (e) {
+      if (signal.aborted) return { kind: "cancelled", command: "/model" };
+      if (e instanceof ProviderError) return { kind: "failed", text: `/model: ${e.message}` };
+      throw e;
+    }
+    if (models.length === 0) return { kind: "failed", text: MODEL_NONE };
+    const name = args.trim();
+    if (!name) return { kind: "said", text: modelListText(models, host.current()) };
+    if (!models.includes(name)) return { kind: "failed", text: unknownModelText(name, models) };
+    await host.switchTo(name);
+    const earlier = this.agent.history.slice(1).map((message, i) => ({
+      message,
+      turn: this.agent.turns[i + 1],
+    }));
+    this.agent = this.#host.agent(earlier);
+    this.agent.thinking = this.#thinking;
+    if (this.#plan) this.agent.plan = true;
+    return { kind: "said", text: modelSetText(name) };
   }
 
   /** `/think <value>`: the thinking of the requests from now on, or its usage. */

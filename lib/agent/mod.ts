@@ -11,6 +11,7 @@ export {
   commandsOf,
   Conversation,
   findCommand,
+  type ModelHost,
   outcomeLines,
   parseCommand,
   type SlashCommand,

@@ -6,7 +6,7 @@
  */
 
 import { resolve } from "node:path";
-import { Agent, type AgentEvent, systemPrompt } from "../agent/mod.ts";
+import { Agent, type AgentEvent, type ModelHost, systemPrompt } from "../agent/mod.ts";
 import type { Config, McpServerConfig } from "../config/config.ts";
 import { ConfigError } from "../config/errors.ts";
 import { errorReason } from "../files.ts";
@@ -21,7 +21,7 @@ import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient } from "../provider/chat.ts";
 import { type Client, createClient } from "../provider/client.ts";
 import { ProviderError } from "../provider/errors.ts";
-import { resolveModel } from "../provider/models.ts";
+import { listModels, resolveModel } from "../provider/models.ts";
 import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
 import { DEFAULT_SESSIONS_DIR, defaultSessionsDir } from "../session/dirs.ts";
 import {
@@ -452,8 +452,10 @@ export class Started {
   readonly ok = true;
   readonly run: Run;
   readonly cwd: string;
-  readonly model: string;
-  readonly chat: Client;
+  /** The model of the requests (`/model` switches it). */
+  model: string;
+  /** The chat client of `model`. */
+  chat: Client;
   readonly tools: AnyTool[];
   readonly systemPrompt: string;
   /** The instructions files read into the system prompt, for the banner. */
@@ -500,6 +502,29 @@ export class Started {
       ways,
       earlier ?? this.recorder?.earlier() ?? [],
     );
+  }
+
+  /**
+   * `/model`'s server: its list (kept for Tab's completion once asked), the model now, and the
+   * switch: a client for the new model, its window discovered again; the agents made after it
+   * use it, and the session file records it with their next step.
+   */
+  models(): ModelHost & { cached(): Promise<string[]> } {
+    let known: Promise<string[]> | undefined;
+    const list = (signal?: AbortSignal) => {
+      const got = listModels(this.run.config, signal);
+      known = got.catch(() => []);
+      return got;
+    };
+    return {
+      list: (signal) => list(signal),
+      cached: () => known ?? list().catch(() => []),
+      current: () => this.model,
+      switchTo: async (name) => {
+        this.chat = await createClient(this.run.config, name);
+        this.model = name;
+      },
+    };
   }
 
   /** `/new`: a fresh session file (when sessions are on); the next agent starts empty. */

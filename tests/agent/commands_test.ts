@@ -8,6 +8,7 @@ import {
   ASK_COMMAND_ID,
   ASK_NO_AGENTS,
   ASK_USAGE,
+  BANG_USAGE,
   cancelledText,
   COMMANDS,
   commandsOf,
@@ -16,6 +17,8 @@ import {
   findCommand,
   helpText,
   MEMORY_NEEDS_SESSIONS,
+  MODEL_NONE,
+  MODEL_UNAVAILABLE,
   NOTHING_TO_ABORT,
   NOTHING_TO_SKIP,
   NOTHING_TO_UNDO,
@@ -24,6 +27,7 @@ import {
   PLAN_OFF_TEXT,
   PLAN_ON_TEXT,
   PLAN_USAGE,
+  ranText,
   rewindRangeText,
   THINK_USAGE,
   UNDO_NEEDS_SESSIONS,
@@ -35,6 +39,7 @@ import { type Config, defaultConfig } from "../../lib/config/config.ts";
 import { COMPACT_ACK, COMPACT_WRAPPER, type Message } from "../../lib/history.ts";
 import type { ChatClient, ChatRequest, ChatResult } from "../../lib/provider/chat.ts";
 import { SessionLockError } from "../../lib/session/lock.ts";
+import { ProviderError } from "../../lib/provider/errors.ts";
 import type { AnyTool, Tool } from "../../lib/tool.ts";
 import { COMMIT } from "../../lib/build_info.ts";
 import { VERSION } from "../../lib/version.ts";
@@ -86,7 +91,13 @@ const askAgent: Tool<{ agent: string; prompt: string }> = {
 /** A conversation over a fake chat; what it emitted; how many agents and sessions it made. */
 function conversation(
   texts: string[],
-  opts: { tools?: AnyTool[]; config?: Partial<Config>; lock?: boolean; editor?: boolean } = {},
+  opts: {
+    tools?: AnyTool[];
+    config?: Partial<Config>;
+    lock?: boolean;
+    editor?: boolean;
+    models?: ConversationHost["models"];
+  } = {},
 ) {
   const events: AgentEvent[] = [];
   const made = { agents: 0, sessions: 0 };
@@ -115,6 +126,7 @@ function conversation(
       return Promise.resolve(`s${made.sessions}`);
     },
     emit: (e) => events.push(e),
+    ...(opts.models ? { models: opts.models } : {}),
   };
   return { c: new Conversation(host, { editor: opts.editor }), events, made, requests };
 }
@@ -152,6 +164,8 @@ Deno.test("every command, without a terminal", async (t) => {
         "  /undo                   take back the last turn: its files and its messages",
         "  /rewind [N]             list the turns; take back turn N and every later one",
         "  /plan [on|off]          plan mode: only reading runs, the model answers with a plan (Shift+Tab too)",
+        "  /model [name]           list the server's models, or switch to one (the conversation is kept)",
+        "  !<command>              run a shell command; it and its output go along with the next prompt",
         "  /abort                  stop the running turn (Esc and Ctrl-C do too)",
         "  /skip                   decline a question the model asked",
         "  /quit, /exit            leave mm (Ctrl-D does too)",
@@ -404,6 +418,72 @@ Deno.test("every command, without a terminal", async (t) => {
     },
   );
 
+  await t.step("! runs bash by hand, no request; the next prompt holds it", async () => {
+    const bash: Tool<{ command: string }> = {
+      name: "bash",
+      kind: "execute",
+      emoji: "🛠️",
+      asks: false,
+      declared: () => true,
+      description: "Runs.",
+      parameters: { command: { type: "string", description: "What." } },
+      summary: (input) => input.command,
+      run: (input) => Promise.resolve({ output: `ran ${input.command}` }),
+    };
+    const { c, events, requests } = conversation(["ok"], { tools: [bash] });
+    assertEquals(parseCommand("!echo hi"), { name: "!", args: "echo hi" });
+    assertEquals(await run(c, "!"), { kind: "said", text: BANG_USAGE });
+    assertEquals(await run(c, "!echo hi"), { kind: "asked", answered: true });
+    assertEquals(requests.length, 0);
+    assertEquals(events.filter((e) => e.type === "tool_result").map((e) => e.output), [
+      "ran echo hi",
+    ]);
+    await c.prompt("and now?", idle());
+    assertEquals(requests.length, 1);
+    assertEquals(
+      requests[0].messages.findLast((m) => m.role === "user")?.content,
+      `${ranText("echo hi", "ran echo hi")}\n\nand now?`,
+    );
+    assertEquals(ranText("ls", "a\nb"), "I ran: ls\na\nb");
+  });
+
+  await t.step("/model lists, switches, refuses a model the server lacks", async () => {
+    const { c } = conversation([]);
+    assertEquals(await run(c, "/model"), { kind: "said", text: MODEL_UNAVAILABLE });
+    let current = "fake";
+    let list: string[] | Error = ["fake", "qwen3:8b"];
+    const { c: d, made } = conversation([], {
+      models: {
+        list: () => list instanceof Error ? Promise.reject(list) : Promise.resolve(list),
+        current: () => current,
+        switchTo: (name) => {
+          current = name;
+          return Promise.resolve();
+        },
+      },
+    });
+    assertEquals(outcomeLines(await run(d, "/model")), [
+      "Models (* the current one):\n* fake\n  qwen3:8b",
+    ]);
+    await d.agent.addExchange("q", "a");
+    const before = made.agents;
+    assertEquals(await run(d, "/model qwen3:8b"), {
+      kind: "said",
+      text: "model qwen3:8b from the next request (the conversation is kept)",
+    });
+    assertEquals(current, "qwen3:8b");
+    assertEquals(made.agents, before + 1);
+    assertEquals(d.agent.history.map((m) => m.content), ["You are a test.", "q", "a"]);
+    assertEquals(await run(d, "/model qwen3:7b"), {
+      kind: "failed",
+      text: "/model: the server has no model qwen3:7b — did you mean qwen3:8b? (/model lists them)",
+    });
+    list = [];
+    assertEquals(await run(d, "/model"), { kind: "failed", text: MODEL_NONE });
+    list = new ProviderError("http", "the server said no");
+    assertEquals(await run(d, "/model"), { kind: "failed", text: "/model: the server said no" });
+  });
+
   await t.step("every command of the table is run by a step above", () => {
     assertEquals(COMMANDS.map((x) => x.name), [
       "/help",
@@ -416,6 +496,8 @@ Deno.test("every command, without a terminal", async (t) => {
       "/undo",
       "/rewind",
       "/plan",
+      "/model",
+      "!",
       "/abort",
       "/skip",
       "/quit",

@@ -39,6 +39,7 @@ import { nestedCallStart, nestedCallUpdate, nestedChunk } from "./nested_updates
 import { permissionAnswer, permissionOptions, untilAborted } from "./permission.ts";
 import {
   changeContent,
+  linkedPaths,
   promptText,
   textChunk,
   toolCallEnd,
@@ -201,7 +202,7 @@ export class AcpSession {
     const controller = new AbortController();
     const turn = { controller, done: Promise.resolve() as Promise<unknown> };
     this.#turn = turn;
-    const run = this.agent.runTurn(text, controller.signal);
+    const run = this.conversation.prompt(text, controller.signal, linkedPaths(blocks, this.cwd));
     turn.done = run.catch(() => {});
     try {
       const outcome = await run;

@@ -141,6 +141,18 @@ export function promptText(blocks: ContentBlock[], cwd: string): string {
 }
 
 /**
+ * The files of a prompt's `resource_link` blocks (`file://` URIs), as paths relative to `cwd` when
+ * inside it: they are attached as `@` mentions are (lib/agent/attach.ts), the fragment left out.
+ */
+export function linkedPaths(blocks: ContentBlock[], cwd: string): string[] {
+  return blocks.flatMap((b) => {
+    if (b.type !== "resource_link" || !b.uri.startsWith("file:")) return [];
+    const hash = b.uri.indexOf("#");
+    return [shownPath(hash >= 0 ? b.uri.slice(0, hash) : b.uri, cwd)];
+  });
+}
+
+/**
  * A `file://` URI as a path, relative to `cwd` when it lies inside (`.` for `cwd` itself), its
  * fragment kept (`src/a.ts#L2`); any other URI as it is.
  */

@@ -5,6 +5,7 @@ import type { Key } from "../terminal/keys.ts";
 import type { History } from "../terminal/history.ts";
 import { nextLength, prevLength } from "../terminal/graphemes.ts";
 import { charWidth } from "../terminal/width.ts";
+import { type Completer, TabCycle } from "../terminal/complete.ts";
 
 /** What reading a line gave. */
 export type LineResult =
@@ -20,6 +21,8 @@ export class LineEditor {
   /** Draws the line being read again, while one is. */
   #redraw?: () => void;
   #stop?: AbortSignal;
+  /** What Tab completes (`@path`, `/model NAME`); absent: Tab inserts two spaces. */
+  completer?: Completer;
 
   /**
    * An editor drawing with `write`, `width` columns wide; once `stop` aborts (mm is ending), every
@@ -86,7 +89,9 @@ export class LineEditor {
         buffer = buffer.slice(0, cursor) + text + buffer.slice(cursor);
         cursor += text.length;
       };
+      const cycle = new TabCycle();
       const release = this.#router.push((key: Key) => {
+        if (key.name !== "tab") cycle.reset();
         switch (key.name) {
           case "text":
           case "paste":
@@ -178,12 +183,26 @@ export class LineEditor {
             buffer = "";
             cursor = 0;
             break;
-          case "tab":
-            insert("  ");
-            break;
           case "shift-tab":
             if (shiftTab) this.#write(`\r\x1b[2K${shiftTab()}\r\n`);
             break;
+          case "tab": {
+            // The prompt completes (it browses the history); a question or the 🔐 prompt does not.
+            const completer = history ? this.completer : undefined;
+            if (!completer || done.length > 0) {
+              insert("  ");
+              break;
+            }
+            const [text, at] = [buffer, cursor];
+            cycle.tab(completer, text, at).then((r) => {
+              // A key typed meanwhile wins over the completion.
+              if (buffer !== text || cursor !== at || this.#redraw !== draw) return;
+              if (r) [buffer, cursor] = [r.text, r.cursor];
+              else insert("  ");
+              draw();
+            });
+            return;
+          }
         }
         draw();
       });

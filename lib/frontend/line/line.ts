@@ -26,6 +26,7 @@ import type { AskUser } from "../../tool.ts";
 import { QUIT_SIGNALS, RunStop } from "../exit.ts";
 import { banner } from "../terminal/banner.ts";
 import { LineEditor } from "./editor.ts";
+import { completers, mentionCompleter, modelCompleter, PathIndex } from "../terminal/complete.ts";
 import { History } from "../terminal/history.ts";
 import { KeyRouter, type KeySource, terminalKeys } from "./keys.ts";
 import type { Key } from "../terminal/keys.ts";
@@ -188,7 +189,13 @@ class LineMode {
       warn: (w: string) => render.line(visible(w)),
       ask: this.#asker(),
     };
+    const models = begun.models();
+    this.#editor.completer = completers(
+      mentionCompleter(new PathIndex(begun.cwd)),
+      modelCompleter(models.cached),
+    );
     return new Conversation({
+      models,
       config: this.#opts.config,
       cwd: this.#opts.cwd,
       tools: begun.tools,
@@ -328,7 +335,7 @@ class LineMode {
       this.#interrupted = false;
       const text = r.text.trim();
       if (!text) continue;
-      const command = text.startsWith("/") ? parseCommand(text) : undefined;
+      const command = parseCommand(text);
       const go = command
         ? await this.#command(conversation, command)
         : await this.#runTurn(conversation, text);
@@ -353,7 +360,7 @@ class LineMode {
   async #runTurn(conversation: Conversation, text: string): Promise<"quit" | "on"> {
     const render = this.#render;
     await render.ready();
-    const outcome = await this.#busy((signal) => conversation.agent.runTurn(text, signal));
+    const outcome = await this.#busy((signal) => conversation.prompt(text, signal));
     if (outcome.status !== "answered") {
       render.handle({ type: "recap", counters: outcome.counters });
     }

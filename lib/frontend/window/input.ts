@@ -9,6 +9,7 @@ import type { Key } from "../terminal/keys.ts";
 import { nextLength, prevLength } from "../terminal/graphemes.ts";
 import { visible } from "../terminal/visible.ts";
 import { charWidth, wrapRows } from "../terminal/width.ts";
+import { type Completer, TabCycle } from "../terminal/complete.ts";
 
 /** A paste of more lines than this (or characters than {@linkcode PASTE_CHARS}) shows folded. */
 export const PASTE_LINES = 3;
@@ -47,6 +48,11 @@ export class InputEditor {
   #draft = "";
   /** The folded pastes: placeholder → text. */
   #pastes = new Map<string, string>();
+  /** What Tab completes (`@path`, `/model NAME`); absent: Tab inserts two spaces. */
+  completer?: Completer;
+  /** Called when a completion arrives (it is found asynchronously): draw again. */
+  onCompleted?: () => void;
+  #cycle = new TabCycle();
 
   /** An empty input browsing `history`. */
   constructor(history?: History) {
@@ -82,6 +88,7 @@ export class InputEditor {
 
   /** Applies one key. */
   handle(key: Key): InputAction {
+    if (key.name !== "tab") this.#cycle.reset();
     switch (key.name) {
       case "text":
         this.#insert(key.text);
@@ -156,9 +163,21 @@ export class InputEditor {
         return this.#vertical(-1);
       case "down":
         return this.#vertical(1);
-      case "tab":
-        this.#insert("  ");
+      case "tab": {
+        if (!this.completer) {
+          this.#insert("  ");
+          return "changed";
+        }
+        const [text, at] = [this.text, this.cursor];
+        this.#cycle.tab(this.completer, text, at).then((r) => {
+          // A key typed meanwhile wins over the completion.
+          if (this.text !== text || this.cursor !== at) return;
+          if (r) [this.text, this.cursor] = [r.text, r.cursor];
+          else this.#insert("  ");
+          this.onCompleted?.();
+        });
         return "changed";
+      }
       default:
         return "unhandled";
     }

@@ -5,6 +5,7 @@
  * `TurnOutcome`. docs/window-mode.md says what the user sees and types.
  */
 
+import { completers, mentionCompleter, modelCompleter, PathIndex } from "../terminal/complete.ts";
 import {
   type Agent,
   type CommandOutcome,
@@ -145,6 +146,13 @@ class Window {
       }
       this.#begun = begun;
       this.#screen.header = headerText(this.#opts.config, begun.model);
+      const models = begun.models();
+      const input = this.#screen.input;
+      input.completer = completers(
+        mentionCompleter(new PathIndex(begun.cwd)),
+        modelCompleter(models.cached),
+      );
+      input.onCompleted = () => this.#screen.requestFrame();
       this.#conversation = new Conversation({
         config: this.#opts.config,
         cwd: begun.cwd,
@@ -155,6 +163,13 @@ class Window {
           return begun.recorder?.session.id;
         },
         emit: (e) => this.#screen.view.handle(e),
+        models: {
+          ...models,
+          switchTo: async (name) => {
+            await models.switchTo(name);
+            this.#screen.header = headerText(this.#opts.config, name);
+          },
+        },
       });
       this.#welcome(begun, warnings);
       mcpLine = (l) => {
@@ -461,7 +476,7 @@ class Window {
   #submit(typed: string): void {
     const text = typed.trim();
     if (!text || !this.#conversation) return;
-    const command = text.startsWith("/") ? parseCommand(text) : undefined;
+    const command = parseCommand(text);
     if (this.#turn) {
       if (command?.name === "/abort") this.#cancel();
       else if (command?.name === "/quit" || command?.name === "/exit") {
@@ -503,9 +518,9 @@ class Window {
 
   #runTurn(text: string): void {
     this.#screen.view.prompt(text);
-    const agent = this.#conversation!.agent;
+    const conversation = this.#conversation!;
     this.#busy(async () => {
-      const outcome = await agent.runTurn(text, this.#turn!.signal);
+      const outcome = await conversation.prompt(text, this.#turn!.signal);
       if (outcome.status !== "answered") {
         this.#screen.view.handle({ type: "recap", counters: outcome.counters });
       }
