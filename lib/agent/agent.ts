@@ -2,10 +2,18 @@
 
 import type { Config } from "../config/config.ts";
 import { withHookContext } from "../hooks/run.ts";
-import { COMPACT_ACK, COMPACT_WRAPPER, type Message, NOT_RUN, resumable } from "../history.ts";
+import {
+  alternating,
+  COMPACT_ACK,
+  COMPACT_WRAPPER,
+  type Message,
+  NOT_RUN,
+  resumable,
+} from "../history.ts";
 import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient, ChatResult, ThinkingChoice } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
+import type { Warmup } from "../provider/warmup.ts";
 import type { AnyTool, MoreTools, ToolContext } from "../tool.ts";
 import type { Cut } from "./budget.ts";
 import { type CommandOutcome, conversationOf, Dispatcher, lastAnswer } from "./dispatch.ts";
@@ -47,6 +55,12 @@ export interface AgentOptions {
   onStep?: () => Promise<void>;
   /** The session file's id when sessions are on: the hooks' `session` field. */
   sessionId?: () => string | undefined;
+  /**
+   * The warm-ups of the server's cache (line and window mode): the prompt's prefix is sent ahead
+   * when the conversation starts, after `/compact` and after a command changed the tools; every
+   * turn, command and `/compact` stops the one in flight first.
+   */
+  warmup?: Warmup;
 }
 
 /** A failure recorded for the session file's `errors` array. */
@@ -77,6 +91,8 @@ export class Agent {
   #promptAt = 0;
   /** The current turn's requests' usage, summed. */
   #usage: TurnUsage = emptyUsage();
+  /** Whether a turn is running (no warm-up then: its requests are the real ones). */
+  #busy = false;
 
   /** Starts a conversation with the options' system prompt, after `earlier` messages if resumed. */
   constructor(opts: AgentOptions, earlier: { message: Message; turn: number }[] = []) {
@@ -91,6 +107,17 @@ export class Agent {
     }
     this.#toolset = new Toolset(opts.tools, opts.moreTools);
     this.#declare();
+    this.#warm();
+  }
+
+  /** Sends the requests' prefix ahead to the server (when it warms), unless a turn is running. */
+  #warm(): void {
+    if (!this.#opts.warmup || this.#busy) return;
+    this.#opts.warmup.warm({
+      messages: alternating(this.#model.sent(this.history.slice(0, 1))),
+      tools: this.#model.schemas,
+      ...(this.thinking ? { thinking: this.thinking } : {}),
+    });
   }
 
   /** The model calls, the dispatcher and fitting, built for the tools declared now. */
@@ -135,6 +162,17 @@ export class Agent {
 
   /** Runs one turn for `prompt` until the model answers, fails or is cancelled. */
   async runTurn(prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
+    // The user came first: a warm-up in flight would hold the server's slot.
+    this.#opts.warmup?.stop();
+    this.#busy = true;
+    try {
+      return await this.#runTurn(prompt, signal);
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  async #runTurn(prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
     const { config, chat, emit } = this.#opts;
     const counters = emptyCounters();
     this.#usage = emptyUsage();
@@ -217,8 +255,12 @@ export class Agent {
     signal: AbortSignal,
     id = "command",
   ): Promise<CommandOutcome> {
-    if (await this.#toolset.addMore(signal)) this.#declare();
-    return await this.#dispatch.command(name, input, signal, id);
+    this.#opts.warmup?.stop();
+    const changed = await this.#toolset.addMore(signal);
+    if (changed) this.#declare();
+    const outcome = await this.#dispatch.command(name, input, signal, id);
+    if (changed) this.#warm();
+    return outcome;
   }
 
   /** Adds an exchange made outside a turn (line mode's `/ask`) as a turn of its own. */
@@ -235,8 +277,10 @@ export class Agent {
    */
   async compact(signal: AbortSignal): Promise<string> {
     if (this.history.length <= 1) throw new CompactError("there is nothing to compact yet");
+    this.#opts.warmup?.stop();
     const notes = await summarise(this.#model, signal, this.history, false);
     await this.#replaceBySummary(notes, []);
+    this.#warm();
     return notes;
   }
 

@@ -172,6 +172,7 @@ class LineMode {
       emit,
       warn: (w: string) => render.line(visible(w)),
       ask: this.#asker(),
+      warm: true,
     };
     return new Conversation({
       config: this.#opts.config,
