@@ -1,4 +1,5 @@
 import {
+  cycleStoppedText,
   isRunaway,
   LOOP_DETECTED,
   LoopDetector,
@@ -38,6 +39,43 @@ Deno.test("LoopDetector counts identical triples in a row", async (t) => {
     d.record("bash", {}, "o");
     d.reset();
     assertEquals(d.record("bash", {}, "o"), "ok");
+  });
+});
+
+Deno.test("LoopDetector sees cycles of two to four calls with the same outputs", async (t) => {
+  const tool = (name: string) =>
+    name === "edit" ? "edit_file" : name === "read" ? "read_file" : "bash";
+  const call = (d: LoopDetector, name: string, output = `${name} out`) =>
+    d.record(tool(name), { what: name }, output);
+  // Each row: the cycle, then the verdict of each call (o ok, w warn, s stop).
+  const rows: [string, string[], string][] = [
+    ["read, edit: warns at its 3rd coming, stops at its 6th", ["read", "edit"], "ooooowwwwwws"],
+    ["read, edit, test", ["read", "edit", "test"], "oooooooowwwwwwwwws"],
+    ["four calls", ["a", "b", "c", "d"], "ooooooooooowwwwwwwwwwwws"],
+  ];
+  for (const [name, cycle, expected] of rows) {
+    await t.step(name, () => {
+      const d = new LoopDetector();
+      const got = Array.from(expected, (_, i) => call(d, cycle[i % cycle.length])[0]).join("");
+      assertEquals(got, expected);
+      assertEquals(d.stoppedText("bash", false), cycleStoppedText(cycle.map(tool)));
+    });
+  }
+  await t.step("a cycle whose outputs change is no loop", () => {
+    const d = new LoopDetector();
+    const verdicts = Array.from({ length: 12 }, (_, i) => call(d, i % 2 ? "edit" : "read", `${i}`));
+    assertEquals(verdicts.every((v) => v === "ok"), true);
+  });
+  await t.step("one call repeated is named as the spec says, not as a cycle", () => {
+    const d = new LoopDetector();
+    for (let i = 0; i < 6; i++) call(d, "edit");
+    assertEquals(d.stoppedText("edit_file", true), loopStoppedText("edit_file"));
+  });
+  await t.step("the texts", () => {
+    assertEquals(
+      cycleStoppedText(["read_file", "edit_file"]),
+      "[error: the model repeated the same 2 calls (read_file, edit_file) 6 times over with the same results — turn stopped by the loop detector; rephrase the request, or fix what the tool kept reporting]",
+    );
   });
 });
 
