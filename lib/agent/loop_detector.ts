@@ -1,5 +1,7 @@
 /** The loop detector and the runaway tool-call detector of tools.md, "Loop detection". */
 
+import { SUSTAINED } from "./repetition.ts";
+
 /** Appended to a tool's output the third time the same call gives the same result. */
 export const LOOP_DETECTED =
   "[LOOP_DETECTED: You have attempted the same action multiple times with the same result. Please try a different approach or provide more information.]";
@@ -114,17 +116,22 @@ function rank(v: LoopVerdict): number {
 
 /** Arguments longer than this stop the generation. */
 export const RUNAWAY_MAX_BYTES = 256 * 1024;
-const WINDOW = 256;
 
 /**
- * Whether streamed tool-call arguments ran away: the last 256 characters are one 4–64-character
- * pattern repeated, or the arguments exceed 256 KB. A pattern with a shorter period (`la la `,
- * `====`) is still a 4–64-character pattern repeated, as the spec reads.
+ * The characters of arguments looked at: {@linkcode SUSTAINED} (6 KiB) of one pattern repeated
+ * is a runaway; less is ordinary data (a `=` rule, an array of zeros, a base64 run).
+ */
+export const RUNAWAY_WINDOW = SUSTAINED;
+
+/**
+ * Whether streamed tool-call arguments ran away: the last {@linkcode RUNAWAY_WINDOW} characters
+ * are one pattern of up to 64 characters repeated, or the arguments exceed 256 KB. A pattern with
+ * a shorter period (`la la `, `====`) is still a 4–64-character pattern repeated, as the spec reads.
  */
 export function isRunaway(args: string): boolean {
   if (args.length > RUNAWAY_MAX_BYTES) return true;
-  if (args.length < WINDOW) return false;
-  const tail = args.slice(args.length - WINDOW);
+  if (args.length < RUNAWAY_WINDOW) return false;
+  const tail = args.slice(args.length - RUNAWAY_WINDOW);
   for (let p = 1; p <= 64; p++) {
     if (hasPeriod(tail, p)) return true;
   }
