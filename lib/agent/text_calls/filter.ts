@@ -138,7 +138,8 @@ export class TextCallFilter {
     const held = this.#length - this.#shown;
     const repeats = this.#mode !== "json" || this.#json!.watch.inArguments;
     if (
-      held <= RUNAWAY_MAX_BYTES && !(repeats && isRunaway(this.#tail(Math.min(held, RUNAWAY_WINDOW))))
+      held <= RUNAWAY_MAX_BYTES &&
+      !(repeats && isRunaway(this.#tail(Math.min(held, RUNAWAY_WINDOW))))
     ) return undefined;
     return this.#all().slice(this.#shown);
   }
