@@ -4,7 +4,7 @@
  * clears the screen or retitles the window.
  */
 
-import { type AgentEvent, recapLine, recapWithUsage } from "../../agent/mod.ts";
+import { type AgentEvent, recapWithUsage } from "../../agent/mod.ts";
 import { errorLine } from "../../presentation.ts";
 import { hookInputLine, previewLines, toolLine } from "../terminal/display.ts";
 import { endsCall, indented, NestedTitles, nestedToolLine } from "../terminal/nested_lines.ts";
