@@ -1,17 +1,10 @@
 /** The agent core: one turn is model calls and tool calls until an answer (mm.md §4). */
 
 import { withHookContext } from "../hooks/run.ts";
-import {
-  type Message,
-  NOT_RUN,
-  type RecordedError,
-  resumable,
-  summaryMessages,
-} from "../history.ts";
+import { type Message, NOT_RUN, type RecordedError } from "../history.ts";
 import type { ChatResult, ThinkingChoice } from "../provider/chat.ts";
 import { ProviderError } from "../provider/errors.ts";
 import type { AnyTool } from "../tool.ts";
-import type { Cut } from "./budget.ts";
 import { type CommandOutcome, conversationOf, Dispatcher, lastAnswer } from "./dispatch.ts";
 import { CompactError, type FitTarget, fitWindow, summarise } from "./fit.ts";
 import type { LoopDetector } from "./loop_detector.ts";
@@ -28,6 +21,7 @@ import {
 import type { TurnKeeper } from "../undo/keeper.ts";
 import type { AgentOptions } from "./options.ts";
 import { Toolset } from "./toolset.ts";
+import { Transcript } from "./transcript.ts";
 import { planModePrompt } from "./prompt.ts";
 
 export type { RecordedError } from "../history.ts";
@@ -35,10 +29,6 @@ export type { AgentOptions } from "./options.ts";
 
 /** A conversation with the model: its history, its turn numbers, its errors, its loop detector. */
 export class Agent {
-  /** The history as sent to the model, system prompt first. */
-  readonly history: Message[];
-  /** The turn of each message of `history` (0 for the system prompt, 1 for the first question). */
-  readonly turns: number[];
   /** Every failure that ended or marred a turn. */
   readonly errors: RecordedError[] = [];
   /** The thinking asked for over the configuration's (`/think`); undefined: the configuration's. */
@@ -50,28 +40,27 @@ export class Agent {
   #model!: ModelCaller;
   #dispatch!: Dispatcher;
   #fit!: FitTarget;
-  #turn = 0;
+  #t: Transcript;
   #plan = false;
   #previousAnswer: string | undefined;
-  /** Where the current turn's prompt is in `history`. */
-  #promptAt = 0;
   /** The current turn's requests' usage, summed. */
   #usage: TurnUsage = emptyUsage();
+  /** Whether a turn is running (no warm-up then: its requests are the real ones). */
+  #busy = false;
 
   /** Starts a conversation with the options' system prompt, after `earlier` messages if resumed. */
   constructor(opts: AgentOptions, earlier: { message: Message; turn: number }[] = []) {
     this.#opts = opts;
     this.keeper = opts.keeper;
-    this.history = [{ role: "system", content: opts.systemPrompt }];
-    this.turns = [0];
-    // A resumed history never sends a call without its answer (a run killed mid-call left one).
-    for (const { message, turn } of resumable(earlier)) {
-      this.history.push(message);
-      this.turns.push(turn);
-      this.#turn = Math.max(this.#turn, turn);
-    }
+    this.#t = new Transcript(opts.systemPrompt, earlier, async () => await opts.onStep?.());
     this.#toolset = new Toolset(opts.tools, opts.moreTools);
     this.#declare();
+    this.#warm();
+  }
+
+  /** Sends the requests' prefix ahead to the server (when it warms), unless a turn is running. */
+  #warm(): void {
+    if (!this.#busy) this.#opts.warmup?.warm(this.#model.prefix(this.history[0], this.thinking));
   }
 
   /** The model calls, the dispatcher and fitting, built for the tools declared now. */
@@ -91,10 +80,10 @@ export class Agent {
     });
     this.#fit = {
       history: this.history,
-      promptAt: () => this.#promptAt,
+      promptAt: () => this.#t.promptAt,
       model: this.#model,
-      applyCuts: (cuts) => this.#applyCuts(cuts),
-      replaceBySummary: (notes, kept) => this.#replaceBySummary(notes, kept),
+      applyCuts: (cuts) => this.#t.applyCuts(cuts),
+      replaceBySummary: (notes, kept) => this.#t.compactInto(notes, kept),
       notice: (message) => opts.emit({ type: "notice", message }),
       recordError: (message) => this.recordError("generation", message),
     };
@@ -113,6 +102,16 @@ export class Agent {
     this.#plan = on;
     const prompt = this.#opts.systemPrompt;
     this.history[0] = { role: "system", content: on ? planModePrompt(prompt) : prompt };
+  }
+
+  /** The history as sent to the model, system prompt first. */
+  get history(): Message[] {
+    return this.#t.messages;
+  }
+
+  /** The turn of each message of `history` (0 for the system prompt, 1 for the first question). */
+  get turns(): readonly number[] {
+    return this.#t.turns;
   }
 
   /** The tools declared to the model (those of `moreTools` once the first turn asked for them). */
@@ -135,30 +134,28 @@ export class Agent {
    * nothing of them, the next turn takes number `from`; the session file is saved.
    */
   async dropTurnsFrom(from: number): Promise<void> {
-    const keep = this.turns.findIndex((t, i) => i > 0 && t >= from);
-    if (keep === -1) return;
-    this.history.splice(keep);
-    this.turns.splice(keep);
-    this.#turn = Math.min(this.#turn, from - 1);
-    this.#previousAnswer = undefined;
-    await this.#opts.onStep?.();
+    if (await this.#t.dropFrom(from)) this.#previousAnswer = undefined;
   }
 
   /** Runs one turn for `prompt` until the model answers, fails or is cancelled. */
   async runTurn(prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
+    // The user came first: a warm-up in flight would hold the server's slot.
+    this.#opts.warmup?.stop();
+    this.#busy = true;
     try {
       return await this.#runTurn(prompt, signal);
     } finally {
+      this.#busy = false;
       await this.#opts.keeper?.end();
     }
   }
 
-  /** The turn itself; {@linkcode runTurn} closes its undo record. */
+  /** The turn itself; {@linkcode runTurn} stops a warm-up first and closes its undo record. */
   async #runTurn(prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
     const { config, chat, emit } = this.#opts;
     const counters = emptyCounters();
     this.#usage = emptyUsage();
-    this.#turn++;
+    this.#t.turn++;
     this.#previousAnswer = lastAnswer(this.history);
     emit({ type: "turn_start", prompt, provider: config.provider, model: chat.target.model });
     if (await this.#toolset.addMore(signal)) this.#declare();
@@ -173,9 +170,9 @@ export class Agent {
       emit({ type: "error", message: error, kind: "bracketed", where: "hook" });
       return { status: "failed", error, reason: "blocked", counters };
     }
-    await this.#push({ role: "user", content: withHookContext(prompt, pre.context) });
-    this.#promptAt = this.history.length - 1;
-    await this.#opts.keeper?.begin(this.#turn, prompt);
+    await this.#t.push({ role: "user", content: withHookContext(prompt, pre.context) });
+    this.#t.promptAt = this.history.length - 1;
+    await this.#opts.keeper?.begin(this.#t.turn, prompt);
     const fail = async (error: string, reason: FailReason): Promise<TurnOutcome> => {
       this.recordError("generation", error);
       await this.#opts.onStep?.();
@@ -196,12 +193,12 @@ export class Agent {
         throw e;
       }
       const { calls, content } = answerCalls(result, this.#toolset.tools, config);
-      await this.#push(answerMessage(calls, content, result.thought));
+      await this.#t.push(answerMessage(calls, content, result.thought));
       const end = answerEnd(result, calls, config.maxTokens);
       if (end.kind === "failed") {
         // A cut step's calls never run; each is answered, so the history stays valid.
         for (const c of calls) {
-          await this.#push({ role: "tool", tool_call_id: c.id, content: end.notRun! });
+          await this.#t.push({ role: "tool", tool_call_id: c.id, content: end.notRun! });
         }
         return await fail(end.error, end.reason);
       }
@@ -213,11 +210,11 @@ export class Agent {
       }
       for (let i = 0; i < calls.length; i++) {
         const end = await this.#dispatch.run(calls[i], signal, counters);
-        await this.#push({ role: "tool", tool_call_id: calls[i].id, content: end.output });
+        await this.#t.push({ role: "tool", tool_call_id: calls[i].id, content: end.output });
         if (end.stop !== undefined || signal.aborted) {
           // Every call the model made needs an answer before the next request.
           for (const rest of calls.slice(i + 1)) {
-            await this.#push({ role: "tool", tool_call_id: rest.id, content: NOT_RUN });
+            await this.#t.push({ role: "tool", tool_call_id: rest.id, content: NOT_RUN });
           }
           if (signal.aborted) return { status: "cancelled", counters };
           return await fail(end.stop!, end.reason!);
@@ -238,15 +235,17 @@ export class Agent {
     signal: AbortSignal,
     id = "command",
   ): Promise<CommandOutcome> {
-    if (await this.#toolset.addMore(signal)) this.#declare();
-    return await this.#dispatch.command(name, input, signal, id);
+    this.#opts.warmup?.stop();
+    const changed = await this.#toolset.addMore(signal);
+    if (changed) this.#declare();
+    const outcome = await this.#dispatch.command(name, input, signal, id);
+    if (changed) this.#warm();
+    return outcome;
   }
 
   /** Adds an exchange made outside a turn (line mode's `/ask`) as a turn of its own. */
   async addExchange(question: string, answer: string): Promise<void> {
-    this.#turn++;
-    await this.#push({ role: "user", content: question });
-    await this.#push({ role: "assistant", content: answer });
+    await this.#t.addExchange(question, answer);
   }
 
   /**
@@ -256,16 +255,11 @@ export class Agent {
    */
   async compact(signal: AbortSignal): Promise<string> {
     if (this.history.length <= 1) throw new CompactError("there is nothing to compact yet");
+    this.#opts.warmup?.stop();
     const notes = await summarise(this.#model, signal, this.history, false);
-    await this.#replaceBySummary(notes, []);
+    await this.#t.compactInto(notes, []);
+    this.#warm();
     return notes;
-  }
-
-  /** Adds a message to the history and lets the session file catch up: one step is done. */
-  async #push(message: Message): Promise<void> {
-    this.history.push(message);
-    this.turns.push(this.#turn);
-    await this.#opts.onStep?.();
   }
 
   /**
@@ -293,24 +287,5 @@ export class Agent {
       await fitWindow(this.#fit, signal, e);
       return await this.#model.call(signal, this.history);
     }
-  }
-
-  /** The history becomes the summary, its acknowledgement and `kept`; the session file is saved. */
-  async #replaceBySummary(notes: string, kept: Message[]): Promise<void> {
-    const turn = this.#turn;
-    this.history.splice(1);
-    this.turns.splice(1);
-    this.history.push(...summaryMessages(notes), ...kept);
-    this.turns.push(turn, turn, ...kept.map(() => turn));
-    this.#promptAt = this.history.length - kept.length;
-    await this.#opts.onStep?.();
-  }
-
-  /** Shortens tool outputs of the history as planned; the session file is saved. */
-  async #applyCuts(cuts: Cut[]): Promise<void> {
-    for (const c of cuts) {
-      this.history[c.index] = { ...this.history[c.index], content: c.content } as Message;
-    }
-    if (cuts.length) await this.#opts.onStep?.();
   }
 }

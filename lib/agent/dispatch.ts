@@ -49,7 +49,7 @@ import type {
 import { redact } from "../secrets.ts";
 import { coerceInput, invalidCallText, parseToolArguments, pathFaults } from "../tool_input.ts";
 import type { AgentEvent } from "./events.ts";
-import { LOOP_DETECTED, LoopDetector, loopStoppedText } from "./loop_detector.ts";
+import { LOOP_DETECTED, LoopDetector } from "./loop_detector.ts";
 import { changedSince, changedSinceText, previewChange } from "./preview.ts";
 import type { Counters } from "./recap.ts";
 import {
@@ -365,7 +365,7 @@ export class Dispatcher {
       result.output,
     );
     if (verdict === "stop") {
-      const error = loopStoppedText(name, result.failed ?? false);
+      const error = this.loop.stoppedText(name, result.failed ?? false);
       emit({ type: "tool_result", id: call.id, name, output: error, failed: true });
       return { output: error, stop: error, reason: "loop" };
     }

@@ -7,6 +7,7 @@
 import type { Config } from "../config/config.ts";
 import { alternating, type Message, sentReasoning, type ToolCall } from "../history.ts";
 import type { ChatClient, ChatResult, ThinkingChoice, ToolSchema } from "../provider/chat.ts";
+import type { WarmPrefix } from "../provider/warmup.ts";
 import type { AnyTool } from "../tool.ts";
 import { historyArguments } from "../tool_input.ts";
 import {
@@ -56,6 +57,18 @@ export class ModelCaller {
   /** `messages` as the requests send them: the reasoning `sendReasoning` keeps (lib/history.ts). */
   sent(messages: Message[]): Message[] {
     return sentReasoning(messages, this.#opts.config.sendReasoning);
+  }
+
+  /**
+   * What a warm-up sends of the requests (lib/provider/warmup.ts): their `system` message and tool
+   * declarations, byte for byte as a real request renders them, with the thinking asked for.
+   */
+  prefix(system: Message, thinking?: ThinkingChoice): WarmPrefix {
+    return {
+      messages: alternating(this.sent([system])),
+      tools: this.schemas,
+      ...(thinking ? { thinking } : {}),
+    };
   }
 
   /** The context window's budget, when the window is known. */

@@ -5,6 +5,7 @@ import type { AskPermission } from "../permissions/prompt.ts";
 import type { ChatClient } from "../provider/chat.ts";
 import type { AnyTool, MoreTools, ToolContext } from "../tool.ts";
 import type { TurnKeeper } from "../undo/keeper.ts";
+import type { Warmup } from "../provider/warmup.ts";
 import type { AgentEvent } from "./events.ts";
 
 /** What the core needs from the outside world. */
@@ -31,4 +32,10 @@ export interface AgentOptions {
   sessionId?: () => string | undefined;
   /** Keeps what each turn changes, for `/undo` (lib/undo/); absent: turns cannot be taken back. */
   keeper?: TurnKeeper;
+  /**
+   * The warm-ups of the server's cache (line and window mode): the prompt's prefix is sent ahead
+   * when the conversation starts, after `/compact` and after a command changed the tools; every
+   * turn, command and `/compact` stops the one in flight first.
+   */
+  warmup?: Warmup;
 }

@@ -1,123 +1,87 @@
 /**
- * A model that says the same thing over and over (a text or reasoning loop, common in 3B–8B
- * models): one chunk of {@linkcode CHUNK} characters, with words in it, that comes back
- * {@linkcode TIMES} times at one and the same distance, at most {@linkcode PERIOD} characters, the
- * text between two comings the same each time — the text repeating itself exactly, a sentence or a
- * paragraph at a time. Numbers and punctuation
- * repeat in ordinary answers (an array of zeros), and so do lines of code, quotes, tables and
- * lists (a log line quoted twelve times): chunks that lie wholly inside a code block, or inside
- * such lines, are not counted. The runaway detector of tool arguments is lib/agent/loop_detector.ts.
+ * A model repeating itself (a text or reasoning loop, common in 3B–8B models): the stream's last
+ * characters are one unit of at most {@linkcode PERIOD} characters said over and over, for
+ * {@linkcode SUSTAINED} characters past its first saying. Only sustained repetition stops a
+ * stream: an answer repeats a few KiB legitimately (an array of zeros, a `=` rule, identical
+ * table rows, a base64 run, thinking that goes back to a phrase), a model that ran away repeats
+ * without end. The same measure stops a tool call's arguments (lib/agent/loop_detector.ts,
+ * `isRunaway`, with units of at most 64 characters); the thresholds are docs/small-models.md's.
+ * A unit without words (numbers, punctuation: a matrix of zeros, a `=` rule) is never a loop of
+ * text.
  */
 
-/** The length of the chunks compared. */
-export const CHUNK = 50;
+/** Characters of repetition, past the unit's first saying, that stop a stream (6 KiB). */
+export const SUSTAINED = 6 * 1024;
 
-/** How many times one chunk must come back to be a loop. */
-export const TIMES = 10;
-
-/** The longest stretch of text that may repeat: a short paragraph. */
+/** The longest unit that may repeat in an answer or thinking: a short paragraph. */
 export const PERIOD = 300;
 
-/** A chunk with a word in it: three letters in a row. */
-const WORDS = /\p{L}{3}/u;
+/** A unit with words in it: two letters in a row. */
+const WORDS = /\p{L}\p{L}/u;
 
-/** The most text kept for the comparison; older text is let go. */
-const KEPT = 8_000;
-
-/** Lines whose repetition is ordinary: a quote, a table row, a list item, a heading. */
-const STRUCTURED = /^\s*(?:>|\||[-*+] |\d+[.)] |#)/;
-
-/** What a line is, once its first characters tell: prose, a fence, or other (code, a quote…). */
-type LineKind = "prose" | "fence" | "other";
+/** The most characters of a unit the error shows. */
+const SHOWN = 60;
 
 /** Watches one stream of text (the answer, or the thinking) for a loop. */
 export class RepetitionWatch {
-  #text = "";
-  /** For each character of `#text`: whether it is plain prose (not code, not a structured line). */
-  #prose: boolean[] = [];
-  /** Where each chunk of `#text` starts, by chunk. */
-  #seen = new Map<string, number[]>();
-  /** Up to where `#text` has been read into `#seen`. */
-  #read = 0;
-  #inCode = false;
-  /** Where the line being written starts, and what it is once known. */
-  #lineStart = 0;
-  #kind: LineKind | undefined;
+  /** The last {@linkcode PERIOD} characters (UTF-16 units), as a ring. */
+  #ring = new Uint16Array(PERIOD);
+  /** How many characters came. */
+  #count = 0;
+  /** For each period p: how many characters in a row equal the one p before them. */
+  #run = new Int32Array(PERIOD + 1);
+  /** For each period p: its sustained unit was found without words (numbers, punctuation). */
+  #wordless = new Uint8Array(PERIOD + 1);
 
-  /** Adds a piece of the stream; returns the chunk that repeats once a loop is seen. */
+  /** Adds a piece of the stream; returns the unit that repeats once the repetition is sustained. */
   push(piece: string): string | undefined {
-    for (const c of piece) this.#add(c);
-    if (this.#text.length > KEPT) this.#trim();
-    return this.#scan();
-  }
-
-  /** One character, and what it belongs to. */
-  #add(c: string): void {
-    this.#text += c;
-    this.#prose.push(this.#kind === "prose");
-    // A line's kind is told by its first characters: only an undecided (short) line is looked at.
-    const line = this.#kind === undefined ? this.#text.slice(this.#lineStart) : "";
-    if (this.#kind === undefined && (line.trimStart().length >= 3 || c === "\n")) {
-      this.#kind = /^\s*(```|~~~)/.test(line)
-        ? "fence"
-        : this.#inCode || STRUCTURED.test(line)
-        ? "other"
-        : "prose";
-      for (let i = this.#lineStart; i < this.#prose.length; i++) {
-        this.#prose[i] = this.#kind === "prose";
-      }
-    }
-    if (c !== "\n") return;
-    if (this.#kind === "fence") this.#inCode = !this.#inCode;
-    this.#kind = undefined;
-    this.#lineStart = this.#text.length;
-  }
-
-  /** Lets the older half of the text go. */
-  #trim(): void {
-    const drop = this.#text.length - KEPT / 2;
-    this.#text = this.#text.slice(drop);
-    this.#prose = this.#prose.slice(drop);
-    this.#lineStart = Math.max(0, this.#lineStart - drop);
-    this.#seen.clear();
-    this.#read = 0;
-  }
-
-  /** Reads the chunks not read yet; the repeated chunk when one comes back as a loop does. */
-  #scan(): string | undefined {
-    // A line whose first characters have not come yet is not known: not read.
-    const end = this.#kind === undefined ? this.#lineStart : this.#text.length;
-    for (; this.#read + CHUNK <= end; this.#read++) {
-      const at = this.#read;
-      const chunk = this.#text.slice(at, at + CHUNK);
-      if (!this.#prose.slice(at, at + CHUNK).some(Boolean) || !WORDS.test(chunk)) continue;
-      let places = this.#seen.get(chunk);
-      if (!places) this.#seen.set(chunk, places = []);
-      places.push(at);
-      if (places.length > TIMES) places.shift();
-      if (places.length === TIMES && this.#repeats(places)) return chunk;
+    for (let i = 0; i < piece.length; i++) {
+      const p = this.#add(piece.charCodeAt(i));
+      if (p) return this.#last(p);
     }
     return undefined;
   }
 
-  /**
-   * Whether the chunk's `places` are evenly spaced, at most {@linkcode PERIOD} apart, and the text
-   * from one to the next is the same each time: the text repeating itself exactly.
-   */
-  #repeats(places: number[]): boolean {
-    const period = places[1] - places[0];
-    if (period > PERIOD) return false;
-    const unit = this.#text.slice(places[0], places[1]);
-    for (let i = 2; i < places.length; i++) {
-      if (places[i] - places[i - 1] !== period) return false;
-      if (this.#text.slice(places[i - 1], places[i]) !== unit) return false;
+  /** One character; the period whose repetition it sustained past the limit, else 0. */
+  #add(c: number): number {
+    const n = this.#count;
+    let found = 0;
+    for (let p = 1; p <= PERIOD && p <= n; p++) {
+      if (this.#ring[(n - p) % PERIOD] === c) {
+        if (++this.#run[p] >= SUSTAINED && !found && !this.#wordless[p]) found = p;
+      } else {
+        this.#run[p] = 0;
+        this.#wordless[p] = 0;
+      }
     }
-    return true;
+    this.#ring[n % PERIOD] = c;
+    this.#count = n + 1;
+    if (found && !WORDS.test(this.#last(found).repeat(2))) {
+      // Numbers and punctuation repeat in ordinary answers (a matrix of zeros): never a loop.
+      this.#wordless[found] = 1;
+      return 0;
+    }
+    return found;
+  }
+
+  /** The last `p` characters. */
+  #last(p: number): string {
+    const codes: number[] = [];
+    for (let i = this.#count - p; i < this.#count; i++) codes.push(this.#ring[i % PERIOD]);
+    return String.fromCharCode(...codes);
   }
 }
 
+/** How many times `unit` came when its repetition was stopped. */
+export function timesOver(unit: string): number {
+  return Math.floor((SUSTAINED + unit.length) / unit.length);
+}
+
 /** The error that stops a model repeating itself, in its answer or its thinking. */
-export function repetitionText(chunk: string, where: "answer" | "thinking"): string {
-  const shown = chunk.replace(/\s+/g, " ").trim();
-  return `[error: the model kept repeating itself in its ${where} ("${shown}" ${TIMES} times over) — generation stopped; rephrase the request, or try another model]`;
+export function repetitionText(unit: string, where: "answer" | "thinking"): string {
+  const flat = unit.replace(/\s+/g, " ").trim();
+  const shown = flat.length > SHOWN ? `${flat.slice(0, SHOWN - 1)}…` : flat;
+  return `[error: the model kept repeating itself in its ${where} ("${shown}" ${
+    timesOver(unit)
+  } times over) — generation stopped; rephrase the request, or try another model]`;
 }

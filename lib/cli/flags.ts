@@ -118,7 +118,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     kind: "value",
     key: "provider",
     arg: "NAME",
-    help: "ollama, llamacpp, dmr, llmman or openai, over the agent file's",
+    help: "ollama, llamacpp, lmstudio, vllm, dmr, llmman or openai, over the agent file's",
   },
   {
     names: ["url"],

@@ -121,7 +121,7 @@ export function starterFile(found: Found | undefined, asked?: Probe, chosen?: st
     head,
     "# A commented line shows a key at its default (or an example): uncomment it to change it.",
     "",
-    `provider: ${provider} # ollama, llamacpp, dmr, llmman or openai`,
+    `provider: ${provider} # ollama, llamacpp, lmstudio, vllm, dmr, llmman or openai`,
     `url: ${url}`,
     model,
     "",

@@ -4,10 +4,25 @@ import type { SendReasoning } from "../history.ts";
 import type { PermissionsConfig } from "../permissions/rules.ts";
 
 /** The servers mm can talk to. */
-export type ProviderName = "ollama" | "llmman" | "llamacpp" | "dmr" | "openai";
+export type ProviderName =
+  | "ollama"
+  | "llmman"
+  | "llamacpp"
+  | "lmstudio"
+  | "vllm"
+  | "dmr"
+  | "openai";
 
 /** Every provider name, in the order the docs list them. */
-export const PROVIDERS: readonly ProviderName[] = ["ollama", "llamacpp", "dmr", "llmman", "openai"];
+export const PROVIDERS: readonly ProviderName[] = [
+  "ollama",
+  "llamacpp",
+  "lmstudio",
+  "vllm",
+  "dmr",
+  "llmman",
+  "openai",
+];
 
 /** One language server of `lsp.servers`. */
 export interface LspServerConfig {
@@ -161,6 +176,8 @@ export interface Config {
   askUserTool: boolean;
   saveAnswerTool: boolean;
   unloadModels: boolean;
+  /** Whether line and window mode warm a local server's cache with the prompt's prefix. */
+  warmup: boolean;
   /**
    * The JSON Schema the final answer must follow (`outputSchema`, or its older name
    * `structuredOutput`: either key sets both fields, so code may read either).
@@ -200,6 +217,8 @@ export const DEFAULT_URLS: Record<ProviderName, string> = {
   ollama: "http://localhost:11434",
   llmman: "http://localhost:11434",
   llamacpp: "http://localhost:8080",
+  lmstudio: "http://localhost:1234",
+  vllm: "http://localhost:8000",
   dmr: "http://localhost:12434",
   openai: "https://api.openai.com/v1",
 };
@@ -225,6 +244,7 @@ export function defaultConfig(): Config {
     askUserTool: true,
     saveAnswerTool: false,
     unloadModels: true,
+    warmup: true,
     lsp: { servers: [] },
     mmConfigs: {},
     sessions: { enabled: true, dir: "", keep: 200, autoSearchMemory: false, searchMemory: true },

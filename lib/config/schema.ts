@@ -104,6 +104,7 @@ const TOP_LEVEL: { [K in TopKey]: ReadKey<K> } = {
   askUserTool: (r, e) => r.boolean(e),
   saveAnswerTool: (r, e) => r.boolean(e),
   unloadModels: (r, e) => r.boolean(e),
+  warmup: (r, e) => r.boolean(e),
   outputSchema: (r, e, c, earlier) => outputSchema(r, e, c, earlier),
   structuredOutput: (r, e, c, earlier) => outputSchema(r, e, c, earlier),
   lsp: (r, e, c) => lsp(r, e, c.lsp),

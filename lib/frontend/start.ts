@@ -22,6 +22,7 @@ import type { ChatClient } from "../provider/chat.ts";
 import { type Client, createClient } from "../provider/client.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { listModels, resolveModel } from "../provider/models.ts";
+import { warms, Warmup } from "../provider/warmup.ts";
 import { SessionRecorder, SessionRequestError } from "../session/recorder.ts";
 import { DEFAULT_SESSIONS_DIR, defaultSessionsDir } from "../session/dirs.ts";
 import {
@@ -368,6 +369,8 @@ export interface AgentParts {
   mcp?: Promise<McpServers>[];
   /** How the front end wraps each tool (the editor's updates), the MCP tools included. */
   track?: (tool: AnyTool) => AnyTool;
+  /** The warm-ups of the server's cache, when the configuration warms it (lib/provider/warmup.ts). */
+  warmup?: Warmup;
 }
 
 /** How a front end deals with its user: its own in each front end. */
@@ -382,6 +385,8 @@ export interface FrontEndWays {
   ask?: AskUser;
   /** Shows the MCP lines of a conversation; absent: as `warning` and `notice` events. */
   mcpLine?: McpLine;
+  /** Whether the agent warms the server's cache ahead of the user (line and window mode). */
+  warm?: boolean;
 }
 
 /** The agent of a front end: the real tools' context, the session file saved after every step. */
@@ -427,6 +432,7 @@ export function frontEndAgent(
     keeper: recorder
       ? new TurnKeeper({ store: undoStoreOf(recorder), cwd, sessions: recorder.dir })
       : undefined,
+    warmup: ways.warm ? parts.warmup : undefined,
   }, earlier);
   return agent;
 }
@@ -464,6 +470,8 @@ export class Started {
   readonly lsp?: LspPool;
   /** The session file, when sessions are on. */
   recorder?: SessionRecorder;
+  /** The warm-ups of the server's cache, when the configuration warms it. */
+  readonly warmup?: Warmup;
 
   /** What `start` found. */
   constructor(
@@ -482,6 +490,7 @@ export class Started {
     this.instructions = pieces.instructions;
     this.recorder = recorder;
     this.lsp = lspPool(run.lspServers, cwd);
+    if (warms(run.config)) this.warmup = new Warmup(pieces.chat);
   }
 
   /** The agent of this front end: the session's earlier messages unless `earlier` says otherwise. */
@@ -498,6 +507,7 @@ export class Started {
         agents: this.run.agents,
         recorder: this.recorder,
         mcp: this.run.mcp ? [this.run.mcp] : undefined,
+        warmup: this.warmup,
       },
       ways,
       earlier ?? this.recorder?.earlier() ?? [],
@@ -536,6 +546,7 @@ export class Started {
 
   /** Stops what was started: the language and MCP servers; lets the session file's lock go. */
   async close(): Promise<void> {
+    this.warmup?.stop();
     await Promise.all([this.lsp?.close(), closeMcp(this.run.mcp)]);
     await this.recorder?.close();
   }

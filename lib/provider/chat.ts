@@ -77,6 +77,8 @@ export interface ChatRequest {
   onWait?: (ms: number) => void;
   /** The thinking asked for, over the configuration's (`/think`). */
   thinking?: ThinkingChoice;
+  /** The answer's limit over the configuration's `maxTokens` (the warm-up's 1). */
+  maxTokens?: number;
 }
 
 /** What `thinking` and `reasoningEffort` ask, as one value a conversation may change. */
@@ -156,7 +158,8 @@ function requestBody(
   if (request.tools.length && request.toolChoice) body.tool_choice = request.toolChoice;
   if (config.temperature !== undefined) body.temperature = config.temperature;
   if (config.topP !== undefined) body.top_p = config.topP;
-  if (config.maxTokens !== undefined) body.max_tokens = config.maxTokens;
+  const maxTokens = request.maxTokens ?? config.maxTokens;
+  if (maxTokens !== undefined) body.max_tokens = maxTokens;
   Object.assign(body, thinkingFields({ ...config, ...request.thinking }));
   if (config.structuredOutput && withFormat) {
     body.response_format = {

@@ -72,6 +72,8 @@ async function serverWindow(
       return await llamacppWindow(config, base, model, timeout);
     case "dmr":
       return await dmrWindow(config, base, model, timeout);
+    case "lmstudio":
+    case "vllm":
     case "openai":
       return {};
   }

@@ -13,6 +13,8 @@ export function serverRoot(provider: ProviderName, url: string): string {
     case "ollama":
     case "llmman":
     case "llamacpp":
+    case "lmstudio":
+    case "vllm":
       return base.replace(/\/v1$/, "");
     case "dmr":
       return base.replace(/\/engines(\/v1)?$/, "");
@@ -28,6 +30,8 @@ export function chatBaseURL(provider: ProviderName, url: string): string {
     case "ollama":
     case "llmman":
     case "llamacpp":
+    case "lmstudio":
+    case "vllm":
       return `${base}/v1`;
     case "dmr":
       return `${base}/engines/v1`;
@@ -44,6 +48,8 @@ export function modelsURL(provider: ProviderName, url: string): string {
     case "llmman":
       return `${base}/api/tags`;
     case "llamacpp":
+    case "lmstudio":
+    case "vllm":
       return `${base}/v1/models`;
     case "dmr":
       return `${base}/engines/v1/models`;
@@ -61,6 +67,10 @@ export function startHint(provider: ProviderName): string {
       return "start llmman";
     case "llamacpp":
       return "start it with `llama-server -m <model.gguf>`";
+    case "lmstudio":
+      return "start LM Studio's server with `lms server start`";
+    case "vllm":
+      return "start it with `vllm serve <model>`";
     case "dmr":
       return "enable Docker Model Runner (`docker desktop enable model-runner --tcp 12434`)";
     case "openai":
@@ -76,6 +86,10 @@ export function pullHint(provider: ProviderName, model: string): string {
       return `pull it with \`ollama pull ${model}\``;
     case "llamacpp":
       return "start llama-server with that model, or set `model` to one it serves";
+    case "lmstudio":
+      return `download it with \`lms get ${model}\`, or set \`model\` to one LM Studio lists`;
+    case "vllm":
+      return "start vllm serve with that model, or set `model` to one it serves";
     case "dmr":
       return `pull it with \`docker model pull ${model}\``;
     case "openai":

@@ -204,6 +204,14 @@ function largerWindowAdvice(t: Target): string {
           t.promptTokens ? `, the prompt needs ${t.promptTokens}` : ""
         }), or send a shorter prompt`
         : `run \`docker model configure --context-size <tokens> ${t.model}\`, or send a shorter prompt`;
+    case "lmstudio":
+      return `load the model in LM Studio with a larger context length${
+        now ? ` than its ${now} tokens` : ""
+      } (\`lms load ${t.model} --context-length <tokens>\`), or send a shorter prompt`;
+    case "vllm":
+      return `restart vllm serve with a larger \`--max-model-len\`${
+        now ? ` than its ${now} tokens` : ""
+      }, or send a shorter prompt`;
     case "openai":
       return `start the server with a larger window${
         now ? ` than its ${now} tokens` : ""
@@ -221,6 +229,10 @@ function largerWindowHint(provider: ProviderName, model: string, size: number): 
     case "ollama":
     case "llmman":
       return `start Ollama with \`OLLAMA_CONTEXT_LENGTH=${size}\``;
+    case "lmstudio":
+      return `load the model with \`lms load ${model} --context-length ${size}\``;
+    case "vllm":
+      return `restart vllm serve with \`--max-model-len ${size}\``;
     case "openai":
       return `start the server with a window of ${size} tokens (llama-server \`-c\`, vLLM \`--max-model-len\`, LM Studio's context length)`;
   }

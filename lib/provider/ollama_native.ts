@@ -102,7 +102,8 @@ async function streamOllama(
   if (numCtx) options.num_ctx = numCtx;
   if (config.temperature !== undefined) options.temperature = config.temperature;
   if (config.topP !== undefined) options.top_p = config.topP;
-  if (config.maxTokens !== undefined) options.num_predict = config.maxTokens;
+  const maxTokens = request.maxTokens ?? config.maxTokens;
+  if (maxTokens !== undefined) options.num_predict = maxTokens;
   const body: Record<string, unknown> = {
     model: target.model,
     messages: toOllamaMessages(request.messages),

@@ -53,6 +53,8 @@ export function unloadModel(req: UnloadRequest): Promise<UnloadOutcome> {
       return unloadOllama(req);
     case "llamacpp":
       return unloadLlamaCpp(req);
+    case "lmstudio":
+    case "vllm":
     case "dmr":
     case "openai":
       return Promise.resolve(cannot({ kind: "unsupported", provider: req.config.provider }));

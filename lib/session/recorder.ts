@@ -53,8 +53,8 @@ interface Chosen {
 
 /** The parts of the agent a recorder saves. */
 export interface Recordable {
-  history: Message[];
-  turns: number[];
+  history: readonly Message[];
+  turns: readonly number[];
   errors: SessionError[];
 }
 

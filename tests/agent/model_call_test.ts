@@ -284,7 +284,7 @@ Deno.test("the agent core: held text on cancel and failure, a runaway held call"
     const held = opening.slice("I will write it.\n".length) + "aaaa".repeat(state.sent - 1);
     assertEquals(error, runawayText(held));
     assertEquals(error.includes("its arguments repeat the same pattern"), true, error);
-    assertEquals(state.sent < 100, true, `${state.sent} pieces sent`);
+    assertEquals(state.sent < 1700, true, `${state.sent} pieces sent`);
     // The prose before the call shows; the runaway text does not.
     assertEquals(text, "I will write it.\n");
     assertEquals(events.filter((e) => e.type === "tool_call"), []);

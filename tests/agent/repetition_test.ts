@@ -1,87 +1,100 @@
 /** A model repeating itself in its answer or thinking (lib/agent/repetition.ts). */
 
-import { CHUNK, repetitionText, RepetitionWatch, TIMES } from "../../lib/agent/repetition.ts";
+import {
+  PERIOD,
+  repetitionText,
+  RepetitionWatch,
+  SUSTAINED,
+  timesOver,
+} from "../../lib/agent/repetition.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { ANSWERS } from "../fixtures/text_calls/answers.ts";
 
-/** Feeds `text` in pieces of `size`; the repeated chunk, or undefined. */
-function watch(text: string, size = 7): string | undefined {
+/** Feeds `text` in pieces of `size`; the repeated unit and where it was seen, or undefined. */
+function watch(text: string, size = 7): { unit: string; at: number } | undefined {
   const w = new RepetitionWatch();
   for (let i = 0; i < text.length; i += size) {
-    const r = w.push(text.slice(i, i + size));
-    if (r !== undefined) return r;
+    const unit = w.push(text.slice(i, i + size));
+    if (unit !== undefined) return { unit, at: i + size };
   }
   return undefined;
 }
 
+/**
+ * Legitimate repetitive content, a few KiB at most: each passes (several were stopped by the
+ * earlier rule: ten comings of a 50-character chunk, about 500 characters).
+ */
+const ORDINARY: [string, string][] = [
+  ["a JSON array of 151 zeros", `[${Array(151).fill(0).join(", ")}]`],
+  ["a 300-character = rule", `Results\n${"=".repeat(300)}\n`],
+  [
+    "12 identical table rows",
+    "| a | b |\n|---|---|\n" + "| same row of the table here | ok |\n".repeat(12),
+  ],
+  ["a base64 run", `The key is ${"QUJD".repeat(900)}.`],
+  ["thinking that repeats a phrase", "Let me check the file again. ".repeat(60)],
+  ["repeated lines inside a code block", "```\n" + "    assert(x == 1)\n".repeat(60) + "```\n"],
+  [
+    "a quoted log line 12 times",
+    "> warning: the option --legacy-peer-deps is deprecated\n".repeat(12),
+  ],
+  ["a list said over and over", "- install the same dependency again and again\n".repeat(12)],
+  [
+    "a long paragraph said twice",
+    Array.from({ length: 30 }, (_, i) => `item ${i} `).join("").repeat(2),
+  ],
+  ["varied prose", Array.from({ length: 400 }, (_, i) => `Line ${i} says ${i * 7}. `).join("")],
+  ["an array of 500 zeros", `[${Array(500).fill(0).join(", ")}]`],
+  ["a = rule of 10 KiB (no words)", "=".repeat(10_240)],
+];
+
+/** Real runaways: stopped within 8 KiB of repetition. */
+const RUNAWAYS: [string, string][] = [
+  ["a sentence", "I will now check the file again. "],
+  [
+    "a long sentence",
+    "I am going to open the configuration file and read every line of it carefully. ",
+  ],
+  [
+    "a paragraph",
+    "Hmm, but the user asked for the list of files. So I should call bash with ls. But wait, " +
+    "maybe they want hidden files too. Let me think about it once more before I answer. ",
+  ],
+  ["a loop around a code block", "Run this:\n```bash\nls -la\n```\n"],
+  ["a base64 run without end", "QUJD"],
+  ["a table row", "| same row of the table here | ok |\n"],
+];
+
 Deno.test("RepetitionWatch", async (t) => {
-  await t.step("a sentence said over and over is a loop, soon", () => {
-    const phrase = "I will now check the file again. ";
-    const w = new RepetitionWatch();
-    let at = -1;
-    const text = phrase.repeat(40);
-    for (let i = 0; i < text.length; i += 5) {
-      if (w.push(text.slice(i, i + 5)) !== undefined) {
-        at = i;
-        break;
-      }
-    }
-    assertEquals(at > 0 && at < phrase.length * 14, true, `stopped at ${at}`);
+  for (const [name, text] of ORDINARY) {
+    await t.step(`ordinary: ${name}`, () => assertEquals(watch(text), undefined));
+  }
+  for (const a of ANSWERS) {
+    await t.step(`ordinary: the answer ${a.name}`, () => assertEquals(watch(a.text, 9), undefined));
+  }
+  for (const [name, unit] of RUNAWAYS) {
+    await t.step(`a runaway: ${name}, stopped within 8 KiB`, () => {
+      const found = watch(unit.repeat(Math.ceil(20_000 / unit.length)), 5);
+      assertEquals(found !== undefined && found.at <= 8 * 1024 + unit.length, true, `${found?.at}`);
+      assertEquals(found!.unit.length, unit.length);
+      assertEquals((found!.unit + found!.unit).includes(unit), true);
+    });
+  }
+  await t.step("a unit longer than PERIOD is not one", () => {
+    const unit = Array.from({ length: 40 }, (_, i) => `w${i} `).join("").padEnd(PERIOD + 20, ".");
+    assertEquals(watch(unit.repeat(40)), undefined);
   });
-  await t.step("a long paragraph said twice, or varied text, is not", () => {
-    const para = Array.from({ length: 30 }, (_, i) => `item ${i} `).join("");
-    assertEquals(watch(para + para), undefined);
-    const prose = Array.from({ length: 200 }, (_, i) => `Line ${i} says ${i * 7}. `).join("");
-    assertEquals(watch(prose), undefined);
+  await t.step("after ordinary repetition, a loop still counts", () => {
+    const found = watch("=".repeat(300) + "\n" + "again and again and again ".repeat(400));
+    assertEquals(found?.unit.length, "again and again and again ".length);
   });
-  await t.step("a chunk repeated but far apart is not", () => {
-    const block = "The same fifty characters of text, said once more. ";
-    const filler = (i: number) => Array.from({ length: 12 }, (_, j) => `${i}-${j} `).join("");
-    const text = Array.from({ length: 15 }, (_, i) => block + filler(i)).join("");
-    assertEquals(watch(text), undefined);
-  });
-  await t.step("repeated lines inside a code block are not", () => {
-    const code = "```\n" + "    assert(x == 1)\n".repeat(60) + "```\n";
-    assertEquals(watch(code), undefined);
-    assertEquals(watch(code, 1), undefined);
-  });
-  await t.step("after the code block, a loop counts again", () => {
-    const code = "```ts\n" + "a();\n".repeat(50) + "```\n";
-    const loop = "again and again and again ".repeat(30);
-    assertEquals(typeof watch(code + loop), "string");
-  });
-  await t.step("the chunk is what repeats", () => {
-    const r = watch("abc ".repeat(400));
-    assertEquals(r?.length, CHUNK);
-    assertEquals(r, "abc ".repeat(13).slice(0, CHUNK));
-  });
-  await t.step("numbers and punctuation repeating are an ordinary answer", () => {
-    for (const a of ANSWERS) assertEquals(watch(a.text, 9), undefined, a.name);
-    assertEquals(watch(`[${Array(500).fill(0).join(", ")}]`), undefined);
-  });
-  await t.step("a long sentence, a paragraph, a loop around a code block: loops too", () => {
-    const sentence =
-      "I am going to open the configuration file and read every line of it carefully. ";
-    assertEquals(typeof watch(sentence.repeat(20)), "string");
-    const paragraph =
-      "Hmm, but the user asked for the list of files. So I should call bash with ls. But wait, " +
-      "maybe they want hidden files too. Let me think about it once more before I answer. ";
-    assertEquals(typeof watch(paragraph.repeat(20)), "string");
-    assertEquals(typeof watch("Run this:\n```bash\nls -la\n```\n".repeat(40)), "string");
-  });
-  await t.step("a quoted log line, a table row, a list said over and over: ordinary", () => {
-    const quote = "The build log shows the same warning for every package:\n\n" +
-      "> warning: the option --legacy-peer-deps is deprecated\n".repeat(12);
-    assertEquals(watch(quote), undefined);
-    const table = "| package | note |\n| --- | --- |\n" +
-      "| pkg | deprecated: uses the legacy peer dependency resolver |\n".repeat(12);
-    assertEquals(watch(table), undefined);
-    assertEquals(watch("- install the same dependency again and again\n".repeat(12)), undefined);
-  });
-  await t.step("the error names the chunk and where", () => {
+  await t.step("the error names the unit, how many times, and where", () => {
     assertEquals(
       repetitionText("ab ab\nab", "thinking"),
-      `[error: the model kept repeating itself in its thinking ("ab ab ab" ${TIMES} times over) — generation stopped; rephrase the request, or try another model]`,
+      `[error: the model kept repeating itself in its thinking ("ab ab ab" ${
+        timesOver("ab ab\nab")
+      } times over) — generation stopped; rephrase the request, or try another model]`,
     );
+    assertEquals(timesOver("abcd"), Math.floor((SUSTAINED + 4) / 4));
   });
 });

@@ -95,14 +95,14 @@ Deno.test("what a delta shows", async (t) => {
 
 Deno.test("why a stream stops", async (t) => {
   await t.step("call arguments repeating a pattern: a runaway", () => {
-    const args = '{"topic": "' + "la ".repeat(100);
+    const args = '{"topic": "' + "la ".repeat(2100);
     const v = shown().push(call(0, args), T0);
     assertEquals(v.stop, { reason: "runaway", message: runawayText(args) });
   });
   await t.step("a held text-form call repeating itself: a runaway, its text never shown", () => {
     const w = shown();
     const opening = 'I will write it.\n<tool_call>{"name": "read_notes", "arguments": {"topic": "';
-    const message = feed(w, opening + "aaaa".repeat(200), text);
+    const message = feed(w, opening + "aaaa".repeat(1600), text);
     assertEquals(message.startsWith("[error: the model's tool call ran away"), true, message);
     assertEquals(w.stopped?.reason, "runaway");
     assertEquals(w.abandon(), "");
@@ -110,15 +110,18 @@ Deno.test("why a stream stops", async (t) => {
   await t.step("an answer or thinking said over and over: a repetition", () => {
     const phrase = "I will now check the file again. ";
     const answer = shown();
-    const said = feed(answer, phrase.repeat(40), text);
-    const chunk = said.match(/\("(.*)" \d+ times over\)/)?.[1] ?? "";
-    assertEquals(said, repetitionText(chunk, "answer"));
+    const said = feed(answer, phrase.repeat(250), text);
+    const unit = "now check the file again. I will ";
+    assertEquals(said, repetitionText(unit, "answer"));
     assertEquals(answer.stopped, { reason: "repetition", message: said });
     assertEquals(answer.abandon(), "", "what it held is not shown after a runaway of text");
     const thinking = shown();
-    const thought_ = feed(thinking, phrase.repeat(40), thought);
+    const thought_ = feed(thinking, phrase.repeat(250), thought);
     assertEquals(thinking.stopped, { reason: "repetition", message: thought_ });
-    assertEquals(thought_, repetitionText(chunk, "thinking"));
+    assertEquals(
+      thought_.startsWith("[error: the model kept repeating itself in its thinking"),
+      true,
+    );
   });
 });
 

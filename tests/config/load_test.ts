@@ -29,6 +29,7 @@ Deno.test("parseConfig: defaults", async (t) => {
       askUserTool: true,
       saveAnswerTool: false,
       unloadModels: true,
+      warmup: true,
       lsp: { servers: [] },
       mmConfigs: {},
       sessions: {

@@ -9,7 +9,7 @@ import { fault, parse, withDefaults } from "../helpers/config.ts";
 const TOP_KEYS =
   "provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, " +
   "contextSize, thinking, reasoningEffort, sendReasoning, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, " +
-  "watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, " +
+  "watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, warmup, " +
   "outputSchema, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, " +
   "sandbox, sandboxNetwork, permissions";
 
@@ -87,6 +87,7 @@ Deno.test("parseConfig: accepted values", async (t) => {
     ["askUserTool", "askUserTool: false", { askUserTool: false }],
     ["saveAnswerTool", "saveAnswerTool: true", { saveAnswerTool: true }],
     ["unloadModels", "unloadModels: false", { unloadModels: false }],
+    ["warmup", "warmup: false", { warmup: false }],
     [
       "outputSchema: the answer's JSON Schema, read into both fields",
       "outputSchema:\n  type: object\n  properties:\n    answer: {type: string}\n  required: [answer]",
@@ -294,17 +295,17 @@ Deno.test("parseConfig: rejected values", async (t) => {
     [
       "provider misspelt",
       "provider: olama",
-      'mm.yaml:1:11: provider: expected one of ollama, llamacpp, dmr, llmman, openai, found "olama" — did you mean "ollama"?',
+      'mm.yaml:1:11: provider: expected one of ollama, llamacpp, lmstudio, vllm, dmr, llmman, openai, found "olama" — did you mean "ollama"?',
     ],
     [
       "provider unknown",
       "provider: anthropic",
-      'mm.yaml:1:11: provider: expected one of ollama, llamacpp, dmr, llmman, openai, found "anthropic"',
+      'mm.yaml:1:11: provider: expected one of ollama, llamacpp, lmstudio, vllm, dmr, llmman, openai, found "anthropic"',
     ],
     [
       "provider case",
       "provider: Ollama",
-      'mm.yaml:1:11: provider: expected one of ollama, llamacpp, dmr, llmman, openai, found "Ollama" — did you mean "ollama"?',
+      'mm.yaml:1:11: provider: expected one of ollama, llamacpp, lmstudio, vllm, dmr, llmman, openai, found "Ollama" — did you mean "ollama"?',
     ],
     [
       "provider a number",

@@ -56,7 +56,7 @@ Deno.test("the command line", async (t) => {
     "a bad --provider and a bad --url": async () => {
       assertUsage(
         await runMM(["-p", "hi", "--provider", "olama"], { cwd: dir }),
-        '--provider "olama" is not one of ollama, llamacpp, dmr, llmman, openai (did you mean ollama?) — run mm --help for the flags',
+        '--provider "olama" is not one of ollama, llamacpp, lmstudio, vllm, dmr, llmman, openai (did you mean ollama?) — run mm --help for the flags',
       );
       assertUsage(
         await runMM(["-p", "hi", "--url", "localhost:11434"], { cwd: dir }),

@@ -3,7 +3,7 @@
  * clear, and held text that runs away is reported.
  */
 
-import { isRunaway, RUNAWAY_MAX_BYTES } from "../loop_detector.ts";
+import { isRunaway, RUNAWAY_MAX_BYTES, RUNAWAY_WINDOW } from "../loop_detector.ts";
 import { matchToolName } from "../tool_name.ts";
 import {
   callsOfValue,
@@ -127,8 +127,8 @@ export class TextCallFilter {
   }
 
   /**
-   * The held text when it ran away as a structured call's arguments do (`isRunaway`: its end is one
-   * short pattern repeated, or it passed 256 KB): a model repeating itself inside what may be a
+   * The held text when it ran away as a structured call's arguments do (`isRunaway`: its last 6 KiB
+   * are one short pattern repeated, or it passed 256 KB): a model repeating itself inside what may be a
    * call. Held bare JSON repeats itself only inside a call's arguments (elsewhere a repetition,
    * `[0, 0, …]`, is data); its size counts everywhere. Undefined otherwise; cheap while it is not
    * (only the end is looked at).
@@ -138,7 +138,8 @@ export class TextCallFilter {
     const held = this.#length - this.#shown;
     const repeats = this.#mode !== "json" || this.#json!.watch.inArguments;
     if (
-      held <= RUNAWAY_MAX_BYTES && !(repeats && isRunaway(this.#tail(Math.min(held, 1024))))
+      held <= RUNAWAY_MAX_BYTES &&
+      !(repeats && isRunaway(this.#tail(Math.min(held, RUNAWAY_WINDOW))))
     ) return undefined;
     return this.#all().slice(this.#shown);
   }

@@ -188,6 +188,7 @@ class LineMode {
       emit,
       warn: (w: string) => render.line(visible(w)),
       ask: this.#asker(),
+      warm: true,
     };
     const models = begun.models();
     this.#editor.completer = completers(

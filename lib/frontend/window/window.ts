@@ -210,6 +210,7 @@ class Window {
       emit: (e) => this.#screen.view.handle(e),
       warn: (w) => this.#screen.view.note(w, "warning"),
       ask: (questions, signal) => this.#ask(questions, signal),
+      warm: true,
     }, earlier);
   }
 

@@ -177,7 +177,7 @@ Deno.test("the stream filter", async (t) => {
     assertEquals(f.push('<tool_call>{"name": "bash", "arguments": {"command": "'), "");
     for (let i = 0; i < 40; i++) assertEquals(f.push("ab"), "");
     assertEquals(f.heldRunaway(), undefined, "80 characters are not yet a runaway");
-    for (let i = 0; i < 100; i++) f.push("ab");
+    for (let i = 0; i < 3200; i++) f.push("ab");
     const held = f.heldRunaway();
     assertEquals(held?.startsWith('<tool_call>{"name": "bash"'), true, held);
     assertEquals(held?.endsWith("abab"), true);
@@ -189,7 +189,7 @@ Deno.test("the stream filter", async (t) => {
     // A held opening JSON value that never ends.
     const bare = new TextCallFilter(TOOLS);
     bare.push('{"name": "bash", "arguments": {"command": "echo ');
-    for (let i = 0; i < 100; i++) bare.push("yes ");
+    for (let i = 0; i < 1600; i++) bare.push("yes ");
     assertEquals(bare.heldRunaway()?.startsWith('{"name"'), true);
     assertEquals(bare.finish().endsWith("yes "), true, "an unfinished call is shown as text");
     assertEquals(bare.heldRunaway(), undefined, "nothing is held once finished");
@@ -214,7 +214,7 @@ Deno.test("the stream filter", async (t) => {
     ) {
       const f = new TextCallFilter(TOOLS);
       f.push(open);
-      for (let i = 0; i < 200 && f.heldRunaway() === undefined; i++) f.push("0, ");
+      for (let i = 0; i < 2800 && f.heldRunaway() === undefined; i++) f.push("0, ");
       assertEquals(f.heldRunaway()?.startsWith(open), true, open);
     }
   });

@@ -118,7 +118,15 @@ export class ScriptedServer implements SideState {
    */
   // deno-lint-ignore no-explicit-any
   answer?: (body: any) => Reply | undefined;
+  /**
+   * The answer to a warm-up (a chat request for one token: lib/provider/warmup.ts) by model, which
+   * never takes a scripted reply of its model; a model not here: one token of text. `hang` holds
+   * the connection until mm lets it go ({@linkcode ScriptedServer.warmupGone}).
+   */
+  warmReplies: Record<string, Reply> = {};
   #queues = new Map<string, Reply[]>();
+  #arrived: (() => void)[] = [];
+  #gone = new Map<string, () => void>();
   #server: Deno.HttpServer;
 
   private constructor(server: Deno.HttpServer, url: string) {
@@ -142,11 +150,30 @@ export class ScriptedServer implements SideState {
     this.#queues.set(model, [...(this.#queues.get(model) ?? []), ...replies]);
   }
 
-  /** The chat requests that named `model`. */
+  /** The chat requests that named `model`, warm-ups left out. */
   chats(model: string): Recorded[] {
     return this.requests.filter((r) =>
-      r.path.endsWith("/chat/completions") && r.body?.model === model
+      r.path.endsWith("/chat/completions") && r.body?.model === model && !isWarmup(r)
     );
+  }
+
+  /** The `n`th warm-up of `model` (0: the first), once it has come. */
+  async warmup(model: string, n = 0): Promise<Recorded> {
+    for (;;) {
+      const found = this.warmups(model)[n];
+      if (found) return found;
+      await new Promise<void>((resolve) => this.#arrived.push(resolve));
+    }
+  }
+
+  /** Resolves when mm has let go of a hanging warm-up of `model`. */
+  warmupGone(model: string): Promise<void> {
+    return new Promise((resolve) => this.#gone.set(model, resolve));
+  }
+
+  /** The warm-ups (chat requests for one token, either API) that named `model`. */
+  warmups(model: string): Recorded[] {
+    return this.requests.filter((r) => isWarmup(r) && r.body?.model === model);
   }
 
   /** The content of the tool messages of the `n`th chat request for `model` (the last by default). */
@@ -157,12 +184,25 @@ export class ScriptedServer implements SideState {
 
   /** The requests to Ollama's native `/api/chat` that named `model`. */
   nativeChats(model: string): Recorded[] {
-    return this.requests.filter((r) => r.path === "/api/chat" && r.body?.model === model);
+    return this.requests.filter((r) =>
+      r.path === "/api/chat" && r.body?.model === model && !isWarmup(r)
+    );
   }
 
   /** Stops the server. */
   async close(): Promise<void> {
     await this.#server.shutdown();
+  }
+
+  /** A stream's headers and one comment, then nothing, until the client goes away. */
+  #hanging(model: string, native: boolean): Response {
+    const gone = this.#gone;
+    const body = new ReadableStream<Uint8Array>({
+      start: (c) => c.enqueue(new TextEncoder().encode(native ? "" : ": waiting\n\n")),
+      cancel: () => gone.get(model)?.(),
+    });
+    const type = native ? "application/x-ndjson" : "text/event-stream";
+    return new Response(body, { headers: { "content-type": type } });
   }
 
   async #handle(req: Request): Promise<Response> {
@@ -175,6 +215,7 @@ export class ScriptedServer implements SideState {
       body = text;
     }
     this.requests.push({ method: req.method, path, headers: req.headers, body });
+    for (const resolve of this.#arrived.splice(0)) resolve();
     const fixed = this.sideReplies[path];
     if (fixed && "fixture" in fixed) return fixtureResponse(fixed.fixture);
     if (fixed) return Response.json(fixed.body, { status: fixed.status });
@@ -186,6 +227,12 @@ export class ScriptedServer implements SideState {
     }
     // deno-lint-ignore no-explicit-any
     const model = (body as any)?.model ?? "";
+    if (isWarmup(this.requests.at(-1)!)) {
+      const warm = this.warmReplies[model] ?? { text: "." };
+      if ("status" in warm) return Response.json(warm.body, { status: warm.status });
+      if ("hang" in warm) return this.#hanging(model, native);
+      if ("text" in warm) return native ? ollamaStream(warm, model) : openaiStream(warm, model);
+    }
     if (this.strictHistory && !native && hasBrokenCall(body)) {
       return fixtureResponse("broken-call-in-history");
     }
@@ -202,6 +249,13 @@ export class ScriptedServer implements SideState {
     }
     return native ? ollamaStream(reply, model) : openaiStream(reply, model);
   }
+}
+
+/** Whether a request is a warm-up: a chat for one token (`max_tokens`, Ollama's `num_predict`). */
+function isWarmup(r: Recorded): boolean {
+  if (r.method !== "POST") return false;
+  if (r.path === "/api/chat") return r.body?.options?.num_predict === 1;
+  return r.path.endsWith("/chat/completions") && r.body?.max_tokens === 1;
 }
 
 /** Whether a chat request's history holds a tool call whose arguments are not a JSON object. */
