@@ -13,6 +13,9 @@ export {
   findCommand,
   outcomeLines,
   parseCommand,
+  RESUME_HEAD,
+  resumeRangeText,
+  sessionLines,
   type SlashCommand,
 } from "./commands.ts";
 export { replay } from "./replay.ts";

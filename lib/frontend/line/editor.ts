@@ -50,9 +50,15 @@ export class LineEditor {
 
   /**
    * Reads one line (or several joined by `\` at line ends, or pasted), starting from `initial`
-   * (the prompt `/undo` put back) to be edited or sent again.
+   * (the prompt `/undo` put back) to be edited or sent again. With `escapeCancels` (a picker's
+   * question), Esc ends the read as Ctrl-C does instead of clearing the line.
    */
-  read(prompt: string, history?: History, initial = ""): Promise<LineResult> {
+  read(
+    prompt: string,
+    history?: History,
+    initial = "",
+    escapeCancels = false,
+  ): Promise<LineResult> {
     if (this.#stop?.aborted) return Promise.resolve({ kind: "eof" });
     return new Promise((resolve) => {
       let buffer = initial;
@@ -168,6 +174,10 @@ export class LineEditor {
             buffer = buffer.slice(0, cursor) + buffer.slice(cursor + nextLength(buffer, cursor));
             break;
           case "escape":
+            if (escapeCancels) {
+              finish({ kind: "interrupt" });
+              return;
+            }
             buffer = "";
             cursor = 0;
             break;
