@@ -73,7 +73,8 @@ export const NO_SESSIONS_AT_START =
 const KEY_HELP = [
   "Keys:",
   "  Enter send · Shift-Enter, Alt-Enter, Ctrl-J or a trailing \\ new line · ↑↓ history",
-  "  Esc or Ctrl-C cancel a turn · Esc Esc (empty input) the turns to rewind · Ctrl-D or /quit leave · Ctrl-Z suspend",
+  "  Esc or Ctrl-C cancel a turn · Ctrl-D or /quit leave · Ctrl-Z suspend",
+  "  Esc Esc (empty input) the turns, to rewind one",
   "  PgUp PgDn Shift-↑↓ the wheel scroll · Home End (empty input) top, end",
   "  Enter on an empty input or a click folds and unfolds a call · F2 mouse to the terminal",
 ];
