@@ -173,6 +173,10 @@ export const NO_SESSIONS_TEXT = "/resume: this directory has no earlier session"
 export const RESUME_NEEDS_SESSIONS =
   "/resume needs sessions: set sessions.enabled: true (they are on by default)";
 
+/** What `mm -r` says at start with sessions turned off. */
+export const RESUME_OFF_AT_START =
+  "-r needs sessions (sessions.enabled: false in the agent file): a new conversation starts";
+
 /** The head of `/resume`'s list. */
 export const RESUME_HEAD = "Sessions of this directory, newest first (/resume N resumes one):";
 

@@ -14,6 +14,7 @@ export {
   outcomeLines,
   parseCommand,
   RESUME_HEAD,
+  RESUME_OFF_AT_START,
   resumeRangeText,
   sessionLines,
   type SlashCommand,

@@ -10,6 +10,7 @@ import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 import { SessionLock } from "../../lib/session/lock.ts";
 import { RESUME_WITH_PROMPT } from "../../main.ts";
+import { RESUME_OFF_AT_START } from "../../lib/agent/commands.ts";
 
 const server = ScriptedServer.start();
 
@@ -104,6 +105,19 @@ Deno.test("the session picker and the turn list", async (t) => {
           await none.waitFor("no earlier session in this directory: a new conversation starts");
         } finally {
           await none.kill();
+        }
+        const off = await workdir(
+          `url: ${server.url}\nmodel: pick-off\nsessions:\n  enabled: false\n`,
+        );
+        const offTerm = await Terminal.mm(off, ["-r"]);
+        try {
+          await offTerm.waitFor(RESUME_OFF_AT_START);
+          assertEquals(
+            RESUME_OFF_AT_START,
+            "-r needs sessions (sessions.enabled: false in the agent file): a new conversation starts",
+          );
+        } finally {
+          await offTerm.kill();
         }
         const dir = await twoSessions("pick-esc");
         const term = await Terminal.mm(dir, ["-r"]);

@@ -9,6 +9,7 @@ import {
   parseCommand,
   replay,
   RESUME_HEAD,
+  RESUME_OFF_AT_START,
   resumeRangeText,
   sessionLines,
   type SlashCommand,
@@ -220,6 +221,10 @@ class LineMode {
 
   /** `mm -r`: the picker of this directory's sessions; none, or none chosen, is a new conversation. */
   async #resumeAtStart(conversation: Conversation): Promise<void> {
+    if (!this.#opts.config.sessions.enabled) {
+      this.#render.line(RESUME_OFF_AT_START);
+      return;
+    }
     const sessions = await conversation.sessions();
     if (!sessions.length) {
       this.#render.line(NO_SESSIONS_AT_START);

@@ -12,6 +12,7 @@ import {
   findCommand,
   outcomeLines,
   parseCommand,
+  RESUME_OFF_AT_START,
   sessionLines,
   type SlashCommand,
 } from "../../agent/mod.ts";
@@ -578,6 +579,11 @@ class Window {
 
   /** `mm -r`: the picker of this directory's sessions; none, or none chosen, is a new conversation. */
   async #resumeAtStart(): Promise<void> {
+    if (!this.#opts.config.sessions.enabled) {
+      this.#screen.view.note(RESUME_OFF_AT_START, "notice");
+      this.#screen.requestFrame();
+      return;
+    }
     const sessions = await this.#conversation!.sessions();
     if (!sessions.length) {
       this.#screen.view.note(NO_SESSIONS_AT_START, "notice");
