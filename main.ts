@@ -44,6 +44,7 @@ async function run(args: string[]): Promise<number> {
     return 0;
   }
   if (flags.command === "init" || flags.command === "doctor") return await subcommand(flags);
+  resumeAlone(flags);
   if (flags.tui) return await windowMode(flags);
   if (flags.acp) {
     if (flags.prompt !== undefined || flags.args.length || flags.json) {
@@ -77,6 +78,7 @@ async function run(args: string[]): Promise<number> {
     return await runLineMode({
       config,
       cwd,
+      resume: flags.resume,
       continueLatest: flags.continue,
       sessionId: flags.session,
     });
@@ -86,6 +88,7 @@ async function run(args: string[]): Promise<number> {
       `unexpected argument "${flags.args[0]}" (quote the whole prompt: mm -p "…")`,
     );
   }
+  if (flags.resume) throw new UsageError(RESUME_WITH_PROMPT);
   let prompt = flags.prompt ?? "";
   if (prompt === "" || prompt === "-") {
     if (Deno.stdin.isTerminal()) throw new UsageError("-p needs a prompt, or one piped on stdin");
@@ -114,6 +117,25 @@ async function run(args: string[]): Promise<number> {
   });
 }
 
+/** Why `-r` cannot go with `-p` (nor a piped prompt): nobody is there to choose. */
+export const RESUME_WITH_PROMPT =
+  "-r (--resume) asks which session to resume, so it needs line or window mode; with -p use --continue or --session ID";
+
+/** `-r` picks the session: not with the flags that pick one too, nor with an editor or `--ask`. */
+function resumeAlone(flags: Flags): void {
+  if (!flags.resume) return;
+  if (flags.continue || flags.session !== undefined) {
+    throw new UsageError(
+      "-r (--resume) asks which session to resume: not with --continue or --session",
+    );
+  }
+  if (flags.acp) {
+    throw new UsageError("-acp resumes sessions from the editor (session/load), not by flag");
+  }
+  if (flags.ask !== undefined) throw new UsageError("--ask runs a fresh session: no -r");
+  if (flags.command) throw new UsageError(`mm ${flags.command} takes no -r`);
+}
+
 /** `--output-schema`, `--timeout` and `--plan` go with -p only. */
 function onlyWithPrompt(flags: Flags): void {
   if (flags.plan) {
@@ -139,6 +161,7 @@ async function windowMode(flags: Flags): Promise<number> {
   return await runWindowMode({
     config,
     cwd,
+    resume: flags.resume,
     continueLatest: flags.continue,
     sessionId: flags.session,
     mouse: config.window.mouse && !flags.noMouse,

@@ -8,8 +8,11 @@
 import type { Config } from "../config/config.ts";
 import { nearest } from "../nearest.ts";
 import { ProviderError } from "../provider/errors.ts";
+import { UserError } from "../presentation.ts";
 import { SessionBusyError, SessionLockError } from "../session/lock.ts";
 import { sessionsDir } from "../session/store.ts";
+import { sessionDirs } from "../session/dirs.ts";
+import { pickEntries, type PickEntry, pickLine } from "../session/list.ts";
 import { COMPACT_WRAPPER, type Message, turnPrompts } from "../history.ts";
 import type { AnyTool } from "../tool.ts";
 import { versionLine } from "../version.ts";
@@ -67,7 +70,11 @@ export type CommandOutcome =
   /** `/undo`, `/rewind N`: turns taken back; their first prompt goes back into the input. */
   | { kind: "undone"; report: UndoReport; prompt: string }
   /** `/rewind`: the turns that may be taken back, oldest first (a line each). */
-  | { kind: "turns"; turns: { turn: number; line: string }[] };
+  | { kind: "turns"; turns: { turn: number; line: string }[] }
+  /** `/resume`: this directory's sessions, newest first, to choose from (`/resume N` or an id). */
+  | { kind: "sessions"; sessions: PickEntry[] }
+  /** `/resume N`: the conversation is now session `session`, with `earlier` messages to replay. */
+  | { kind: "resumed"; session: string; earlier: number };
 
 /** What `/model` needs of the front end: the server's models, the current one, a switch. */
 export interface ModelHost {
@@ -92,6 +99,14 @@ export interface ConversationHost {
    * SessionLockError or SessionBusyError when it cannot be held. Absent: `/new` is not offered.
    */
   newSession?(): Promise<string | undefined>;
+  /** The id of the session file in use, if any (the picker leaves it out). */
+  session?(): string | undefined;
+  /**
+   * `/resume`'s switch: session `id` opened (its lock held) in place of the one in use, which is
+   * let go. Throws a SessionBusyError, SessionLockError or UserError when it cannot be; the one in
+   * use is then kept. Absent: `/resume` is not offered.
+   */
+  resumeSession?(id: string): Promise<void>;
   /** Where a command that runs as a call (`/ask`) sends its events: the front end's renderer. */
   emit(event: AgentEvent): void;
   /** `/model`'s server; absent: `/model` says it cannot switch here. */
@@ -216,6 +231,42 @@ export const PLAN_OFF_TEXT =
 /** What `/plan` says with an argument it does not know. */
 export const PLAN_USAGE = "/plan [on|off]: only reading runs while plan mode is on";
 
+/** What `/resume` says when this directory has no other session. */
+export const NO_SESSIONS_TEXT = "/resume: this directory has no earlier session";
+
+/** What `/resume` says with sessions off. */
+export const RESUME_NEEDS_SESSIONS =
+  "/resume needs sessions: set sessions.enabled: true (they are on by default)";
+
+/** What `mm -r` says at start with sessions turned off. */
+export const RESUME_OFF_AT_START =
+  "-r needs sessions (sessions.enabled: false in the agent file): a new conversation starts";
+
+/** The head of `/resume`'s list. */
+export const RESUME_HEAD = "Sessions of this directory, newest first (/resume N resumes one):";
+
+/** What `/resume N` says of a number or id that is not in the list. */
+export function resumeRangeText(count: number): string {
+  return count
+    ? `/resume N: N is a session from 1 to ${count} (/resume lists them)`
+    : NO_SESSIONS_TEXT;
+}
+
+/** What `/resume` says of a session another mm holds. */
+export function resumeBusyText(e: PickEntry): string {
+  return `/resume: session ${e.id} is in use by another mm (${e.reason}) — it was not resumed`;
+}
+
+/** What `/resume` says of a file it cannot read. */
+export function resumeUnreadableText(e: PickEntry): string {
+  return `/resume: the session file ${e.id} cannot be read (${e.reason}) — it was left untouched`;
+}
+
+/** The picker's numbered lines of `sessions` (`  1. 2026-12-02 15:06  3 turn(s)  …`). */
+export function sessionLines(sessions: readonly PickEntry[]): string[] {
+  return sessions.map((e, i) => `  ${String(i + 1).padStart(2)}. ${pickLine(e)}`);
+}
+
 /** What a command cancelled says (`/compact cancelled: the conversation is as it was`). */
 export function cancelledText(command: string): string {
   return `${command} cancelled: the conversation is as it was`;
@@ -309,6 +360,13 @@ export const COMMANDS: readonly Command[] = [
     run: (c, args, signal) => c.shell(args, signal),
   },
   {
+    name: "/resume",
+    usage: "/resume [N]",
+    help: "list this directory's sessions; switch to session N",
+    editor: false,
+    run: (c, args) => c.resume(args),
+  },
+  {
     name: "/abort",
     usage: "/abort",
     help: "stop the running turn (Esc and Ctrl-C do too)",
@@ -389,6 +447,10 @@ export function outcomeLines(outcome: CommandOutcome): string[] {
       return reportLines(outcome.report);
     case "turns":
       return [REWIND_HEAD, ...outcome.turns.map((t) => t.line)];
+    case "sessions":
+      return [RESUME_HEAD, ...sessionLines(outcome.sessions)];
+    case "resumed":
+      return [`resumed session ${outcome.session} (${outcome.earlier} earlier message(s))`];
     case "asked":
     case "quit":
       return [];
@@ -641,6 +703,39 @@ export class Conversation {
       return { kind: "said", text: rewindRangeText(last) };
     }
     return await this.#takeBack(n);
+  }
+
+  /** This directory's sessions for `/resume`, the one in use left out. */
+  async sessions(): Promise<PickEntry[]> {
+    const { config, cwd } = this.#host;
+    return await pickEntries(sessionDirs(cwd, config.sessions.dir), cwd, this.#host.session?.());
+  }
+
+  /** `/resume`: the sessions listed; `/resume N` (or an id): the conversation switched to it. */
+  async resume(args: string): Promise<CommandOutcome> {
+    if (!this.#host.config.sessions.enabled || !this.#host.resumeSession) {
+      return { kind: "said", text: RESUME_NEEDS_SESSIONS };
+    }
+    const sessions = await this.sessions();
+    const wanted = args.trim();
+    if (!wanted) {
+      if (!sessions.length) return { kind: "said", text: NO_SESSIONS_TEXT };
+      return { kind: "sessions", sessions };
+    }
+    const n = Number(wanted);
+    const entry = /^\d+$/.test(wanted) ? sessions[n - 1] : sessions.find((e) => e.id === wanted);
+    if (!entry) return { kind: "said", text: resumeRangeText(sessions.length) };
+    if (entry.state === "unreadable") return { kind: "failed", text: resumeUnreadableText(entry) };
+    if (entry.state === "busy") return { kind: "failed", text: resumeBusyText(entry) };
+    try {
+      await this.#host.resumeSession(entry.id);
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      return { kind: "failed", text: `/resume: ${e.message}` };
+    }
+    this.agent = this.#host.agent();
+    this.agent.thinking = this.#thinking;
+    return { kind: "resumed", session: entry.id, earlier: this.agent.history.length - 1 };
   }
 
   /** Takes back turn `from` and every later one, files first, then the messages. */

@@ -14,6 +14,10 @@ export {
   type ModelHost,
   outcomeLines,
   parseCommand,
+  RESUME_HEAD,
+  RESUME_OFF_AT_START,
+  resumeRangeText,
+  sessionLines,
   type SlashCommand,
 } from "./commands.ts";
 export { replay } from "./replay.ts";

@@ -22,6 +22,8 @@ export interface Flags {
   /** `--thinking on|off|low|medium|high`: the model's thinking, over the agent file's. */
   thinking?: string;
   continue: boolean;
+  /** `-r`, `--resume`: pick one of this directory's sessions (line and window mode). */
+  resume: boolean;
   session?: string;
   json: boolean;
   /** `--output-schema FILE`: with -p, the JSON Schema the answer must follow. */
@@ -146,6 +148,12 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     key: "continue",
     help: "resume the latest session of this directory",
   },
+  {
+    names: ["r", "resume"],
+    kind: "bool",
+    key: "resume",
+    help: "choose a session of this directory to resume from a list (not with -p)",
+  },
   { names: ["session"], kind: "value", key: "session", arg: "ID", help: "resume session ID" },
   {
     names: ["json"],
@@ -201,6 +209,7 @@ export function parseFlags(argv: string[]): Flags {
     list: false,
     revoke: false,
     continue: false,
+    resume: false,
     json: false,
     plan: false,
     version: false,

@@ -544,6 +544,21 @@ export class Started {
     this.recorder = await openSession({ config: this.run.config, cwd: this.cwd }, this.model);
   }
 
+  /**
+   * `/resume` and `mm -r`: session `id` of this directory opened (its lock held) in place of the
+   * one in use, which is let go; when it cannot be opened, the one in use is kept and the error
+   * thrown. The next agent starts from its messages. Its warnings (an undo finished) are returned.
+   */
+  async resumeSession(id: string): Promise<string[]> {
+    const next = await openSession(
+      { config: this.run.config, cwd: this.cwd, sessionId: id },
+      this.model,
+    );
+    await this.recorder?.close();
+    this.recorder = next;
+    return next?.warnings ?? [];
+  }
+
   /** Stops what was started: the language and MCP servers; lets the session file's lock go. */
   async close(): Promise<void> {
     this.warmup?.stop();

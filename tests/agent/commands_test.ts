@@ -19,6 +19,7 @@ import {
   MEMORY_NEEDS_SESSIONS,
   MODEL_NONE,
   MODEL_UNAVAILABLE,
+  NO_SESSIONS_TEXT,
   NOTHING_TO_ABORT,
   NOTHING_TO_SKIP,
   NOTHING_TO_UNDO,
@@ -28,6 +29,9 @@ import {
   PLAN_ON_TEXT,
   PLAN_USAGE,
   ranText,
+  RESUME_HEAD,
+  RESUME_NEEDS_SESSIONS,
+  resumeRangeText,
   rewindRangeText,
   THINK_USAGE,
   UNDO_NEEDS_SESSIONS,
@@ -38,8 +42,9 @@ import { PLAN_MODE_PROMPT } from "../../lib/agent/prompt.ts";
 import { type Config, defaultConfig } from "../../lib/config/config.ts";
 import { COMPACT_ACK, COMPACT_WRAPPER, type Message } from "../../lib/history.ts";
 import type { ChatClient, ChatRequest, ChatResult } from "../../lib/provider/chat.ts";
-import { SessionLockError } from "../../lib/session/lock.ts";
+import { SessionLock, SessionLockError } from "../../lib/session/lock.ts";
 import { ProviderError } from "../../lib/provider/errors.ts";
+import { saveSession } from "../../lib/session/store.ts";
 import type { AnyTool, Tool } from "../../lib/tool.ts";
 import { COMMIT } from "../../lib/build_info.ts";
 import { VERSION } from "../../lib/version.ts";
@@ -166,6 +171,7 @@ Deno.test("every command, without a terminal", async (t) => {
         "  /plan [on|off]          plan mode: only reading runs, the model answers with a plan (Shift+Tab too)",
         "  /model [name]           list the server's models, or switch to one (the conversation is kept)",
         "  !<command>              run a shell command; it and its output go along with the next prompt",
+        "  /resume [N]             list this directory's sessions; switch to session N",
         "  /abort                  stop the running turn (Esc and Ctrl-C do too)",
         "  /skip                   decline a question the model asked",
         "  /quit, /exit            leave mm (Ctrl-D does too)",
@@ -484,6 +490,121 @@ Deno.test("every command, without a terminal", async (t) => {
     assertEquals(await run(d, "/model"), { kind: "failed", text: "/model: the server said no" });
   });
 
+  await t.step(
+    "/resume lists this directory's sessions; N switches; busy and unreadable are said",
+    async () => {
+      const dir = await Deno.makeTempDir();
+      const cwd = "/nowhere";
+      const at = (minute: number) => `2026-12-02T15:0${minute}:00.000Z`;
+      const file = (id: string, minute: number, question: string, where = cwd) => ({
+        id,
+        created: at(minute),
+        updated: at(minute),
+        cwd: where,
+        provider: "openai",
+        model: "qwen3:8b",
+        messages: [{ role: "user" as const, content: question, turn: 1 }, {
+          role: "assistant" as const,
+          content: "done",
+          turn: 1,
+        }],
+        errors: [],
+      });
+      await saveSession(dir, file("s-old", 1, "the older question"));
+      await saveSession(dir, file("s-new", 2, "the newer question"));
+      await saveSession(dir, file("s-busy", 3, "held elsewhere"));
+      await saveSession(dir, file("s-other", 4, "another folder", "/elsewhere"));
+      await saveSession(dir, file("s-mine", 5, "the one in use"));
+      await Deno.writeTextFile(`${dir}/s-bad.json`, "{ not json");
+      const held = await SessionLock.acquire(dir, "s-busy");
+      const config = { ...defaultConfig(), url: target.url, model: target.model };
+      config.sessions = { ...config.sessions, dir };
+      const { chat } = fakeChat([]);
+      const switched: string[] = [];
+      let messages: { message: Message; turn: number }[] = [];
+      const host: ConversationHost = {
+        config,
+        cwd,
+        tools: [],
+        agent: (earlier) =>
+          new Agent({
+            config,
+            chat,
+            tools: [],
+            systemPrompt: "You are a test.",
+            context: (signal) => fakeContext({ signal }),
+            askPermission: () => Promise.resolve({ kind: "reject" }),
+            emit: () => {},
+          }, earlier ?? messages),
+        session: () => "s-mine",
+        resumeSession: (id) => {
+          if (id === "s-gone") return Promise.reject(new SessionLockError(id, "/x", "gone"));
+          switched.push(id);
+          messages = [{ message: { role: "user", content: `q of ${id}` }, turn: 1 }];
+          return Promise.resolve();
+        },
+        emit: () => {},
+      };
+      const c = new Conversation(host);
+      try {
+        const listed = await run(c, "/resume");
+        assertEquals(listed.kind, "sessions");
+        const lines = outcomeLines(listed);
+        assertEquals(lines.slice(0, 3), [
+          RESUME_HEAD,
+          "   1. 2026-12-02 15:03  1 turn(s)  qwen3:8b  held elsewhere  [busy: in use by another mm (pid " +
+          `${Deno.pid})]`,
+          "   2. 2026-12-02 15:02  1 turn(s)  qwen3:8b  the newer question",
+        ]);
+        assertEquals(lines[3], "   3. 2026-12-02 15:01  1 turn(s)  qwen3:8b  the older question");
+        assertEquals(lines[4].startsWith("   4. ⚠️ s-bad: unreadable (not valid JSON: "), true);
+        assertEquals(lines[4].endsWith(") — not offered"), true);
+        assertEquals(lines.length, 5);
+        const busy = await run(c, "/resume 1");
+        assertEquals(busy, {
+          kind: "failed",
+          text:
+            `/resume: session s-busy is in use by another mm (pid ${Deno.pid}) — it was not resumed`,
+        });
+        const bad = await run(c, "/resume 4");
+        assertEquals(bad.kind, "failed");
+        assertEquals(
+          outcomeLines(bad)[0].startsWith("/resume: the session file s-bad cannot be read ("),
+          true,
+        );
+        assertEquals(await run(c, "/resume 9"), { kind: "said", text: resumeRangeText(4) });
+        assertEquals(
+          resumeRangeText(4),
+          "/resume N: N is a session from 1 to 4 (/resume lists them)",
+        );
+        assertEquals(await Deno.readTextFile(`${dir}/s-bad.json`), "{ not json");
+        assertEquals(switched, []);
+        const resumed = await run(c, "/resume 3");
+        assertEquals(resumed, { kind: "resumed", session: "s-old", earlier: 1 });
+        assertEquals(outcomeLines(resumed), ["resumed session s-old (1 earlier message(s))"]);
+        assertEquals(c.agent.history.at(-1)?.content, "q of s-old");
+        assertEquals((await run(c, "/resume s-new")).kind, "resumed");
+        assertEquals(switched, ["s-old", "s-new"]);
+      } finally {
+        await held.release();
+        await Deno.remove(dir, { recursive: true });
+      }
+      const empty = await Deno.makeTempDir();
+      config.sessions = { ...config.sessions, dir: empty };
+      assertEquals(await run(new Conversation(host), "/resume"), {
+        kind: "said",
+        text: NO_SESSIONS_TEXT,
+      });
+      assertEquals(NO_SESSIONS_TEXT, "/resume: this directory has no earlier session");
+      await Deno.remove(empty, { recursive: true });
+      config.sessions = { ...config.sessions, enabled: false };
+      assertEquals(await run(new Conversation(host), "/resume"), {
+        kind: "said",
+        text: RESUME_NEEDS_SESSIONS,
+      });
+    },
+  );
+
   await t.step("every command of the table is run by a step above", () => {
     assertEquals(COMMANDS.map((x) => x.name), [
       "/help",
@@ -498,6 +619,7 @@ Deno.test("every command, without a terminal", async (t) => {
       "/plan",
       "/model",
       "!",
+      "/resume",
       "/abort",
       "/skip",
       "/quit",

@@ -55,13 +55,15 @@ export class LineEditor {
    * Reads one line (or several joined by `\` at line ends, or pasted), starting from `initial`
    * (the prompt `/undo` put back) to be edited or sent again. `prompt` is asked for at every redraw
    * when a function; `shiftTab`, when given, answers Shift+Tab with a line written above the one
-   * being read (plan mode's), the prompt drawn again.
+   * being read (plan mode's), the prompt drawn again. With `escapeCancels` (a picker's question),
+   * Esc ends the read as Ctrl-C does instead of clearing the line.
    */
   read(
     prompt: string | (() => string),
     history?: History,
     shiftTab?: () => string,
     initial = "",
+    escapeCancels = false,
   ): Promise<LineResult> {
     if (this.#stop?.aborted) return Promise.resolve({ kind: "eof" });
     return new Promise((resolve) => {
@@ -180,6 +182,10 @@ export class LineEditor {
             buffer = buffer.slice(0, cursor) + buffer.slice(cursor + nextLength(buffer, cursor));
             break;
           case "escape":
+            if (escapeCancels) {
+              finish({ kind: "interrupt" });
+              return;
+            }
             buffer = "";
             cursor = 0;
             break;

@@ -8,9 +8,14 @@ import {
   outcomeLines,
   parseCommand,
   replay,
+  RESUME_HEAD,
+  RESUME_OFF_AT_START,
+  resumeRangeText,
+  sessionLines,
   type SlashCommand,
 } from "../../agent/mod.ts";
 import { lineAsker } from "./answers.ts";
+import type { PickEntry } from "../../session/list.ts";
 import type { Config } from "../../config/config.ts";
 import type { AskedBy, PermissionAnswer } from "../../permissions/prompt.ts";
 import { sessionRuleText } from "../../permissions/rules.ts";
@@ -40,12 +45,30 @@ export interface LineOptions {
   cwd: string;
   continueLatest?: boolean;
   sessionId?: string;
+  /** `mm -r`: the session picker first (lib/frontend/line/picker.ts). */
+  resume?: boolean;
   /** The keys; the terminal's stdin unless a test gives its own. */
   keys?: KeySource;
 }
 
 /** A file change a call asks to make, shown before it is allowed. */
 type FileChange = { oldText?: string; newText: string; replaces?: string };
+
+/** What `mm -r` says when this directory has no earlier session. */
+export const NO_SESSIONS_AT_START =
+  "no earlier session in this directory: a new conversation starts";
+
+/** What Esc or Ctrl-C at `mm -r`'s picker says. */
+export const PICK_NEW = "(none chosen: a new conversation)";
+
+/** What Esc or Ctrl-C at `/resume`'s picker says. */
+export const PICK_KEPT = "(none chosen: this conversation goes on)";
+
+/** The picker's question: `resume which? [1-3, Enter the newest, Esc a new conversation] `. */
+export function pickPrompt(count: number, fresh: boolean): string {
+  const esc = fresh ? "a new conversation" : "keep this one";
+  return `resume which? [1${count > 1 ? `-${count}` : ""}, Enter the newest, Esc ${esc}] `;
+}
 
 /** The prompt of line mode. */
 export const PROMPT = "› ";
@@ -83,6 +106,8 @@ class LineMode {
   #turn: AbortController | undefined;
   #quitAfterTurn = false;
   #interrupted = false;
+  /** The tools of the conversation (a resumed session's calls are drawn with them). */
+  #tools: Started["tools"] = [];
   /** What the next line starts with: the prompt `/undo` put back. */
   #putBack = "";
   /** Where an MCP server's line goes: under the banner, then above the prompt as they come. */
@@ -132,6 +157,7 @@ class LineMode {
     }
     const keys = this.#opts.keys ?? terminalKeys();
     await this.#history.load();
+    this.#tools = begun.tools;
     const conversation = this.#conversationOf(begun);
     this.#welcome(begun, conversation);
     const onSignal = () => this.#turn?.abort();
@@ -139,6 +165,7 @@ class LineMode {
     this.#stop.signal.addEventListener("abort", onSignal, { once: true });
     keys.start((key) => this.#router.dispatch(key));
     try {
+      if (this.#opts.resume) await this.#resumeAtStart(conversation);
       await this.#converse(conversation);
     } finally {
       try {
@@ -205,8 +232,66 @@ class LineMode {
         await begun.newSession();
         return begun.recorder?.session.id;
       },
+      session: () => begun.recorder?.session.id,
+      resumeSession: async (id) => {
+        for (const w of await begun.resumeSession(id)) render.line(visible(w));
+      },
       emit,
     });
+  }
+
+  /** `mm -r`: the picker of this directory's sessions; none, or none chosen, is a new conversation. */
+  async #resumeAtStart(conversation: Conversation): Promise<void> {
+    if (!this.#opts.config.sessions.enabled) {
+      this.#render.line(RESUME_OFF_AT_START);
+      return;
+    }
+    const sessions = await conversation.sessions();
+    if (!sessions.length) {
+      this.#render.line(NO_SESSIONS_AT_START);
+      return;
+    }
+    for (const line of [RESUME_HEAD, ...sessionLines(sessions)]) this.#render.line(visible(line));
+    await this.#pick(conversation, sessions, true);
+  }
+
+  /**
+   * Reads which session of the list to resume (Enter alone: the newest, 1) and switches to it; Esc
+   * or Ctrl-C keeps the conversation (`fresh`: the new one mm -r started, said so).
+   */
+  async #pick(conversation: Conversation, sessions: PickEntry[], fresh: boolean): Promise<void> {
+    for (;;) {
+      const r = await this.#editor.read(
+        pickPrompt(sessions.length, fresh),
+        undefined,
+        undefined,
+        "",
+        true,
+      );
+      if (r.kind !== "line") {
+        this.#render.line(this.#render.dim(fresh ? PICK_NEW : PICK_KEPT));
+        return;
+      }
+      const n = r.text.trim() === "" ? 1 : Number(r.text.trim());
+      const entry = Number.isInteger(n) ? sessions[n - 1] : undefined;
+      if (!entry) {
+        this.#render.line(resumeRangeText(sessions.length));
+        continue;
+      }
+      const outcome = await conversation.run(
+        { name: "/resume", args: entry.id },
+        new AbortController().signal,
+      );
+      for (const line of outcomeLines(outcome)) this.#render.line(visible(line));
+      if (outcome.kind === "resumed") return this.#replayResumed(conversation);
+      if (entry.state === "ok") return; // it could not be opened: said, the conversation goes on
+    }
+  }
+
+  /** A session switched to: its last question drawn again, as --continue does. */
+  #replayResumed(conversation: Conversation): void {
+    const history = conversation.agent.history;
+    if (history.length > 1) this.#replayLast(history, this.#tools, history.length - 1);
   }
 
   /** The 🔐 prompt: a file change's diff first; `v` shows a long call whole, then asks again. */
@@ -354,6 +439,8 @@ class LineMode {
     if (outcome.kind === "quit") return "quit";
     for (const line of outcomeLines(outcome)) this.#render.line(visible(line));
     if (outcome.kind === "undone") this.#putBack = outcome.prompt;
+    if (outcome.kind === "sessions") await this.#pick(conversation, outcome.sessions, false);
+    if (outcome.kind === "resumed") this.#replayResumed(conversation);
     return "on";
   }
 

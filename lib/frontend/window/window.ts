@@ -13,6 +13,8 @@ import {
   findCommand,
   outcomeLines,
   parseCommand,
+  RESUME_OFF_AT_START,
+  sessionLines,
   type SlashCommand,
 } from "../../agent/mod.ts";
 import type { Config } from "../../config/config.ts";
@@ -30,6 +32,7 @@ import { type Key, type MouseKey, readKeys } from "../terminal/keys.ts";
 import { writeAll } from "../terminal/output.ts";
 import { hyperlinksSupported } from "../terminal/markdown.ts";
 import { AskForm } from "./form.ts";
+import type { PickEntry } from "../../session/list.ts";
 import { MIN_COLUMNS, MIN_ROWS } from "./layout.ts";
 import { boxOpened, boxRedrawn, type Focus, IDLE, routeKey, typingAhead } from "./focus.ts";
 import { PermissionBox } from "./permission.ts";
@@ -43,6 +46,8 @@ export interface WindowOptions {
   cwd: string;
   continueLatest?: boolean;
   sessionId?: string;
+  /** `mm -r -tui`: the session picker first. */
+  resume?: boolean;
   /** Report the mouse (off with `--no-mouse` or `window.mouse: false`). */
   mouse: boolean;
 }
@@ -51,11 +56,28 @@ export interface WindowOptions {
 export const QUEUE_BACK_HINT =
   "turn cancelled: the prompts queued are back in the input (Enter sends)";
 
+/** How soon a second Esc on an empty input opens the turn list (ms). */
+export const ESC_ESC_MS = 600;
+
+/** The picker's question for `mm -r` and `/resume`. */
+export const PICK_SESSION = "Resume which session? (newest first)";
+
+/** The turn list's question (Esc Esc, `/rewind`). */
+export const PICK_TURN = "Rewind to which turn? (it and every later one are taken back)";
+
+/** What Esc at `mm -r`'s picker says. */
+export const PICK_NEW = "(none chosen: a new conversation)";
+
+/** What `mm -r` says when this directory has no earlier session. */
+export const NO_SESSIONS_AT_START =
+  "no earlier session in this directory: a new conversation starts";
+
 /** The lines `/help` adds about the window's keys. */
 const KEY_HELP = [
   "Keys:",
   "  Enter send · Shift-Enter, Alt-Enter, Ctrl-J or a trailing \\ new line · ↑↓ history",
   "  Esc or Ctrl-C cancel a turn · Ctrl-D or /quit leave · Ctrl-Z suspend · Shift+Tab plan mode",
+  "  Esc Esc (empty input) the turns, to rewind one",
   "  PgUp PgDn Shift-↑↓ the wheel scroll · Home End (empty input) top, end",
   "  Enter on an empty input or a click folds and unfolds a call · F2 mouse to the terminal",
 ];
@@ -84,6 +106,8 @@ class Window {
   #dragHinted = false;
   #press: MouseKey | undefined;
   #printed = false;
+  /** When Esc was last pressed on an empty, idle input (Esc Esc opens the turn list). */
+  #escAt = 0;
 
   constructor(opts: WindowOptions) {
     this.#opts = opts;
@@ -162,6 +186,10 @@ class Window {
           await begun.newSession();
           return begun.recorder?.session.id;
         },
+        session: () => begun.recorder?.session.id,
+        resumeSession: async (id) => {
+          for (const w of await begun.resumeSession(id)) this.#screen.view.note(w, "warning");
+        },
         emit: (e) => this.#screen.view.handle(e),
         models: {
           ...models,
@@ -179,6 +207,9 @@ class Window {
       for (const l of early) mcpLine(l);
       this.#screen.hint = undefined;
       this.#screen.requestFrame();
+      if (this.#opts.resume) {
+        this.#resumeAtStart().catch((e) => this.#screen.view.note(`mm: ${e.message}`, "error"));
+      }
       await new Promise<void>((resolve) => {
         this.#quit = resolve;
         if (stop.reason) resolve();
@@ -290,6 +321,12 @@ class Window {
     });
     this.#setFocus(focus);
     if (route === "ignored" || route === "focus") return;
+    // A picker (no turn runs): Ctrl-C declines it, Ctrl-D declines it and leaves.
+    if ((route === "cancel" || route === "leave") && asking?.kind === "form" && !this.#turn) {
+      asking.answer({ kind: "declined" });
+      if (route === "leave") this.#quitNow();
+      return;
+    }
     if (route === "cancel") return this.#cancel();
     if (route === "leave") {
       this.#quitAfterTurn = true;
@@ -325,10 +362,19 @@ class Window {
       case "shift-tab":
         this.#togglePlan();
         return;
-      case "escape":
-        if (this.#turn) this.#cancel();
-        else this.#screen.input.clear();
+      case "escape": {
+        if (this.#turn) return this.#cancel();
+        // Esc Esc on an empty input: the turns to rewind (as `/rewind` without N).
+        const now = Date.now();
+        if (this.#screen.input.empty && now - this.#escAt <= ESC_ESC_MS) {
+          this.#escAt = 0;
+          this.#command(undefined, { name: "/rewind", args: "" });
+          return;
+        }
+        this.#escAt = this.#screen.input.empty ? now : 0;
+        this.#screen.input.clear();
         return;
+      }
       case "ctrl-c":
         if (this.#turn) this.#cancel();
         else if (!this.#screen.input.empty) this.#screen.input.clear();
@@ -529,10 +575,13 @@ class Window {
     });
   }
 
-  /** A typed command: a prompt row, then its outcome as notes (`/ask` as its call). */
-  #command(text: string, command: SlashCommand): void {
+  /**
+   * A command: a prompt row (when typed), then its outcome as notes (`/ask` as its call); a list
+   * to choose from (`/resume`, `/rewind`) opens as a picker.
+   */
+  #command(text: string | undefined, command: SlashCommand): void {
     const view = this.#screen.view;
-    view.prompt(text);
+    if (text !== undefined) view.prompt(text);
     const busy = findCommand(command.name)?.busy;
     this.#busy(async () => {
       if (busy) view.busy = busy;
@@ -542,7 +591,79 @@ class Window {
       if (outcome.kind === "undone" && this.#screen.input.empty) {
         this.#screen.input.set(outcome.prompt);
       }
+      if (outcome.kind === "sessions") return this.#pickSession(outcome.sessions, false);
+      if (outcome.kind === "turns") return this.#pickTurn(outcome.turns);
       this.#drawOutcome(outcome);
+      if (outcome.kind === "resumed") this.#replayResumed();
+    });
+  }
+
+  /** `mm -r`: the picker of this directory's sessions; none, or none chosen, is a new conversation. */
+  async #resumeAtStart(): Promise<void> {
+    if (!this.#opts.config.sessions.enabled) {
+      this.#screen.view.note(RESUME_OFF_AT_START, "notice");
+      this.#screen.requestFrame();
+      return;
+    }
+    const sessions = await this.#conversation!.sessions();
+    if (!sessions.length) {
+      this.#screen.view.note(NO_SESSIONS_AT_START, "notice");
+      this.#screen.requestFrame();
+      return;
+    }
+    this.#pickSession(sessions, true);
+  }
+
+  /** The sessions as a list (↑↓, Enter): the one chosen is resumed; Esc keeps the conversation. */
+  #pickSession(sessions: PickEntry[], fresh: boolean): void {
+    const options = sessionLines(sessions).map((l) => l.replace(/^\s*\d+\. /, ""));
+    this.#choose(PICK_SESSION, options).then((i) => {
+      if (i === undefined) {
+        if (fresh) this.#screen.view.note(PICK_NEW, "notice");
+        return;
+      }
+      this.#command(undefined, { name: "/resume", args: sessions[i].id });
+    });
+  }
+
+  /** The turns as a list (↑↓, Enter): the one chosen and every later one are taken back. */
+  #pickTurn(turns: { turn: number; line: string }[]): void {
+    this.#choose(PICK_TURN, turns.map((t) => t.line.trim())).then((i) => {
+      if (i !== undefined) this.#command(undefined, { name: "/rewind", args: `${turns[i].turn}` });
+    });
+  }
+
+  /** The session switched to: its messages drawn as --continue draws them. */
+  #replayResumed(): void {
+    const history = this.#conversation!.agent.history;
+    if (history.length <= 1) return;
+    this.#screen.view.replay(history.slice(1), this.#begun!.tools);
+    this.#screen.view.note(`(continuing: ${history.length - 1} earlier message(s))`, "notice");
+  }
+
+  /**
+   * One of `options` chosen in the form ask_user's choice uses (./form.ts): its index, or undefined
+   * when declined (Esc, Ctrl-C). The keys are the form's at once: the user asked for it.
+   */
+  #choose(question: string, options: string[]): Promise<number | undefined> {
+    return new Promise((resolve) => {
+      // The form's choice needs two options at least: one is offered twice, as the same choice.
+      const shown = options.length > 1 ? options : [...options, ...options.map((o) => o + " ")];
+      const form = new AskForm([{ question, type: "choice", options: shown }]);
+      this.#screen.asking = {
+        kind: "form",
+        form,
+        answer: (outcome) => {
+          if (this.#screen.asking?.kind === "form" && this.#screen.asking.form === form) {
+            this.#screen.asking = undefined;
+          }
+          this.#screen.requestFrame();
+          const at = outcome.kind === "answered" ? shown.indexOf(outcome.answers[0]) : -1;
+          resolve(at < 0 ? undefined : at % options.length);
+        },
+      };
+      this.#setFocus({ box: true, typedAhead: false, since: Date.now(), lastKeyAt: 0 });
+      this.#screen.requestFrame();
     });
   }
 
