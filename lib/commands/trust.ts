@@ -16,8 +16,9 @@ export const TRUST_HELP = `Usage:
   mm trust --revoke [DIR]  take back the trust of DIR (else this folder)
 
 A project's agent file that runs programs (hooks, tools, mcpServers, lsp, mmConfigs), sets
-yolo: true, sends the key or the conversation to another host (url, apiKey, provider), or reads
-outside its folder (systemFile, skillsDir, sessions.dir) applies only once its folder is trusted.
+yolo: true or permissions.allow, loosens the sandbox (sandbox, sandboxNetwork), sends the key or
+the conversation to another host (url, apiKey, provider), or reads outside its folder
+(systemFile, skillsDir, sessions.dir) applies only once its folder is trusted.
 A change of those keys makes the folder untrusted again. --trust or MM_TRUST=1 trusts it for one
 run; a file named by -c or $MM_CONFIG is always trusted.
 `;
