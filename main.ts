@@ -31,8 +31,10 @@ async function run(args: string[]): Promise<number> {
   const flags = parseFlags(args);
   if (flags.command === "trust") return await trustCommand(flags);
   if (flags.command === "undo") return await undoCommand(flags);
-  if (flags.list || flags.revoke) {
-    throw new UsageError(`${flags.list ? "--list" : "--revoke"} goes with mm trust`);
+  if (flags.list || flags.revoke || flags.yes) {
+    throw new UsageError(
+      `${flags.list ? "--list" : flags.revoke ? "--revoke" : "--yes"} goes with mm trust`,
+    );
   }
   if (flags.help) {
     const command = flags.command;
@@ -250,6 +252,11 @@ async function trustCommand(flags: Flags): Promise<number> {
     dir: flags.args[0],
     layers: () => loadLayers({ flag: flags.config, env, cwd, home: env.HOME }),
     out: (text) => writeAll(Deno.stdout, text),
+    confirm: flags.yes ? undefined : async () => {
+      if (!Deno.stdin.isTerminal()) return undefined;
+      const { confirmTrust } = await import("./lib/frontend/terminal/trust_question.ts");
+      return await confirmTrust();
+    },
   });
 }
 

@@ -46,7 +46,7 @@ Deno.test("an untrusted project file only tightens", async (t) => {
       assertStringIncludes(run.stderr, `${dir}/mm.yaml sets permissions, which run programs`);
       const doctor = await runMM(["doctor"], { cwd: dir, env: UNTRUSTED });
       assertEquals(doctor.stdout.includes("allow: bash(touch *)"), false, doctor.stdout);
-      const trust = await runMM(["trust"], { cwd: dir, env: UNTRUSTED });
+      const trust = await runMM(["trust", "--yes"], { cwd: dir, env: UNTRUSTED });
       assertStringIncludes(trust.stdout, "permissions.allow: bash(touch *)");
     },
     "a looser sandbox needs trust": async () => {
@@ -66,6 +66,20 @@ Deno.test("an untrusted project file only tightens", async (t) => {
       const run = await runMM(["-p", "hello"], { cwd: dir, env: UNTRUSTED });
       assertEquals(run.code, 2, run.stderr);
       assertStringIncludes(run.stderr, `${dir}/mm.yaml sets sandboxNetwork, which run programs`);
+    },
+    "mm trust shows the file's names with their escapes drawn, and asks first": async () => {
+      const dir = await workdir(
+        `url: ${server.url}\nmodel: tt-esc\nhooks:\n  preGeneration:\n    - command: ["printf", "\\e[2J\\u202e"]\n`,
+      );
+      const ask = await runMM(["trust"], { cwd: dir, env: UNTRUSTED });
+      assertEquals(ask.code, 1);
+      assertStringIncludes(ask.stdout, "run mm trust --yes to trust this folder without asking");
+      assertEquals(await exists(`${dir}/.config/mm/trusted.json`), false);
+      const trust = await runMM(["trust", "--yes"], { cwd: dir, env: UNTRUSTED });
+      assertEquals(trust.code, 0, trust.stderr);
+      assertEquals(trust.stdout.includes("\x1b"), false, trust.stdout);
+      assertEquals(trust.stdout.includes("\u202e"), false, trust.stdout);
+      assertStringIncludes(trust.stdout, "<U+202E>");
     },
     "a stricter sandbox needs none": async () => {
       server.script("tt-strict", [{ text: "strict" }]);
