@@ -316,11 +316,11 @@ async function settleTrust(
   const p = layers.project;
   if (!p) return { config: layers.config };
   // Asked agents (child mm processes) inherit a trust given for this run.
-  const trustRun = () => {
-    Deno.env.set("MM_TRUST", "1");
+  const trustRun = async () => {
+    (await import("./lib/subagent/child.ts")).handTrustToAgents();
     return { config: layers.config };
   };
-  if (flags.trust || trustedByEnv(env.MM_TRUST)) return trustRun();
+  if (flags.trust || trustedByEnv(env.MM_TRUST)) return await trustRun();
   const store = await import("./lib/config/trust_store.ts");
   const path = store.trustStorePath(env);
   const { TrustError, untrustedText } = await import("./lib/config/trust.ts");
@@ -339,7 +339,7 @@ async function settleTrust(
       const trustedAt = new Date().toISOString();
       await store.trustFolder(path, { folder: p.folder, file: p.file, hash: p.hash, trustedAt });
     }
-    return trustRun();
+    return await trustRun();
   }
   if (frontEnd === "oneshot") throw new TrustError(refusal);
   return { config: layers.withoutProject, refusal };

@@ -81,6 +81,18 @@ Deno.test("an untrusted project file only tightens", async (t) => {
       assertEquals(trust.stdout.includes("\u202e"), false, trust.stdout);
       assertStringIncludes(trust.stdout, "<U+202E>");
     },
+    "a trust given to the run does not reach bash": async () => {
+      server.script("tt-env", [
+        { toolCalls: [{ name: "bash", arguments: { command: "env > env-seen" } }] },
+        { text: "done" },
+      ]);
+      const dir = await folder(`url: ${server.url}\nmodel: tt-env\nyolo: true\n`, "");
+      const run = await runMM(["--trust", "-p", "hello"], { cwd: dir, env: { MM_TRUST: "1" } });
+      assertEquals(run.code, 0, run.stderr);
+      const seen = await Deno.readTextFile(`${dir}/env-seen`);
+      assertEquals(seen.includes("MM_TRUST"), false);
+      assertStringIncludes(seen, "HOME=");
+    },
     "a stricter sandbox needs none": async () => {
       server.script("tt-strict", [{ text: "strict" }]);
       const dir = await folder(
