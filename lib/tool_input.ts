@@ -173,7 +173,7 @@ export function coerceInput(
  * Each can make a path show as something else than what it opens.
  */
 const PATH_FORBIDDEN =
-  /[\p{Cc}\u2028\u2029\u200E\u200F\u202A-\u202E\u2066-\u2069]|[\p{Cf}--[\u200C\u200D]]/v;
+  /[\p{Cc}\u2028\u2029\u200E\u200F\u202A-\u202E\u2066-\u2069]|(?![\u200C\u200D])\p{Cf}/u;
 
 /** The fault of a path `name` holding `char`: one sentence the model reads in the invalid-call text. */
 export function pathFaultText(name: string, char: string): string {
