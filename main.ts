@@ -31,8 +31,10 @@ async function run(args: string[]): Promise<number> {
   const flags = parseFlags(args);
   if (flags.command === "trust") return await trustCommand(flags);
   if (flags.command === "undo") return await undoCommand(flags);
-  if (flags.list || flags.revoke) {
-    throw new UsageError(`${flags.list ? "--list" : "--revoke"} goes with mm trust`);
+  if (flags.list || flags.revoke || flags.yes) {
+    throw new UsageError(
+      `${flags.list ? "--list" : flags.revoke ? "--revoke" : "--yes"} goes with mm trust`,
+    );
   }
   if (flags.help) {
     const command = flags.command;
@@ -277,6 +279,11 @@ async function trustCommand(flags: Flags): Promise<number> {
     dir: flags.args[0],
     layers: () => loadLayers({ flag: flags.config, env, cwd, home: env.HOME }),
     out: (text) => writeAll(Deno.stdout, text),
+    confirm: flags.yes ? undefined : async () => {
+      if (!Deno.stdin.isTerminal()) return undefined;
+      const { confirmTrust } = await import("./lib/frontend/terminal/trust_question.ts");
+      return await confirmTrust();
+    },
   });
 }
 
@@ -336,11 +343,11 @@ async function settleTrust(
   const p = layers.project;
   if (!p) return { config: layers.config };
   // Asked agents (child mm processes) inherit a trust given for this run.
-  const trustRun = () => {
-    Deno.env.set("MM_TRUST", "1");
+  const trustRun = async () => {
+    (await import("./lib/subagent/child.ts")).handTrustToAgents();
     return { config: layers.config };
   };
-  if (flags.trust || trustedByEnv(env.MM_TRUST)) return trustRun();
+  if (flags.trust || trustedByEnv(env.MM_TRUST)) return await trustRun();
   const store = await import("./lib/config/trust_store.ts");
   const path = store.trustStorePath(env);
   const { TrustError, untrustedText } = await import("./lib/config/trust.ts");
@@ -359,7 +366,7 @@ async function settleTrust(
       const trustedAt = new Date().toISOString();
       await store.trustFolder(path, { folder: p.folder, file: p.file, hash: p.hash, trustedAt });
     }
-    return trustRun();
+    return await trustRun();
   }
   if (frontEnd === "oneshot") throw new TrustError(refusal);
   return { config: layers.withoutProject, refusal };

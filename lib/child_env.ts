@@ -11,6 +11,12 @@ import { isSecretValue } from "./secrets.ts";
 /** The variables that hold mm's own secrets. */
 export const SECRET_VARIABLES: readonly string[] = ["MM_API_KEY"];
 
+/**
+ * The variables no child inherits: `MM_TRUST` (a trust given to this run reaches asked agents only,
+ * handed on by lib/subagent/child.ts, never bash, hooks or servers).
+ */
+export const NOT_INHERITED: readonly string[] = ["MM_TRUST"];
+
 /** Whether the variable `name` = `value` is one of mm's secrets. */
 export function isSecret(name: string, value: string): boolean {
   return SECRET_VARIABLES.includes(name) || isSecretValue(value);
@@ -25,7 +31,9 @@ export function withoutSecrets(
   extra: Record<string, string> = {},
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (!isSecret(name, value)) out[name] = value;
+  for (const [name, value] of Object.entries(env)) {
+    if (!isSecret(name, value) && !NOT_INHERITED.includes(name)) out[name] = value;
+  }
   return { ...out, ...extra };
 }
 

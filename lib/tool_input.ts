@@ -168,9 +168,12 @@ export function coerceInput(
 /**
  * What no file path may hold: a control character (a line break, a tab, an escape), U+2028 and
  * U+2029 (line and paragraph separators), and the marks that reorder text (bidirectional
- * controls). Each can make a path show as something else than what it opens.
+ * controls), and the other invisible format characters (U+061C, the soft hyphen U+00AD, U+180E,
+ * the zero-width space U+200B, the byte order mark U+FEFF…; the joiners U+200C and U+200D stay).
+ * Each can make a path show as something else than what it opens.
  */
-const PATH_FORBIDDEN = /[\p{Cc}\u2028\u2029\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+const PATH_FORBIDDEN =
+  /[\p{Cc}\u2028\u2029\u200E\u200F\u202A-\u202E\u2066-\u2069]|(?![\u200C\u200D])\p{Cf}/u;
 
 /** The fault of a path `name` holding `char`: one sentence the model reads in the invalid-call text. */
 export function pathFaultText(name: string, char: string): string {

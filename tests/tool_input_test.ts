@@ -185,6 +185,11 @@ Deno.test("pathFaults: a path holding a control character or a line break is a f
       ["U+2028", "\u2028", "2028"],
       ["U+2029", "\u2029", "2029"],
       ["a right-to-left override", "\u202E", "202E"],
+      ["an Arabic letter mark", "\u061C", "061C"],
+      ["a soft hyphen", "\u00AD", "00AD"],
+      ["a Mongolian vowel separator", "\u180E", "180E"],
+      ["a zero-width space", "\u200B", "200B"],
+      ["a byte order mark", "\uFEFF", "FEFF"],
     ]
   ) {
     await t.step(`${name} is one, named by its code point`, () => {

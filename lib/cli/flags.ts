@@ -40,6 +40,8 @@ export interface Flags {
   list: boolean;
   /** `mm trust --revoke [DIR]`: the folder's trust taken back. */
   revoke: boolean;
+  /** `mm trust --yes`: trusted without the y/N question (for scripts). */
+  yes: boolean;
   /** `--ask NAME`: the agent of `mmConfigs` to run once. */
   ask?: string;
   /** `init`, `doctor`, `sessions` or `trust`. */
@@ -193,6 +195,12 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     key: "revoke",
     help: "with mm trust: take back the trust of DIR (else this folder)",
   },
+  {
+    names: ["yes"],
+    kind: "bool",
+    key: "yes",
+    help: "with mm trust: trust without asking y/N (for scripts)",
+  },
   { names: ["v", "version"], kind: "bool", key: "version", help: "print the version and exit" },
   { names: ["h", "help"], kind: "bool", key: "help", help: "print this help and exit" },
 ];
@@ -208,6 +216,7 @@ export function parseFlags(argv: string[]): Flags {
     trust: false,
     list: false,
     revoke: false,
+    yes: false,
     continue: false,
     resume: false,
     json: false,

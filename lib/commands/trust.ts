@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import type { Layers } from "../config/layers.ts";
 import { trustLines } from "../config/trust.ts";
+import { shown } from "../frontend/terminal/trust_question.ts";
 import { readTrustStore, revokeFolder, trustFolder } from "../config/trust_store.ts";
 
 /** `mm trust --help`. */
@@ -16,9 +17,11 @@ export const TRUST_HELP = `Usage:
   mm trust --revoke [DIR]  take back the trust of DIR (else this folder)
 
 A project's agent file that runs programs (hooks, tools, mcpServers, lsp, mmConfigs), sets
-yolo: true, sends the key or the conversation to another host (url, apiKey, provider), or reads
-outside its folder (systemFile, skillsDir, sessions.dir) applies only once its folder is trusted.
-A change of those keys makes the folder untrusted again. --trust or MM_TRUST=1 trusts it for one
+yolo: true or permissions.allow, loosens the sandbox (sandbox, sandboxNetwork), sends the key or
+the conversation to another host (url, apiKey, provider), or reads outside its folder
+(systemFile, skillsDir, sessions.dir) applies only once its folder is trusted.
+A change of those keys makes the folder untrusted again. mm trust asks y/N first (--yes: without
+asking, for scripts; without a terminal --yes is needed). --trust or MM_TRUST=1 trusts it for one
 run; a file named by -c or $MM_CONFIG is always trusted.
 `;
 
@@ -34,14 +37,25 @@ export interface TrustOptions {
   /** The agent files of `cwd`, layered (only read for `mm trust` itself). */
   layers: () => Layers;
   out: (text: string) => void;
+  /**
+   * Asks the user y/N before recording: true to trust, false not to, undefined when nobody can be
+   * asked (no terminal). Absent with `--yes`: recorded without asking.
+   */
+  confirm?: () => Promise<boolean | undefined>;
 }
+
+/** What mm trust says when it cannot ask and was not given --yes. */
+export const TRUST_NEEDS_YES =
+  "mm trust asks before it trusts, and stdin is not a terminal: run mm trust --yes to trust this folder without asking\n";
 
 /** Runs mm trust; returns the exit code. */
 export async function runTrust(opts: TrustOptions): Promise<number> {
   if (opts.list) {
     const records = readTrustStore(opts.store);
     if (!records.length) opts.out(`no trusted folder (${opts.store})\n`);
-    for (const r of records) opts.out(`${r.folder}  ${r.file}  (trusted ${r.trustedAt})\n`);
+    for (const r of records) {
+      opts.out(`${shown(r.folder)}  ${shown(r.file)}  (trusted ${shown(r.trustedAt)})\n`);
+    }
     return 0;
   }
   if (opts.revoke) {
@@ -63,7 +77,18 @@ export async function runTrust(opts: TrustOptions): Promise<number> {
     opts.out(`${project.file} runs no program and widens no access: it needs no trust\n`);
     return 0;
   }
-  opts.out([`${p.file}`, ...trustLines(p.items), ""].join("\n"));
+  opts.out([shown(p.file), ...trustLines(p.items).map(shown), ""].join("\n"));
+  if (opts.confirm) {
+    const answer = await opts.confirm();
+    if (answer === undefined) {
+      opts.out(TRUST_NEEDS_YES);
+      return 1;
+    }
+    if (!answer) {
+      opts.out(`${shown(p.folder)} is not trusted\n`);
+      return 1;
+    }
+  }
   await trustFolder(opts.store, {
     folder: p.folder,
     file: p.file,

@@ -57,6 +57,9 @@ const TRUST_KEYS: readonly TopKey[] = [
   "systemFile",
   "skillsDir",
   "sessions",
+  "permissions",
+  "sandbox",
+  "sandboxNetwork",
 ];
 
 /** Finds, reads and layers the agent files; a fault throws a ConfigError naming its file. */
@@ -143,9 +146,10 @@ function trustValues(reader: Reader): Record<string, unknown> {
   for (const e of reader.dict(reader.root())) {
     if (!(TRUST_KEYS as readonly string[]).includes(e.name)) continue;
     const value = reader.plain(e);
-    values[e.name] = e.name === "sessions"
-      ? (value as { dir?: unknown } | null)?.dir ?? null
-      : value;
+    if (e.name === "sessions") values[e.name] = (value as { dir?: unknown } | null)?.dir ?? null;
+    else if (e.name === "permissions") {
+      values[e.name] = (value as { allow?: unknown } | null)?.allow ?? null;
+    } else values[e.name] = value;
   }
   return values;
 }

@@ -569,7 +569,10 @@ function sandboxMode(r: Reader, s: Slot): SandboxMode {
   r.expected(s, `one of ${SANDBOX_MODES.join(", ")}`, near ? ` — did you mean "${near}"?` : "");
 }
 
-/** `permissions: {allow, ask, deny}`: each a list of rules that read (their tools checked later). */
+/**
+ * `permissions: {allow, ask, deny}`: each a list of rules that read (their tools checked later),
+ * appended to the earlier files' lists.
+ */
 function permissions(
   r: Reader,
   e: Entry,
@@ -577,11 +580,14 @@ function permissions(
 ): Config["permissions"] {
   const out = { ...current };
   for (const l of r.entries(e, RULE_LISTS, true)) {
-    out[l.name as keyof Config["permissions"]] = r.list(l, true).map((s) => {
+    const list = l.name as keyof Config["permissions"];
+    const read = r.list(l, true).map((s) => {
       const text = r.string(s, true);
       if (!parseRule(text).ok) r.expected(s, RULE_SHAPE);
       return text.trim();
     });
+    // Lists append across files: a later file cannot take back an earlier file's deny.
+    out[list] = [...new Set([...current[list], ...read])];
   }
   return out;
 }

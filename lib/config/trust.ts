@@ -1,14 +1,15 @@
 /**
  * Which keys of a project's agent file need the user's trust (mm.md §2, docs/security.md): those
  * that run programs (`hooks`, `tools`, `mcpServers`, `lsp`, `mmConfigs`), that let calls run
- * unasked (`yolo: true`), that send the key or the conversation to another machine (`url`,
+ * unasked (`yolo: true`, `permissions.allow`) or loosen the sandbox (`sandbox`, `sandboxNetwork`),
+ * that send the key or the conversation to another machine (`url`,
  * `apiKey`, `provider` to a host that is not loopback), or that read or write outside the project
  * folder (`systemFile`, `skillsDir`, `sessions.dir`). Pure: the layers hand it what they read.
  */
 import { UserError } from "../presentation.ts";
 import { createHash } from "node:crypto";
 import { isAbsolute, relative, resolve } from "node:path";
-import type { Config } from "./config.ts";
+import { type Config, SANDBOX_MODES, type SandboxMode } from "./config.ts";
 import type { TopKey } from "./schema.ts";
 
 /** One thing a project file would do that needs trust. */
@@ -75,6 +76,17 @@ export function trustItems(p: ProjectRead): TrustItem[] {
   if (has("apiKey") && !isLoopback(p.after.url)) {
     add("apiKey", "widens", `apiKey: sent to ${hostOf(p.after.url)}`);
   }
+  if (has("permissions")) {
+    for (const rule of p.own.permissions.allow) {
+      add("permissions", "widens", `permissions.allow: ${rule}`);
+    }
+  }
+  if (has("sandbox") && looser(p.after.sandbox, p.before.sandbox)) {
+    add("sandbox", "widens", `sandbox: ${p.after.sandbox} (looser than ${p.before.sandbox})`);
+  }
+  if (has("sandboxNetwork") && p.after.sandboxNetwork && !p.before.sandboxNetwork) {
+    add("sandboxNetwork", "widens", "sandboxNetwork: true (the network back under the sandbox)");
+  }
   const outside = (key: TopKey, label: string, path: string | undefined) => {
     if (path !== undefined && isOutside(p.folder, path)) {
       add(key, "widens", `${label}: ${resolve(p.folder, path)} (outside this folder)`);
@@ -112,9 +124,16 @@ export function withoutItems(after: Config, before: Config, items: readonly Trus
     } else if (key === "systemFile") {
       out.systemFile = before.systemFile;
       out.system = before.system;
+    } else if (key === "permissions") {
+      out.permissions = { ...after.permissions, allow: before.permissions.allow };
     } else setKey(out, before, key);
   }
   return out;
+}
+
+/** Whether sandbox mode `a` confines less than `b` (off < workspace < readonly). */
+export function looser(a: SandboxMode, b: SandboxMode): boolean {
+  return SANDBOX_MODES.indexOf(a) < SANDBOX_MODES.indexOf(b);
 }
 
 function setKey<K extends TopKey>(out: Config, from: Config, key: K): void {

@@ -7,6 +7,7 @@
 
 import { isAbsolute, resolve } from "node:path";
 import { splitCommands, type SplitLine, withoutAssignments } from "./shell_split.ts";
+import { commandWords, programWords } from "./shell_words.ts";
 
 /** The three lists of `permissions:`, strongest first. */
 export const RULE_LISTS = ["deny", "ask", "allow"] as const;
@@ -164,11 +165,14 @@ export function ruleMatches(rule: Rule, call: CallSubject, places: RulePlaces): 
   switch (patternKind(rule.tool)) {
     case "command": {
       if (!call.commands || (every && !call.commands.complete)) return false;
-      const re = globRegExp(rule.pattern.replace(/\s+/g, " "), false);
-      // An assignment before a command (`FOO=1 rm x`) never hides it from ask or deny.
+      const pattern = rule.pattern;
+      const re = globRegExp(pattern.replace(/\s+/g, " "), false);
+      if (every) return some(call.commands.commands, (c) => allows(re, pattern, c));
+      // Quotes, assignments and wrappers never hide a command from ask or deny; nor, from ask, a
+      // program named by an expansion (`$X f`, `r${IFS}m`), which may be anything.
       return some(
         call.commands.commands,
-        (c) => re.test(c) || (!every && re.test(withoutAssignments(c))),
+        (c) => commandForms(c).some((f) => re.test(f)) || (rule.list === "ask" && suspect(c)),
       );
     }
     case "path": {
@@ -186,6 +190,68 @@ export function ruleMatches(rule: Rule, call: CallSubject, places: RulePlaces): 
     default:
       return false;
   }
+}
+
+/**
+ * Whether an allow rule's `re` (of `pattern`) allows simple command `c`: as written or unquoted,
+ * with no output redirection into a file (unless the pattern holds a `>`), no here-document, and
+ * a program word that is not an expansion.
+ */
+function allows(re: RegExp, pattern: string, c: string): boolean {
+  const read = commandWords(c);
+  if (read.heredoc || (read.writes && !pattern.includes(">"))) return false;
+  if (!read.words.length || read.words[0].expands) return false;
+  const program = programWords(read.words)[0];
+  if (program === undefined || program.expands) return false;
+  return re.test(c) || re.test(read.words.map((w) => w.text).join(" "));
+}
+
+/** The shells whose `-c` string is a command line of its own. */
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh"]);
+
+/**
+ * The texts of simple command `c` ask and deny rules are matched against: as written, without its
+ * assignments, unquoted, and as the command that runs (wrappers left out, the program's base
+ * name); with the commands of an `eval` or a `sh -c` string, read again.
+ */
+export function commandForms(c: string, depth = 0): string[] {
+  const read = commandWords(c);
+  const program = programWords(read.words);
+  const forms = [
+    c,
+    withoutAssignments(c),
+    read.words.map((w) => w.text).join(" "),
+    program.map((w) => w.text).join(" "),
+  ];
+  // xargs runs its command with more arguments: `xargs rm` runs `rm …`.
+  const wrappers = read.words.slice(0, read.words.length - program.length);
+  if (wrappers.some((w) => /(^|\/)xargs$/.test(w.text))) forms.push(`${forms[3]} …`);
+  const name = program[0]?.text;
+  let inner: string | undefined;
+  if (name === "eval") inner = program.slice(1).map((w) => w.text).join(" ");
+  else if (name !== undefined && SHELLS.has(name)) {
+    const flag = program.findIndex((w, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(w.text));
+    if (flag > 0) inner = program[flag + 1]?.text;
+  }
+  if (inner !== undefined && depth < 4) {
+    for (const part of splitCommands(inner).commands) forms.push(...commandForms(part, depth + 1));
+  }
+  return forms;
+}
+
+/** Whether simple command `c`'s program is named by an expansion (`$X f`, `r${IFS}m`). */
+function suspect(c: string): boolean {
+  const read = commandWords(c);
+  return read.words[0]?.expands === true || programWords(read.words)[0]?.expands === true;
+}
+
+/**
+ * The deny rule that turns a call into a question: a bash line whose program is named by an
+ * expansion cannot be told apart from what a deny rule refuses.
+ */
+function suspectDeny(rules: readonly Rule[], call: CallSubject): Rule | undefined {
+  if (call.tool !== "bash" || !call.commands?.commands.some(suspect)) return undefined;
+  return rules.find((r) => r.list === "deny" && r.tool === "bash" && r.pattern !== undefined);
 }
 
 /** What the rules say of a call: the first rule of the strongest list that matches. */
@@ -206,6 +272,10 @@ export function decide(
       r.list === list && !(list === "ask" && lifted.has(r.text)) && ruleMatches(r, call, places)
     );
     if (rule) return { kind: list, rule };
+    if (list === "deny") {
+      const doubt = suspectDeny(rules, call);
+      if (doubt) return { kind: "ask", rule: doubt };
+    }
   }
   return undefined;
 }

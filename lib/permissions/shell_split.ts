@@ -9,8 +9,17 @@
 export interface SplitLine {
   /** Each command trimmed, leading `if`/`then`/`do`/`!`/`{`… words left out; none is empty. */
   commands: string[];
-  /** False when a quote or a substitution is left open: what was read is all there is. */
+  /**
+   * False when a quote or a substitution is left open (what was read is all there is), or when the
+   * line holds what this reading does not follow for sure — backticks nested in backticks, a
+   * here-document, `eval`, a `${…}` that runs a command: such a line is never allowed by a rule.
+   */
   complete: boolean;
+}
+
+/** What a reading found that it cannot follow for sure. */
+interface Doubts {
+  unsure: boolean;
 }
 
 /** Words that open a command without being it (`if true; then rm x; fi` runs `rm x`). */
@@ -25,7 +34,6 @@ const LEADING_WORDS = new Set([
   "!",
   "{",
   "}",
-  "time",
   "fi",
   "done",
   "esac",
@@ -34,8 +42,15 @@ const LEADING_WORDS = new Set([
 /** The simple commands of `line` (see {@linkcode SplitLine}). */
 export function splitCommands(line: string): SplitLine {
   const commands: string[] = [];
-  const end = readCommands(line.replace(/\\\r?\n/g, ""), 0, undefined, commands);
-  return { commands, complete: end.complete };
+  const doubts: Doubts = { unsure: false };
+  const text = line.replace(/\\\r?\n/g, "");
+  const end = readCommands(text, 0, undefined, commands, doubts);
+  if (
+    /(^|[^<])<<-?\s*[^<\s]/.test(text) || commands.some((c) => /^(eval|\.|source)(\s|$)/.test(c))
+  ) {
+    doubts.unsure = true;
+  }
+  return { commands, complete: end.complete && !doubts.unsure };
 }
 
 /**
@@ -47,6 +62,7 @@ function readCommands(
   i: number,
   close: ")" | "`" | undefined,
   out: string[],
+  doubts: Doubts,
 ): { end: number; complete: boolean } {
   let current = "";
   let depth = 0;
@@ -77,8 +93,13 @@ function readCommands(
       i = j + 1;
       continue;
     }
+    if (c === "$" && s[i + 1] === "{") {
+      // `${x:-$(rm y)}`: a parameter expansion that runs a command is not followed for sure.
+      const j = s.indexOf("}", i);
+      if (j < 0 || /[`(]|\$\{/.test(s.slice(i + 2, j))) doubts.unsure = true;
+    }
     if (c === '"') {
-      const read = readDoubleQuoted(s, i + 1, out);
+      const read = readDoubleQuoted(s, i + 1, out, doubts);
       current += s.slice(i, read.end);
       if (!read.complete) {
         push();
@@ -89,7 +110,8 @@ function readCommands(
     }
     const sub = substitution(s, i);
     if (sub) {
-      const inner = readCommands(s, i + sub.length, sub.close, out);
+      const inner = readCommands(s, i + sub.length, sub.close, out, doubts);
+      if (sub.close === "`") nested(s.slice(i + 1, inner.end - 1), out, doubts);
       current += s.slice(i, inner.end);
       if (!inner.complete) {
         push();
@@ -125,6 +147,7 @@ function readDoubleQuoted(
   s: string,
   i: number,
   out: string[],
+  doubts: Doubts,
 ): { end: number; complete: boolean } {
   while (i < s.length) {
     const c = s[i];
@@ -137,7 +160,8 @@ function readDoubleQuoted(
     const tick = c === "`" ? { length: 1, close: "`" as const } : undefined;
     const open = sub ?? tick;
     if (open) {
-      const inner = readCommands(s, i + open.length, open.close, out);
+      const inner = readCommands(s, i + open.length, open.close, out, doubts);
+      if (open.close === "`") nested(s.slice(i + 1, inner.end - 1), out, doubts);
       if (!inner.complete) return { end: s.length, complete: false };
       i = inner.end;
       continue;
@@ -145,6 +169,18 @@ function readDoubleQuoted(
     i++;
   }
   return { end: s.length, complete: false };
+}
+
+/**
+ * The inside of a backtick substitution with backticks nested in it (`` `a \`b\`` ``): bash reads
+ * it again with `` \` ``, `\\` and `\$` unescaped, so its commands are read again the same way
+ * (for ask and deny), and the line is not sure (for allow).
+ */
+function nested(inside: string, out: string[], doubts: Doubts): void {
+  if (!/\\[`\\$]/.test(inside)) return;
+  doubts.unsure = true;
+  const again = inside.replace(/\\([`\\$])/g, "$1");
+  readCommands(again, 0, undefined, out, doubts);
 }
 
 /** The substitution that opens at `i` (`$(`, `` ` ``, `<(`, `>(`), or undefined. */

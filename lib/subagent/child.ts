@@ -26,6 +26,13 @@ import { type AskOptions, type AskResult, QuestionState, Watchdog } from "./chil
 import { contentDiff } from "./updates.ts";
 import { ALIVE_METHOD, aliveParams, askUserMeta, turnFailure } from "../acp/mm_ext.ts";
 
+let trustHandedOn = false;
+
+/** This run's project file is trusted for the run: asked agents get `MM_TRUST=1` (and only they). */
+export function handTrustToAgents(): void {
+  trustHandedOn = true;
+}
+
 type AcpModule = typeof import("npm:@agentclientprotocol/sdk@2.4.0");
 let acpModule: Promise<AcpModule> | undefined;
 
@@ -228,7 +235,11 @@ export class ChildAgent {
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      env: { MM_ASK_DEPTH: String(this.#depth + 1), ...childKey(this.file) },
+      env: {
+        MM_ASK_DEPTH: String(this.#depth + 1),
+        ...(trustHandedOn ? { MM_TRUST: "1" } : {}),
+        ...childKey(this.file),
+      },
       // At mm's exit: SIGTERM, so the child kills what it started (its commands, its servers).
       atExit: "SIGTERM",
     });

@@ -101,3 +101,17 @@ Deno.test("isLoopback and isOutside", () => {
   ]);
   assertEquals(isOutside("/p", "..x/y"), false);
 });
+
+Deno.test("trustItems: permissions and the sandbox only tighten without trust", () => {
+  const strict = { ...defaultConfig(), sandbox: "workspace" as const, sandboxNetwork: false };
+  assertEquals(items("permissions:\n  deny: [bash(rm *)]\n  ask: [bash(git push*)]\n"), []);
+  assertEquals(items("permissions:\n  allow: [bash(git *)]\n"), [
+    "widens permissions.allow: bash(git *)",
+  ]);
+  assertEquals(items("sandbox: readonly\n", strict), []);
+  assertEquals(items("sandbox: off\n", strict), ["widens sandbox: off (looser than workspace)"]);
+  assertEquals(items("sandboxNetwork: false\n", strict), []);
+  assertEquals(items("sandboxNetwork: true\n", strict), [
+    "widens sandboxNetwork: true (the network back under the sandbox)",
+  ]);
+});

@@ -87,7 +87,7 @@ Deno.test("trust of a project's agent file", async (t) => {
     "mm trust shows what runs and records it; then mm -p runs; a change untrusts": async () => {
       server.script("t-trust", [{ text: "ok" }, { text: "never" }]);
       const dir = await project("t-trust");
-      const trust = await runMM(["trust"], { cwd: dir, env: UNTRUSTED });
+      const trust = await runMM(["trust", "--yes"], { cwd: dir, env: UNTRUSTED });
       assertEquals(trust.code, 0, trust.stderr);
       assertEquals(
         trust.stdout,
@@ -138,7 +138,7 @@ Deno.test("trust of a project's agent file", async (t) => {
       const dir = await project("t-broken");
       await Deno.mkdir(`${dir}/.config/mm`, { recursive: true });
       await Deno.writeTextFile(`${dir}/.config/mm/trusted.json`, "{nope");
-      const trust = await runMM(["trust"], { cwd: dir, env: UNTRUSTED });
+      const trust = await runMM(["trust", "--yes"], { cwd: dir, env: UNTRUSTED });
       assertEquals(trust.code, 2);
       assertStringIncludes(trust.stderr, `trusted.json is not JSON`);
       assertEquals(await Deno.readTextFile(`${dir}/.config/mm/trusted.json`), "{nope");
