@@ -270,7 +270,7 @@ export const TOKEN_DIALECTS: TokenDialect[] = [
   {
     name: "Command R+",
     marker: "Action:(?=[ \\t]*\\n?[ \\t]*```)",
-    placement: "line",
+    placement: "last",
     read: commandR,
   },
   { name: "Gemma tool_code", marker: "`{3,}tool_code\\b", placement: "last", read: gemma },
