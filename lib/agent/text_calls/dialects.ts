@@ -105,6 +105,7 @@ function markedCalls(text: string, known: Declared): Found {
     // A fence that is itself the marker (Gemma's tool_code) is not an example of one.
     const ownFence = tokens[0]?.placement === "last" && code.some(([start]) => start === at);
     if (inRanges(code, at) && !ownFence) continue;
+    if (quotedLine(text, at)) continue;
     let call: { calls: TextCall[]; end: number } | undefined;
     if (tokens.length) {
       let token = tokens[0];
@@ -112,8 +113,10 @@ function markedCalls(text: string, known: Declared): Found {
       if (!call) continue;
       const lineStart = atLineStart(text, at) || afterCall(text, found.spans, at);
       const ends = endsMessage(text, call.end, token.marker);
+      // Introduced by a line ending in `:` and followed by prose, a call is shown in an explanation.
+      const shown = !ends && token.placement === "ending" && introduced(text, at);
       const placed = token.placement === "ending"
-        ? lineStart || ends
+        ? (lineStart || ends) && !shown
         : token.placement === "line"
         ? lineStart
         : lineStart && ends;
@@ -144,6 +147,17 @@ function endsMessage(text: string, end: number, marker: string): boolean {
 function afterCall(text: string, spans: [number, number][], at: number): boolean {
   const last = spans.at(-1);
   return last !== undefined && text.slice(last[1], at).trim() === "";
+}
+
+/** Whether the text before `at` (on its line, else the line before) ends with a colon. */
+function introduced(text: string, at: number): boolean {
+  return /:[ \t]*(?:\r?\n[ \t]*)?$/.test(text.slice(Math.max(0, at - 400), at));
+}
+
+/** Whether the line holding `at` is a blockquote or a list item: what it shows is quoted. */
+function quotedLine(text: string, at: number): boolean {
+  const line = text.slice(text.lastIndexOf("\n", at - 1) + 1, at);
+  return /^[ \t]*(?:>|[-*+][ \t]|\d{1,9}[.)][ \t])/.test(line);
 }
 
 /** Whether only spaces or tabs stand between the start of its line and `at`. */
