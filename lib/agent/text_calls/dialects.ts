@@ -22,7 +22,7 @@ import {
 import { jsonEnd, leadingJsonValues, parseLoose, skipSpace } from "./json_scan.ts";
 import { codeRanges, inRanges, proseOutside } from "./prose.ts";
 import { pythonCalls } from "./pythonic.ts";
-import { dialectsAt, TOKEN_DIALECTS } from "./tokens.ts";
+import { dialectsAt, TOKEN_DIALECTS, trailed } from "./tokens.ts";
 
 export { CALL_KEYS, callsOfValue, declared };
 export type { Declared, Found, KnownTool, KnownTools, TextCall };
@@ -123,6 +123,7 @@ function markedCalls(text: string, known: Declared): Found {
       if (!placed) continue;
     } else if (kind === "[tool_calls]") {
       call = mistralCalls(text, at + m[0].length, known);
+      if (call) call.end = trailed(text, call.end);
       // Mid-sentence, the token is prose unless its calls end the message, as Mistral's do.
       const ends = call !== undefined && endsMessage(text, call.end, "\\[TOOL_CALLS\\]");
       if (!ends && !atLineStart(text, at) && !afterCall(text, found.spans, at)) continue;
@@ -130,6 +131,7 @@ function markedCalls(text: string, known: Declared): Found {
     else if (kind === "<function=") call = qwenCalls(text, at, known);
     else call = hermesCalls(text, at, known);
     if (!call) continue;
+    call.end = trailed(text, call.end);
     found.calls.push(...call.calls);
     found.spans.push([at, call.end]);
     markers.lastIndex = call.end;

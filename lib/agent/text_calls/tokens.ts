@@ -38,9 +38,9 @@ export interface TokenDialect {
 /** A DeepSeek token: `｜` or `|`, `▁` or `_` between its words (servers write either). */
 const ds = (...words: string[]) => `<[｜|]${words.join("[▁_ ]")}[｜|]>`;
 
-/** End-of-turn tokens a call may be followed by: they belong to it. */
+/** End-of-turn tokens a call may be followed by (`</s>` is Mistral's): they belong to it. */
 const TRAILER = new RegExp(
-  `(?:\\s*(?:<\\|(?:eom_id|eot_id|call|end|return|im_end|python_end)\\|>|${
+  `(?:\\s*(?:<\\|(?:eom_id|eot_id|call|end|return|im_end|python_end)\\|>|<\\/s>|${
     ds("end", "of", "sentence")
   }))*`,
   "iy",
@@ -59,7 +59,7 @@ function past(text: string, i: number, re: RegExp): number {
 }
 
 /** The end of the call, past the end-of-turn tokens after it. */
-function trailed(text: string, end: number): number {
+export function trailed(text: string, end: number): number {
   return past(text, end, TRAILER);
 }
 
