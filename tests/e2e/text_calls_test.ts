@@ -2,7 +2,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { runMM, workdir } from "../helpers/mm.ts";
+import { exists, runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { DIALECT_CALLS } from "../fixtures/text_calls/dialects.ts";
 
@@ -142,13 +142,3 @@ Deno.test("text-form tool calls through mm -p", async (t) => {
   });
   await server.close();
 });
-
-/** Whether `path` exists. */
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
