@@ -22,7 +22,7 @@ Deno.test("turnLine: the files a turn changed, named", async (t) => {
   await t.step("two files changed, one left as it was", () => {
     assertMatch(
       turnLine(turn, record(["a.ts", "src/b.ts"], ["c.ts"]), cwd),
-      /  fix it  \(a\.ts, src\/b\.ts\)$/,
+      / {2}fix it {2}\(a\.ts, src\/b\.ts\)$/,
     );
   });
   await t.step(`more than ${FILES_NAMED}: the first ${FILES_NAMED}, then +N more`, () => {
