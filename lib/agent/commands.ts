@@ -694,7 +694,10 @@ export class Conversation {
       if (!turns.length) return { kind: "said", text: NOTHING_TO_UNDO };
       const store = this.agent.keeper?.store;
       const lines = await Promise.all(
-        turns.map(async (t) => ({ turn: t.turn, line: turnLine(t, await store?.record(t.turn)) })),
+        turns.map(async (t) => ({
+          turn: t.turn,
+          line: turnLine(t, await store?.record(t.turn), this.#host.cwd),
+        })),
       );
       return { kind: "turns", turns: lines };
     }

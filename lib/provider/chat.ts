@@ -486,8 +486,10 @@ async function readStream(
       if (event === "error") throw inStreamError(target, chunk?.error ?? chunk ?? data);
       if (typeof chunk !== "object" || chunk === null) continue;
       if (chunk.error !== undefined) throw inStreamError(target, chunk.error);
-      size += takeChunk(chunk, result, request, split);
+      // Told before its deltas are: a piece crossing the limit is neither shown nor held.
+      size += chunkSize(chunk);
       if (size > MAX_ANSWER) throw tooLarge(target, "an answer", MAX_ANSWER);
+      takeChunk(chunk, result, request, split);
     }
   } catch (e) {
     if (request.signal.aborted) throw new StreamAborted();
@@ -509,34 +511,42 @@ async function readStream(
   return result;
 }
 
-/**
- * One `chat.completion.chunk` added to `result`, its deltas told to the request; how many
- * characters of content, reasoning and arguments it added.
- */
+/** How many characters of content, reasoning and arguments a `chat.completion.chunk` holds. */
+// deno-lint-ignore no-explicit-any
+function chunkSize(chunk: any): number {
+  const delta = chunk.choices?.[0]?.delta;
+  if (!delta) return 0;
+  const length = (v: unknown) =>
+    typeof v === "string" ? v.length : v && typeof v === "object" ? JSON.stringify(v).length : 0;
+  let size = length(delta.reasoning_content ?? delta.reasoning) + length(delta.content);
+  for (const tc of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
+    size += length(tc?.function?.arguments);
+  }
+  return size;
+}
+
+/** One `chat.completion.chunk` taken into `result`, its deltas told to the request. */
 function takeChunk(
   // deno-lint-ignore no-explicit-any
   chunk: any,
   result: ChatResult,
   request: ChatRequest,
   split: ThinkSplit,
-): number {
-  let added = 0;
+): void {
   if (chunk.usage) {
     const usage = openaiUsage(chunk.usage, chunk.timings);
     if (usage) result.usage = usage;
   }
   const choice = chunk.choices?.[0];
-  if (!choice) return 0;
+  if (!choice) return;
   if (choice.finish_reason) result.finishReason = choice.finish_reason;
   const delta = choice.delta ?? {};
   const thought = delta.reasoning_content ?? delta.reasoning;
   if (typeof thought === "string" && thought) {
     result.thought += thought;
-    added += thought.length;
     request.onDelta({ type: "thought", text: thought });
   }
   if (typeof delta.content === "string" && delta.content) {
-    added += delta.content.length;
     for (const p of split.push(delta.content)) takePiece(p, result, request);
   }
   for (const tc of delta.tool_calls ?? []) {
@@ -554,10 +564,8 @@ function takeChunk(
       ? JSON.stringify(args)
       : "";
     call.arguments += piece;
-    added += piece.length;
     request.onDelta({ type: "toolCall", index, name: call.name, arguments: call.arguments });
   }
-  return added;
 }
 
 /** A piece of the content (thinking a `<think>` block held, or text) added and told. */

@@ -33,6 +33,8 @@ export interface RestorePlan {
   faults: string[];
   /** A turn ran commands outside a git work tree: what they changed cannot be taken back. */
   outsideGit: boolean;
+  /** When the first turn taken back started (ms), when its record says. */
+  since?: number;
 }
 
 /** What a restore did. */
@@ -102,6 +104,8 @@ export async function planRestore(
   const left = new Map<string, PathState | undefined>();
   records.forEach((r, i) => {
     if (!r) return plan.unrecorded.push(turns[i]);
+    const time = Date.parse(r.time);
+    if (!Number.isNaN(time) && !(time >= (plan.since ?? Infinity))) plan.since = time;
     plan.faults.push(...(r.faults ?? []));
     if (r.outsideGit) plan.outsideGit = true;
     for (const [path, state] of Object.entries(r.before)) {
@@ -192,11 +196,39 @@ export async function applyPlan(
       result.failed.push({ path: w.path, why: errorWords(e) });
     }
   }
+  await removeMadeDirs(plan.writes, plan.since);
   await forget();
   for (const t of plan.turns) await store.dropRecord(t);
   await store.dropJournal();
   await store.prune().catch(() => {});
   return result;
+}
+
+/**
+ * Removes the folders the turns made that are empty once their files are gone: the folders above a
+ * path given back its absence, deepest first, when one is empty, holds no path given back a file,
+ * and was made after the turns began (`since`; kept when the file system does not tell).
+ */
+export async function removeMadeDirs(
+  writes: { path: string; to: PathState }[],
+  since?: number,
+): Promise<void> {
+  const kept = writes.filter((w) => w.to.kind !== "absent").map((w) => w.path);
+  const dirs = new Set<string>();
+  for (const w of writes) {
+    if (w.to.kind !== "absent") continue;
+    for (let d = dirname(w.path); d !== dirname(d); d = dirname(d)) dirs.add(d);
+  }
+  const deepest = [...dirs].sort((a, b) => b.length - a.length);
+  for (const dir of deepest) {
+    if (kept.some((p) => p.startsWith(`${dir}/`))) continue;
+    const info = await Deno.lstat(dir).catch(() => undefined);
+    if (!info?.isDirectory) continue;
+    // Only a folder the file system says was made since: never one that was there before.
+    if (since === undefined || !info.birthtime || info.birthtime.getTime() <= since) continue;
+    // Not recursive: a folder holding anything stays.
+    await Deno.remove(dir).catch(() => {});
+  }
 }
 
 /** What the next start finished of a restore that was stopped. */

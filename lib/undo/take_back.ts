@@ -112,8 +112,14 @@ export function reportLines(r: UndoReport): string[] {
   return lines;
 }
 
-/** One line of `/rewind`'s list: the turn, its time, its prompt's first line, its files changed. */
-export function turnLine(turn: TurnOf, record: TurnRecord | undefined): string {
+/** How many of a turn's files `/rewind` names before it counts the rest. */
+export const FILES_NAMED = 3;
+
+/**
+ * One line of `/rewind`'s list: the turn, its time, its prompt's first line, the files it changed
+ * (relative to `cwd`; the first {@linkcode FILES_NAMED}, then `+N more`).
+ */
+export function turnLine(turn: TurnOf, record: TurnRecord | undefined, cwd = ""): string {
   const time = record ? new Date(record.time).toTimeString().slice(0, 5) : "--:--";
   const first = turn.prompt.split("\n")[0].trim();
   const shown = first.length > 60 ? `${first.slice(0, 59)}…` : first;
@@ -121,9 +127,18 @@ export function turnLine(turn: TurnOf, record: TurnRecord | undefined): string {
     ? Object.keys(record.before).filter((p) => {
       const a = record.after?.[p];
       return !a || JSON.stringify(a) !== JSON.stringify(record.before[p]);
-    }).length
+    })
     : undefined;
-  const files = changed === undefined ? "files not kept" : `${changed} file(s) changed`;
+  const rel = (p: string) => (cwd && relative(cwd, p)) || p;
+  const named = changed?.slice(0, FILES_NAMED).map(rel).join(", ");
+  const more = changed && changed.length > FILES_NAMED
+    ? ` +${changed.length - FILES_NAMED} more`
+    : "";
+  const files = changed === undefined
+    ? "files not kept"
+    : changed.length
+    ? `${named}${more}`
+    : "no files changed";
   return `${String(turn.turn).padStart(3)}  ${time}  ${shown}  (${files})`;
 }
 

@@ -49,6 +49,9 @@ Deno.test("bounded reading of a model server", async (t) => {
         sentence(r.stderr),
         /^mm: the llamacpp server at .* sent an answer of more than 32 MiB for "huge-answer", mm's limit — mm stopped reading it: set `maxTokens`/,
       );
+      // What was said before the failure is shown up to 64 KiB, the rest counted, not printed.
+      if (r.stderr.length > 100_000) throw new Error(`stderr of ${r.stderr.length} characters`);
+      assertMatch(r.stderr, /\n… \d+ more characters not shown\nmm: /);
     },
     "a 40 MB completion that is not streamed: the 32 MiB limit of a body": async () => {
       server.script("huge-body", [{ huge: "body", bytes: 40 * MB }]);

@@ -2,7 +2,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { runMM, workdir } from "../helpers/mm.ts";
+import { exists, runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { DIALECT_CALLS } from "../fixtures/text_calls/dialects.ts";
 
@@ -105,6 +105,26 @@ Deno.test("text-form tool calls through mm -p", async (t) => {
           arguments: JSON.parse(c.function.arguments),
         }));
         assertEquals(calls, sample.calls, dialect);
+      }
+    },
+    "calls shown in an indented code block are text, never run": async () => {
+      const cmd = '{"command": "echo RAN > ran.txt"}';
+      const answers = [
+        `Hermes output:\n\n    <tool_call>{"name": "bash", "arguments": ${cmd}}</tool_call>\n`,
+        `Llama:\n\n    <|python_tag|>{"name": "bash", "parameters": ${cmd}}\n`,
+        `Mistral:\n\n\t[TOOL_CALLS]bash[ARGS]${cmd}\n`,
+        "GLM:\n\n    <tool_call>bash\n    <arg_key>command</arg_key>\n" +
+        "    <arg_value>echo RAN > ran.txt</arg_value>\n    </tool_call>\n",
+      ];
+      for (const [i, text] of answers.entries()) {
+        const model = `shown-${i}`;
+        server.script(model, [{ text, chunkSize: 5 }, { text: "Ran." }]);
+        const dir = await dirFor(model);
+        const run = await runMM(["-p", "go"], { cwd: dir });
+        assertEquals([run.code, run.stdout], [0, text.trimEnd() + "\n"], run.stderr);
+        assertEquals(server.chats(model).length, 1, text);
+        assertEquals(run.stderr.includes("bash:"), false, run.stderr);
+        assertEquals(await exists(`${dir}/ran.txt`), false, text);
       }
     },
     "a JSON answer repeating itself prints whole; with structuredOutput too": async () => {

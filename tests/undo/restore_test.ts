@@ -78,6 +78,42 @@ Deno.test("undo store and restore plan", async (t) => {
     },
   );
 
+  await t.step(
+    "folders the turn made are removed once empty; those there before stay",
+    async () => {
+      const { dir, store, keeper } = await setup();
+      await Deno.mkdir(`${dir}/old/empty`, { recursive: true });
+      await Deno.writeTextFile(`${dir}/old/keep`, "k");
+      nextMillisecond();
+      await keeper.begin(1, "p");
+      // Times are kept to the millisecond: what the turn makes is made in a later one.
+      nextMillisecond();
+      await keeper.beforeCall(writes, { path: "sub/deeper/s.txt" });
+      await keeper.beforeCall(writes, { path: "old/empty/n.txt" });
+      await keeper.beforeCall(writes, { path: "mixed/n.txt" });
+      await Deno.mkdir(`${dir}/sub/deeper`, { recursive: true });
+      await Deno.writeTextFile(`${dir}/sub/deeper/s.txt`, "s");
+      await Deno.writeTextFile(`${dir}/old/empty/n.txt`, "n");
+      await Deno.mkdir(`${dir}/mixed`);
+      await Deno.writeTextFile(`${dir}/mixed/n.txt`, "n");
+      await keeper.end();
+      // Someone else's file in a folder the turn made: the folder stays.
+      await Deno.writeTextFile(`${dir}/mixed/mine.txt`, "mine");
+      const result = await applyPlan(
+        store,
+        await planRestore(store, [1], [await store.record(1)]),
+        () => Promise.resolve(),
+      );
+      assertEquals(result.failed, []);
+      const gone = async (p: string) =>
+        await Deno.lstat(`${dir}/${p}`).then(() => false, () => true);
+      assertEquals(await gone("sub"), true, "sub/ and sub/deeper/ were made by the turn");
+      assertEquals(await gone("old/empty"), false, "old/empty/ was there, empty, before");
+      assertEquals(await gone("mixed/n.txt"), true);
+      assertEquals(await gone("mixed/mine.txt"), false);
+    },
+  );
+
   await t.step("changed since, now a directory: left alone and named", async () => {
     const { dir, store, keeper } = await setup();
     await Deno.writeTextFile(`${dir}/a`, "one");
@@ -201,3 +237,9 @@ Deno.test("undo store and restore plan", async (t) => {
     assertEquals(after < before, true);
   });
 });
+
+/** Returns once the clock has moved on to the next millisecond. */
+function nextMillisecond(): void {
+  const now = Date.now();
+  while (Date.now() <= now) { /* at most a millisecond */ }
+}

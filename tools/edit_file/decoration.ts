@@ -218,7 +218,7 @@ function escapedLayer(text: string): Set<string> | undefined {
  */
 export function withoutEscapes(old: string, neu: string, fileText: string): Cleaned | undefined {
   const kinds = escapedLayer(old);
-  if (!kinds) return undefined;
+  if (!kinds) return doubledBackslashes(old, neu, fileText);
   const escapedToo = escapedLayer(neu) !== undefined;
   const held = [...kinds].filter((k) => fileText.includes(`\\${k}`));
   if (!held.length) {
@@ -255,6 +255,20 @@ export function withoutEscapes(old: string, neu: string, fileText: string): Clea
   }).join("");
   if (unclear) return undefined;
   return { old: found[0], new: newText.replaceAll("\r\n", "\n"), relaxation: "escapes" };
+}
+
+/**
+ * old on one line whose only escapes are doubled backslashes (`print('a\\n')` for the file's
+ * `print('a\n')`), read once more when that is a text of the file; new too when it has them.
+ */
+function doubledBackslashes(old: string, neu: string, fileText: string): Cleaned | undefined {
+  const kinds = escapesIn(old);
+  if (old.includes("\n") || kinds?.size !== 1 || !kinds.has("\\")) return undefined;
+  const undone = unescape(old);
+  if (!fileText.includes(undone)) return undefined;
+  const newKinds = escapesIn(neu);
+  const escapedToo = !neu.includes("\n") && newKinds?.size === 1 && newKinds.has("\\");
+  return { old: undone, new: escapedToo ? unescape(neu) : neu, relaxation: "escapes" };
 }
 
 // ---------------------------------------------------------------------------------------------

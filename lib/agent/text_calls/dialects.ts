@@ -22,7 +22,7 @@ import {
 import { jsonEnd, leadingJsonValues, parseLoose, skipSpace } from "./json_scan.ts";
 import { codeRanges, inRanges, proseOutside } from "./prose.ts";
 import { pythonCalls } from "./pythonic.ts";
-import { dialectsAt, TOKEN_DIALECTS } from "./tokens.ts";
+import { dialectsAt, TOKEN_DIALECTS, trailed } from "./tokens.ts";
 
 export { CALL_KEYS, callsOfValue, declared };
 export type { Declared, Found, KnownTool, KnownTools, TextCall };
@@ -105,6 +105,7 @@ function markedCalls(text: string, known: Declared): Found {
     // A fence that is itself the marker (Gemma's tool_code) is not an example of one.
     const ownFence = tokens[0]?.placement === "last" && code.some(([start]) => start === at);
     if (inRanges(code, at) && !ownFence) continue;
+    if (quotedLine(text, at)) continue;
     let call: { calls: TextCall[]; end: number } | undefined;
     if (tokens.length) {
       let token = tokens[0];
@@ -112,14 +113,17 @@ function markedCalls(text: string, known: Declared): Found {
       if (!call) continue;
       const lineStart = atLineStart(text, at) || afterCall(text, found.spans, at);
       const ends = endsMessage(text, call.end, token.marker);
+      // Introduced by a line ending in `:` and followed by prose, a call is shown in an explanation.
+      const shown = !ends && token.placement === "ending" && introduced(text, at);
       const placed = token.placement === "ending"
-        ? lineStart || ends
+        ? (lineStart || ends) && !shown
         : token.placement === "line"
         ? lineStart
         : lineStart && ends;
       if (!placed) continue;
     } else if (kind === "[tool_calls]") {
       call = mistralCalls(text, at + m[0].length, known);
+      if (call) call.end = trailed(text, call.end);
       // Mid-sentence, the token is prose unless its calls end the message, as Mistral's do.
       const ends = call !== undefined && endsMessage(text, call.end, "\\[TOOL_CALLS\\]");
       if (!ends && !atLineStart(text, at) && !afterCall(text, found.spans, at)) continue;
@@ -127,6 +131,7 @@ function markedCalls(text: string, known: Declared): Found {
     else if (kind === "<function=") call = qwenCalls(text, at, known);
     else call = hermesCalls(text, at, known);
     if (!call) continue;
+    call.end = trailed(text, call.end);
     found.calls.push(...call.calls);
     found.spans.push([at, call.end]);
     markers.lastIndex = call.end;
@@ -144,6 +149,17 @@ function endsMessage(text: string, end: number, marker: string): boolean {
 function afterCall(text: string, spans: [number, number][], at: number): boolean {
   const last = spans.at(-1);
   return last !== undefined && text.slice(last[1], at).trim() === "";
+}
+
+/** Whether the text before `at` (on its line, else the line before) ends with a colon. */
+function introduced(text: string, at: number): boolean {
+  return /:[ \t]*(?:\r?\n[ \t]*)?$/.test(text.slice(Math.max(0, at - 400), at));
+}
+
+/** Whether the line holding `at` is a blockquote or a list item: what it shows is quoted. */
+function quotedLine(text: string, at: number): boolean {
+  const line = text.slice(text.lastIndexOf("\n", at - 1) + 1, at);
+  return /^[ \t]*(?:>|[-*+][ \t]|\d{1,9}[.)][ \t])/.test(line);
 }
 
 /** Whether only spaces or tabs stand between the start of its line and `at`. */

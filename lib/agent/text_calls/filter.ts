@@ -37,6 +37,7 @@ const MARKER_WORDS = [
   "<|tool_call",
   "<toolcall>",
   "<|start_action|>",
+  "functools[",
 ];
 /** Markers held only at a line start. */
 const LINE_START_WORDS = new Set([
@@ -45,6 +46,7 @@ const LINE_START_WORDS = new Set([
   "action:",
   "```tool_code",
   "commentary to=functions.",
+  "functools[",
 ]);
 
 const ANY_MARKER = new RegExp(

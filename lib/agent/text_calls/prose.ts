@@ -3,7 +3,10 @@
  * around the calls found in it.
  */
 
-/** The ranges of fenced code blocks and inline code spans: what a message shows, not what it does. */
+/**
+ * The ranges of fenced code blocks, indented code blocks and inline code spans: what a message
+ * shows, not what it does.
+ */
 export function codeRanges(text: string): [number, number][] {
   const ranges: [number, number][] = [];
   const open = /^[ \t]{0,3}(`{3,}|~{3,})[^\n]*$/gm;
@@ -19,11 +22,38 @@ export function codeRanges(text: string): [number, number][] {
     ranges.push([m.index, end]);
     open.lastIndex = end;
   }
+  for (const block of indentedBlocks(text)) if (!inRanges(ranges, block[0])) ranges.push(block);
   const inline = /(`+)[^`\n]+?\1/g;
   while ((m = inline.exec(text))) {
     if (!inRanges(ranges, m.index)) ranges.push([m.index, inline.lastIndex]);
   }
   return ranges;
+}
+
+/**
+ * Markdown's indented code blocks: after a blank line, lines indented by four spaces or a tab, up to
+ * the first line indented less that is not blank.
+ */
+function indentedBlocks(text: string): [number, number][] {
+  const blocks: [number, number][] = [];
+  const indented = /^(?: {4}| {0,3}\t)/;
+  let start = -1;
+  let end = 0;
+  let blankBefore = false;
+  let at = 0;
+  for (const line of text.split("\n")) {
+    const blank = line.trim() === "";
+    if (start >= 0 && !blank && !indented.test(line)) {
+      blocks.push([start, end]);
+      start = -1;
+    }
+    if (start < 0 && !blank && blankBefore && indented.test(line)) start = at;
+    if (start >= 0 && !blank) end = at + line.length;
+    blankBefore = blank;
+    at += line.length + 1;
+  }
+  if (start >= 0) blocks.push([start, end]);
+  return blocks;
 }
 
 /** Whether `at` is inside one of the `[start, end)` ranges. */

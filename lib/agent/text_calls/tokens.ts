@@ -1,7 +1,7 @@
 /**
  * The dialects that open with a special token or a fixed word: Llama `<|python_tag|>` and
  * `<|python_start|>`, gpt-oss harmony `to=functions.NAME`, DeepSeek `<｜tool▁calls▁begin｜>`,
- * Granite and Phi-4-mini `<|tool_call|>`, Kimi K2 `<|tool_call_begin|>`, LFM2
+ * Granite and Phi-4-mini `<|tool_call|>`, Phi-4-mini `functools[…]`, Kimi K2 `<|tool_call_begin|>`, LFM2
  * `<|tool_call_start|>`, Nemotron `<TOOLCALL>`, Command R `<|START_ACTION|>` and `Action:` with a
  * JSON fence, and Gemma's `tool_code` fence (docs/small-models.md has the table and sources).
  */
@@ -38,9 +38,9 @@ export interface TokenDialect {
 /** A DeepSeek token: `｜` or `|`, `▁` or `_` between its words (servers write either). */
 const ds = (...words: string[]) => `<[｜|]${words.join("[▁_ ]")}[｜|]>`;
 
-/** End-of-turn tokens a call may be followed by: they belong to it. */
+/** End-of-turn tokens a call may be followed by (`</s>` is Mistral's): they belong to it. */
 const TRAILER = new RegExp(
-  `(?:\\s*(?:<\\|(?:eom_id|eot_id|call|end|return|im_end|python_end)\\|>|${
+  `(?:\\s*(?:<\\|(?:eom_id|eot_id|call|end|return|im_end|python_end)\\|>|<\\/s>|${
     ds("end", "of", "sentence")
   }))*`,
   "iy",
@@ -59,7 +59,7 @@ function past(text: string, i: number, re: RegExp): number {
 }
 
 /** The end of the call, past the end-of-turn tokens after it. */
-function trailed(text: string, end: number): number {
+export function trailed(text: string, end: number): number {
   return past(text, end, TRAILER);
 }
 
@@ -240,6 +240,15 @@ function gemma(text: string, at: number, known: Declared): MarkedCalls | undefin
   return s < 0 ? undefined : { calls: found.calls, end: trailed(text, s) };
 }
 
+/** Phi-4-mini: `functools[{"name", "arguments"}, …]` (vLLM `phi4mini_tool_parser.py`). */
+function functools(text: string, at: number, known: Declared): MarkedCalls | undefined {
+  const s = after(text, at, /functools(?=\[)/iy);
+  if (s < 0) return undefined;
+  const end = jsonEnd(text, s);
+  const calls = end < 0 ? undefined : callsOfValue(parseLoose(text.slice(s, end)), known, false);
+  return calls && { calls, end: trailed(text, end) };
+}
+
 /** Every dialect read here, most written first. */
 export const TOKEN_DIALECTS: TokenDialect[] = [
   wrapped("Llama <|python_tag|>", "<\\|python_tag\\|>"),
@@ -258,6 +267,7 @@ export const TOKEN_DIALECTS: TokenDialect[] = [
     read: deepseek,
   },
   wrapped("Granite, Phi-4-mini <|tool_call|>", "<\\|tool_call\\|>", "<\\|?/tool_call\\|>"),
+  { name: "Phi-4-mini functools", marker: "functools(?=\\[)", placement: "line", read: functools },
   {
     name: "Kimi K2",
     marker: "<\\|tool_calls_section_begin\\|>|<\\|tool_call_begin\\|>",
@@ -270,7 +280,7 @@ export const TOKEN_DIALECTS: TokenDialect[] = [
   {
     name: "Command R+",
     marker: "Action:(?=[ \\t]*\\n?[ \\t]*```)",
-    placement: "line",
+    placement: "last",
     read: commandR,
   },
   { name: "Gemma tool_code", marker: "`{3,}tool_code\\b", placement: "last", read: gemma },

@@ -12,9 +12,24 @@ import { endsCall, indented, NestedTitles, nestedToolLine } from "./nested_lines
 import type { Output } from "./output.ts";
 import { visible } from "./visible.ts";
 
+/**
+ * How much of the text said before a call (or a failure) is kept to show on stderr: the rest is
+ * counted, not held (an answer may run to the 32 MiB limit before it fails).
+ */
+export const PENDING_SHOWN = 64 * 1024;
+
 /** The text rendering: the answer on stdout, everything else on stderr, dimmed only on a terminal. */
 export function plain(out: Output, config: Config): (e: AgentEvent) => void {
   let pending = "";
+  let dropped = 0;
+  /** Writes the text said so far, then a line counting what was not kept. */
+  const flush = (): void => {
+    const text = pending.trim();
+    const more = dropped ? `\n… ${dropped} more characters not shown` : "";
+    if (text) out.stderr(visible(text) + more + "\n");
+    pending = "";
+    dropped = 0;
+  };
   let thinking = false;
   const endThought = () => {
     if (thinking) out.stderr("\n");
@@ -30,9 +45,15 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
   };
   const render = (e: AgentEvent): void => {
     switch (e.type) {
-      case "text":
-        pending += e.text;
+      case "text": {
+        const room = PENDING_SHOWN - pending.length;
+        if (room >= e.text.length) pending += e.text;
+        else {
+          pending += e.text.slice(0, Math.max(0, room));
+          dropped += e.text.length - Math.max(0, room);
+        }
         break;
+      }
       case "thought":
         if (!out.colour) break;
         if (!thinking) out.stderr(out.dim("💭 "));
@@ -41,8 +62,7 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
         break;
       case "tool_call":
         endThought();
-        if (pending.trim()) out.stderr(visible(pending.trim()) + "\n");
-        pending = "";
+        flush();
         out.stderr(toolLine(e.emoji, e.name, e.summary) + "\n");
         break;
       case "tool_input":
@@ -94,8 +114,7 @@ export function plain(out: Output, config: Config): (e: AgentEvent) => void {
       case "error":
         endThought();
         // What the model said before the turn failed is not an answer, but it was said.
-        if (pending.trim()) out.stderr(visible(pending.trim()) + "\n");
-        pending = "";
+        flush();
         out.stderr(`${visible(errorLine(e.message, e.kind))}\n`);
         break;
     }

@@ -1,7 +1,7 @@
 /** mm -p's text rendering (lib/frontend/terminal/plain.ts): how a failed turn's error is shown. */
 
 import type { AgentEvent } from "../../../lib/agent/events.ts";
-import { plain } from "../../../lib/frontend/terminal/plain.ts";
+import { PENDING_SHOWN, plain } from "../../../lib/frontend/terminal/plain.ts";
 import type { Output } from "../../../lib/frontend/terminal/output.ts";
 import { defaultConfig } from "../../../lib/config/config.ts";
 import { assertEquals } from "../../helpers/assert.ts";
@@ -53,4 +53,17 @@ Deno.test("plain: errors", async (t) => {
       "partial\nmm: bad^[[2J\n",
     );
   });
+});
+
+Deno.test("plain: the text said before a failure is kept up to PENDING_SHOWN, the rest counted", () => {
+  const piece = "abcdefghij".repeat(10_000);
+  const events: AgentEvent[] = Array.from({ length: 10 }, () => ({ type: "text", text: piece }));
+  events.push({ type: "error", message: "too much", kind: "sentence", where: "generation" });
+  const shown = piece.repeat(10).slice(0, PENDING_SHOWN);
+  const more = piece.length * 10 - PENDING_SHOWN;
+  assertEquals(rendered(events), `${shown}\n… ${more} more characters not shown\nmm: too much\n`);
+  assertEquals(
+    rendered([{ type: "text", text: "short" }, events.at(-1)!]),
+    "short\nmm: too much\n",
+  );
 });

@@ -70,6 +70,11 @@ Deno.test("decoration", async (t) => {
     assertEquals(withoutEscapes("a\\nb\\d", "c", "x"), undefined, "\\d is no JSON escape");
     assertEquals(withoutEscapes("a\nb\\n", "c", "x"), undefined, "old has a real newline");
     assertEquals(withoutEscapes("C:\\\\x", "c", "x"), undefined, "only a backslash");
+    assertEquals(withoutEscapes("print('a\\\\n')", "print('b\\\\n')", "    print('a\\n')\n"), {
+      old: "print('a\\n')",
+      new: "print('b\\n')",
+      relaxation: "escapes",
+    }, "doubled backslashes alone, read once more as the file's text");
   });
 
   await t.step("decoration on new alone: a fence in a code file, mm's numbers", () => {

@@ -96,3 +96,18 @@ c.apply(
   "func f() {\n\tif ok {\n\t\treturn 2\n\t}\n}\n",
   SAYS,
 );
+c.apply(
+  "a C-style `\\n` in a string escaped twice, no escaped quote: one backslash",
+  "greet.py",
+  "def greet():\n    print('a\\n')\n",
+  edit("print('a\\\\n')", "print('b\\\\n')"),
+  "def greet():\n    print('b\\n')\n",
+  SAYS,
+);
+c.refuse(
+  "a doubled backslash alone that reads as no text of the file",
+  "notes.txt",
+  "alpha\nbeta\n",
+  edit("alpha\\\\beta", "x"),
+  NOT_FOUND,
+);
