@@ -31,6 +31,8 @@ export interface OneShotOptions {
   continueLatest?: boolean;
   /** `--session ID`. */
   sessionId?: string;
+  /** `--model` was given: it wins over a resumed session's model. */
+  modelFlag?: boolean;
   /** The answer's schema (`--output-schema`, `outputSchema`), compiled by {@linkcode answerSchema}. */
   schema?: AnswerChecker;
   /** `--timeout`: the longest the whole run may take, in milliseconds (then exit 124). */

@@ -46,6 +46,8 @@ export interface LineOptions {
   cwd: string;
   continueLatest?: boolean;
   sessionId?: string;
+  /** `--model` was given: it wins over a resumed session's model. */
+  modelFlag?: boolean;
   /** `mm -r`: the session picker first (lib/frontend/line/picker.ts). */
   resume?: boolean;
   /** The keys; the terminal's stdin unless a test gives its own. */

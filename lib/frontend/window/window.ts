@@ -47,6 +47,8 @@ export interface WindowOptions {
   cwd: string;
   continueLatest?: boolean;
   sessionId?: string;
+  /** `--model` was given: it wins over a resumed session's model. */
+  modelFlag?: boolean;
   /** `mm -r -tui`: the session picker first. */
   resume?: boolean;
   /** Report the mouse (off with `--no-mouse` or `window.mouse: false`). */
