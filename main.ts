@@ -83,6 +83,7 @@ async function run(args: string[]): Promise<number> {
       resume: flags.resume,
       continueLatest: flags.continue,
       sessionId: flags.session,
+      modelFlag: flags.model !== undefined,
     });
   }
   if (flags.args.length) {
@@ -113,6 +114,7 @@ async function run(args: string[]): Promise<number> {
     json: flags.json,
     continueLatest: flags.continue,
     sessionId: flags.session,
+    modelFlag: flags.model !== undefined,
     schema,
     timeoutMs,
     plan: flags.plan,
@@ -166,6 +168,7 @@ async function windowMode(flags: Flags): Promise<number> {
     resume: flags.resume,
     continueLatest: flags.continue,
     sessionId: flags.session,
+    modelFlag: flags.model !== undefined,
     mouse: config.window.mouse && !flags.noMouse,
   });
 }

@@ -28,9 +28,42 @@ import {
   type UndoReport,
   UndoStoreError,
 } from "../undo/take_back.ts";
-import { attachFiles, diskPorts, mentionsOf } from "./attach.ts";
+import { attachFiles, type Attachment, diskPorts, mentionsOf } from "./attach.ts";
 import type { TurnOutcome } from "./texts.ts";
 import { emptyCounters } from "./recap.ts";
+
+/**
+ * The prompt with the files its `@` mentions (and an editor's `linked` paths) name, read by hand
+ * through `agent`'s gate as read_file shows them (lib/agent/attach.ts): every front end's way,
+ * `mm -p`'s included. A missing path or one the gate refuses: nothing to send, and why.
+ */
+export async function attachMentions(
+  agent: Agent,
+  text: string,
+  signal: AbortSignal,
+  where: { cwd: string; maxOutput: number; linked?: string[] },
+): Promise<Attachment> {
+  const paths = [...new Set([...mentionsOf(text), ...(where.linked ?? [])])];
+  return await attachFiles(text, paths, {
+    cwd: where.cwd,
+    maxOutput: where.maxOutput,
+    read: async (path) => {
+      const outcome = await agent.runCommand(
+        "read_file",
+        { path, numbered: true },
+        signal,
+        "attach",
+      );
+      if (outcome.kind === "refused") return { kind: "refused", text: outcome.text };
+      return {
+        kind: "read",
+        output: outcome.result.output,
+        failed: outcome.result.failed ?? false,
+      };
+    },
+    ...diskPorts(where.cwd),
+  });
+}
 
 /** A typed command: its name and the rest of the line. */
 export interface SlashCommand {
@@ -538,26 +571,11 @@ export class Conversation {
    * said as a `📎` notice. A missing file or a refused one sends nothing: an error says why.
    */
   async prompt(text: string, signal: AbortSignal, linked: string[] = []): Promise<TurnOutcome> {
-    const paths = [...new Set([...mentionsOf(text), ...linked])];
     const { cwd, config } = this.#host;
-    const attached = await attachFiles(text, paths, {
+    const attached = await attachMentions(this.agent, text, signal, {
       cwd,
       maxOutput: config.maxOutput,
-      read: async (path) => {
-        const outcome = await this.agent.runCommand(
-          "read_file",
-          { path, numbered: true },
-          signal,
-          "attach",
-        );
-        if (outcome.kind === "refused") return { kind: "refused", text: outcome.text };
-        return {
-          kind: "read",
-          output: outcome.result.output,
-          failed: outcome.result.failed ?? false,
-        };
-      },
-      ...diskPorts(cwd),
+      linked,
     });
     if (!attached.ok) {
       this.#host.emit({

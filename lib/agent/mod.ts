@@ -7,6 +7,7 @@
 export { Agent } from "./agent.ts";
 export type { AgentEvent } from "./events.ts";
 export {
+  attachMentions,
   type CommandOutcome,
   commandsOf,
   Conversation,

@@ -128,6 +128,12 @@ export type SandboxMode = "off" | "workspace" | "readonly";
 /** Every value of `sandbox`, in the order the docs list them. */
 export const SANDBOX_MODES: readonly SandboxMode[] = ["off", "workspace", "readonly"];
 
+/** Whether line and window mode ring the terminal's bell (lib/frontend/terminal/notify.ts). */
+export type NotifyMode = "bell" | "off";
+
+/** Every value of `notify`, in the order the docs list them. */
+export const NOTIFY_MODES: readonly NotifyMode[] = ["bell", "off"];
+
 /** Whether the model is asked to think (`thinking`): `auto` asks nothing of the server. */
 export type Thinking = "auto" | "on" | "off";
 
@@ -178,6 +184,8 @@ export interface Config {
   unloadModels: boolean;
   /** Whether line and window mode warm a local server's cache with the prompt's prefix. */
   warmup: boolean;
+  /** `bell`: line and window mode ring the bell after a long turn and at a question. */
+  notify: NotifyMode;
   /**
    * The JSON Schema the final answer must follow (`outputSchema`, or its older name
    * `structuredOutput`: either key sets both fields, so code may read either).
@@ -245,6 +253,7 @@ export function defaultConfig(): Config {
     saveAnswerTool: false,
     unloadModels: true,
     warmup: true,
+    notify: "bell",
     lsp: { servers: [] },
     mmConfigs: {},
     sessions: { enabled: true, dir: "", keep: 200, autoSearchMemory: false, searchMemory: true },

@@ -3,6 +3,7 @@
 import {
   type AgentEvent,
   type AnswerChecker,
+  attachMentions,
   compileAnswerSchema,
   schemaErrorText,
   schemaRetryPrompt,
@@ -30,6 +31,8 @@ export interface OneShotOptions {
   continueLatest?: boolean;
   /** `--session ID`. */
   sessionId?: string;
+  /** `--model` was given: it wins over a resumed session's model. */
+  modelFlag?: boolean;
   /** The answer's schema (`--output-schema`, `outputSchema`), compiled by {@linkcode answerSchema}. */
   schema?: AnswerChecker;
   /** `--timeout`: the longest the whole run may take, in milliseconds (then exit 124). */
@@ -199,7 +202,17 @@ async function oneTurn(opts: OneShotOptions, stop: RunStop): Promise<number> {
       warn: (message) => emit({ type: "warning", message }),
     });
     if (opts.plan) agent.plan = true;
-    let outcome: TurnOutcome = await agent.runTurn(opts.prompt, controller.signal);
+    // `@path` mentions go along as in line mode; a missing or refused one sends nothing (exit 1).
+    const attached = await attachMentions(agent, opts.prompt, controller.signal, {
+      cwd: begun.cwd,
+      maxOutput: opts.config.maxOutput,
+    });
+    if (!attached.ok) {
+      emit({ type: "error", message: attached.text, kind: "sentence", where: "generation" });
+      return 1;
+    }
+    for (const line of attached.lines) emit({ type: "notice", message: line });
+    let outcome: TurnOutcome = await agent.runTurn(attached.prompt, controller.signal);
     let checked = outcome.status === "answered" && opts.schema
       ? opts.schema(outcome.answer)
       : undefined;

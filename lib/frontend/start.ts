@@ -175,6 +175,8 @@ export interface SessionChoice {
   continueLatest?: boolean;
   /** `--session ID`. */
   sessionId?: string;
+  /** `--model` was given: it wins over a resumed session's model. */
+  modelFlag?: boolean;
 }
 
 /** The warning of a default sessions folder that cannot be made: the run goes on, unsaved. */
@@ -580,16 +582,20 @@ export async function start(opts: StartOptions): Promise<Started | StartFailure>
     for (const warning of runWarnings(run)) opts.runWarning(warning);
     recorder = await openSession(opts, config.model ?? "", opts.sessionWarning);
     for (const warning of recorder?.warnings ?? []) opts.sessionWarning(warning);
+    // A resumed session goes on with the model it recorded (`/model`'s), unless --model says.
+    const resumed = opts.continueLatest || opts.sessionId !== undefined;
+    const recorded = resumed && !opts.modelFlag ? recorder?.session.model : undefined;
+    const chosen = recorded ? { ...config, model: recorded } : config;
     let model: string;
     try {
-      model = await resolveModel(config);
+      model = await resolveModel(chosen);
     } catch (e) {
       if (!(e instanceof ProviderError)) throw e;
       await recorder?.close();
       await closeMcp(run.mcp);
       return { ok: false, error: e.message };
     }
-    const pieces = await startPieces(run, cwd, createClient(config, model));
+    const pieces = await startPieces(run, cwd, createClient(chosen, model));
     for (const warning of pieces.warnings) opts.runWarning(warning);
     return new Started(run, cwd, model, pieces, recorder);
   } catch (e) {

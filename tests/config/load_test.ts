@@ -30,6 +30,7 @@ Deno.test("parseConfig: defaults", async (t) => {
       saveAnswerTool: false,
       unloadModels: true,
       warmup: true,
+      notify: "bell",
       lsp: { servers: [] },
       mmConfigs: {},
       sessions: {

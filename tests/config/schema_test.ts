@@ -9,7 +9,7 @@ import { fault, parse, withDefaults } from "../helpers/config.ts";
 const TOP_KEYS =
   "provider, url, model, apiKey, system, systemFile, temperature, topP, maxTokens, " +
   "contextSize, thinking, reasoningEffort, sendReasoning, yolo, bashTool, bashTimeout, editTools, maxOutput, previewLines, maxTurns, " +
-  "watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, warmup, " +
+  "watchdogTimeout, turnTimeout, skillsDir, fetchContentTool, askUserTool, saveAnswerTool, unloadModels, warmup, notify, " +
   "outputSchema, structuredOutput, lsp, mmConfigs, sessions, hooks, tools, mcpServers, mcp, acp, window, " +
   "sandbox, sandboxNetwork, permissions";
 
@@ -88,6 +88,8 @@ Deno.test("parseConfig: accepted values", async (t) => {
     ["saveAnswerTool", "saveAnswerTool: true", { saveAnswerTool: true }],
     ["unloadModels", "unloadModels: false", { unloadModels: false }],
     ["warmup", "warmup: false", { warmup: false }],
+    ["notify off", "notify: off", { notify: "off" }],
+    ["notify bell", "notify: bell", { notify: "bell" }],
     [
       "outputSchema: the answer's JSON Schema, read into both fields",
       "outputSchema:\n  type: object\n  properties:\n    answer: {type: string}\n  required: [answer]",
@@ -809,6 +811,17 @@ Deno.test("parseConfig: rejected values", async (t) => {
       "acp.title a number",
       "acp:\n  title: 3",
       "mm.yaml:2:10: acp.title: expected a non-empty string, found 3",
+    ],
+    // notify
+    [
+      "notify misspelt",
+      "notify: bel",
+      'mm.yaml:1:9: notify: expected one of bell, off, found "bel" — did you mean "bell"?',
+    ],
+    [
+      "notify a boolean",
+      "notify: false",
+      "mm.yaml:1:9: notify: expected a string, found false",
     ],
     // sandbox, sandboxNetwork
     [

@@ -22,6 +22,8 @@ export class Terminal {
   readonly name: string;
   /** The tmux server's socket, removed with it. */
   #socket: string;
+  /** Where tmux's bell hook counts the bells (./watchBells). */
+  #bellFile: string | undefined;
 
   private constructor(name: string, socket: string) {
     this.name = name;
@@ -116,6 +118,39 @@ export class Terminal {
     throw new Error(`timed out waiting for ${pattern} on the screen:\n${screen}`);
   }
 
+  /**
+   * Counts the bells the program rings from now on (tmux's `alert-bell` hook, which a BEL ending an
+   * OSC sequence does not fire): read with {@linkcode Terminal.bells}.
+   */
+  async watchBells(): Promise<void> {
+    this.#bellFile = await Deno.makeTempFile({ prefix: "mm-bells-" });
+    await tmux(
+      "-L",
+      this.name,
+      "set-hook",
+      "-t",
+      this.name,
+      "alert-bell",
+      `run-shell "echo >> ${this.#bellFile}"`,
+    );
+  }
+
+  /** The bells rung since {@linkcode Terminal.watchBells}. */
+  async bells(): Promise<number> {
+    if (!this.#bellFile) throw new Error("watchBells() first");
+    return (await Deno.readTextFile(this.#bellFile)).split("\n").length - 1;
+  }
+
+  /** Waits until at least `count` bells have rung (polling every 50 ms), or fails after `timeout` ms. */
+  async waitForBells(count = 1, timeout = 10_000): Promise<void> {
+    const deadline = Date.now() + timeout;
+    while (Date.now() < deadline) {
+      if (await this.bells() >= count) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`timed out waiting for ${count} bell(s): ${await this.bells()} rung`);
+  }
+
   /** The pid of the shell tmux started the program in (the program's parent). */
   async shellPid(): Promise<number> {
     return Number(
@@ -173,6 +208,7 @@ export class Terminal {
   async kill(): Promise<void> {
     await tmux("-L", this.name, "kill-server").catch(() => {});
     await Deno.remove(this.#socket).catch(() => {});
+    if (this.#bellFile) await Deno.remove(this.#bellFile).catch(() => {});
   }
 }
 

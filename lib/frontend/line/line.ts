@@ -38,6 +38,7 @@ import type { Key } from "../terminal/keys.ts";
 import { LineRenderer, type Screen } from "./render.ts";
 import { hyperlinksSupported, loadLexer } from "../terminal/markdown.ts";
 import { Spinner } from "./spinner.ts";
+import { Notifier, notifyAfter } from "../terminal/notify.ts";
 
 /** What line mode needs. */
 export interface LineOptions {
@@ -45,6 +46,8 @@ export interface LineOptions {
   cwd: string;
   continueLatest?: boolean;
   sessionId?: string;
+  /** `--model` was given: it wins over a resumed session's model. */
+  modelFlag?: boolean;
   /** `mm -r`: the session picker first (lib/frontend/line/picker.ts). */
   resume?: boolean;
   /** The keys; the terminal's stdin unless a test gives its own. */
@@ -110,6 +113,8 @@ class LineMode {
   #tools: Started["tools"] = [];
   /** What the next line starts with: the prompt `/undo` put back. */
   #putBack = "";
+  /** The bell after a long turn and at a question (`notify: bell`, on a terminal). */
+  readonly #notifier: Notifier;
   /** Where an MCP server's line goes: under the banner, then above the prompt as they come. */
   #showMcp = (line: string): void => void this.#warnings.push(line);
 
@@ -122,6 +127,11 @@ class LineMode {
       colour: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
     };
     this.#spinner = new Spinner(Deno.stderr.isTerminal());
+    this.#notifier = new Notifier({
+      enabled: opts.config.notify === "bell" && Deno.stdout.isTerminal(),
+      write: (bytes) => this.#write(bytes),
+      after: notifyAfter(Deno.env.toObject()),
+    });
     // The answer as Markdown on a terminal with colour; NO_COLOR and a pipe keep its text as it is.
     const markdown = this.#screen.colour
       ? { load: loadLexer, hyperlinks: hyperlinksSupported(Deno.env.toObject()) }
@@ -303,6 +313,7 @@ class LineMode {
     always?: string,
   ): Promise<PermissionAnswer> {
     const render = this.#render;
+    this.#notifier.question();
     // A file change is seen before it is allowed: its diff, dimmed, above the prompt.
     for (const line of change ? changeLines(change, CHANGE_PREVIEW_LINES) : []) {
       render.line(render.dim(`   ${line}`));
@@ -339,7 +350,7 @@ class LineMode {
 
   /** ask_user's questions on the line; Ctrl-C, `/abort` or `/quit` at one cancel the turn. */
   #asker(): AskUser {
-    return lineAsker({
+    const asker = lineAsker({
       readLine: async (prompt) => {
         this.#spinner.stop();
         this.#render.newline();
@@ -365,6 +376,11 @@ class LineMode {
         return "again";
       },
     });
+    // The bell once as a set of questions comes up, not at each line of it.
+    return (questions, signal) => {
+      this.#notifier.question();
+      return asker(questions, signal);
+    };
   }
 
   /** The banner, the language servers' line, start-up's warnings, the continued session's end. */
@@ -448,6 +464,7 @@ class LineMode {
   async #runTurn(conversation: Conversation, text: string): Promise<"quit" | "on"> {
     const render = this.#render;
     await render.ready();
+    this.#notifier.turnStarted();
     const outcome = await this.#busy((signal) => conversation.prompt(text, signal));
     if (outcome.status !== "answered") {
       render.handle({ type: "recap", counters: outcome.counters });
@@ -457,6 +474,7 @@ class LineMode {
       const reason = this.#stop.reason;
       render.line(reason ? `⏹ turn cancelled: ${reason}` : "⏹ turn cancelled");
     }
+    this.#notifier.turnEnded();
     return this.#quitAfterTurn || this.#stop.reason ? "quit" : "on";
   }
 
@@ -465,7 +483,10 @@ class LineMode {
     const controller = new AbortController();
     this.#turn = controller;
     const typed = turnKeys(() => controller.abort());
-    const release = this.#router.push(typed.listen);
+    const release = this.#router.push((key) => {
+      this.#notifier.typed();
+      typed.listen(key);
+    });
     try {
       return await what(controller.signal);
     } finally {

@@ -39,6 +39,7 @@ import { PermissionBox } from "./permission.ts";
 import { DRAG_HINT, WindowScreen } from "./render.ts";
 import { guardExits, suspend, WindowTerminal } from "./terminal.ts";
 import { QUIT_SIGNALS, RunStop } from "../exit.ts";
+import { Notifier, notifyAfter } from "../terminal/notify.ts";
 
 /** What window mode needs. */
 export interface WindowOptions {
@@ -46,6 +47,8 @@ export interface WindowOptions {
   cwd: string;
   continueLatest?: boolean;
   sessionId?: string;
+  /** `--model` was given: it wins over a resumed session's model. */
+  modelFlag?: boolean;
   /** `mm -r -tui`: the session picker first. */
   resume?: boolean;
   /** Report the mouse (off with `--no-mouse` or `window.mouse: false`). */
@@ -108,6 +111,8 @@ class Window {
   #printed = false;
   /** When Esc was last pressed on an empty, idle input (Esc Esc opens the turn list). */
   #escAt = 0;
+  /** The bell after a long turn and at a box or form (`notify: bell`, on a terminal). */
+  readonly #notifier: Notifier;
 
   constructor(opts: WindowOptions) {
     this.#opts = opts;
@@ -126,6 +131,17 @@ class Window {
     });
     this.#screen.header = headerText(opts.config, opts.config.model ?? "…");
     this.#screen.askedHeader = (agent) => this.#askedHeader(agent);
+    this.#notifier = new Notifier({
+      enabled: opts.config.notify === "bell" && Deno.stdout.isTerminal(),
+      write: (bytes) => {
+        try {
+          writeAll(Deno.stdout, bytes);
+        } catch {
+          // A terminal gone: nobody to ring for.
+        }
+      },
+      after: notifyAfter(Deno.env.toObject()),
+    });
   }
 
   async run(): Promise<number> {
@@ -309,6 +325,7 @@ class Window {
   }
 
   #onKey(key: Key): void {
+    if (key.name !== "mouse") this.#notifier.typed();
     if (key.name !== "ctrl-c") this.#interrupted = false;
     // Nothing can be read in a window too small to draw: only the keys that stop or leave act.
     const { columns, rows } = this.#size();
@@ -566,12 +583,14 @@ class Window {
   #runTurn(text: string): void {
     this.#screen.view.prompt(text);
     const conversation = this.#conversation!;
+    this.#notifier.turnStarted();
     this.#busy(async () => {
       const outcome = await conversation.prompt(text, this.#turn!.signal);
       if (outcome.status !== "answered") {
         this.#screen.view.handle({ type: "recap", counters: outcome.counters });
       }
       if (outcome.status === "cancelled") this.#screen.view.note("⏹ turn cancelled", "notice");
+      this.#notifier.turnEnded();
     });
   }
 
@@ -718,6 +737,7 @@ class Window {
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#screen.asking = { kind: "permission", box, answer: done };
       this.#boxOpened();
+      this.#notifier.question();
       this.#screen.requestFrame();
     });
   }
@@ -740,6 +760,7 @@ class Window {
       signal.addEventListener("abort", onAbort, { once: true });
       this.#screen.asking = { kind: "form", form, answer: done };
       this.#boxOpened();
+      this.#notifier.question();
       this.#screen.requestFrame();
     });
   }
