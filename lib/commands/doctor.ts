@@ -9,13 +9,17 @@ import { type StreamStop, StreamWatch } from "../agent/stream_watch.ts";
 import { matchToolName } from "../agent/tool_name.ts";
 import { textToolCalls } from "../agent/text_calls/mod.ts";
 import { parseToolArguments } from "../tool_input.ts";
-import type { Config } from "../config/config.ts";
+import type { Config, ProviderName } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { NOT_IN_PATH, startProblem } from "../exec/program.ts";
 import { sandboxOf, sandboxProblem, sandboxText, sandboxTrial } from "../exec/sandbox.ts";
 import type { ChatClient, ToolSchema } from "../provider/chat.ts";
 import { chatAPIText, type ContextPlan, createClient } from "../provider/client.ts";
-import { type ContextWindowInfo, discoverContextWindow } from "../provider/context_window.ts";
+import {
+  type ContextWindowInfo,
+  discoverContextWindow,
+  type WindowSource,
+} from "../provider/context_window.ts";
 import { pullHint } from "../provider/endpoints.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { listModels } from "../provider/models.ts";
@@ -405,11 +409,47 @@ function toolHint(config: Config, info: ContextWindowInfo): string {
   }
 }
 
+/** Where each provider that tells its window tells it, and how a person changes it. */
+const SERVER_WINDOWS: Partial<
+  Record<ProviderName, {
+    source: WindowSource;
+    server: string;
+    origin: string;
+    restart: (size: number, model: string) => string;
+  }>
+> = {
+  llamacpp: {
+    source: "props",
+    server: "llama-server",
+    origin: "llama-server's /props",
+    restart: (size) => `restart llama-server with -c ${size}`,
+  },
+  dmr: {
+    source: "dmr",
+    server: "Docker Model Runner",
+    origin: "the model's context_size",
+    restart: (size, model) => `run \`docker model configure --context-size ${size} ${model}\``,
+  },
+  lmstudio: {
+    source: "lmstudio",
+    server: "LM Studio",
+    origin: "LM Studio's loaded model",
+    restart: (size, model) => `reload it with \`lms load ${model} --context-length ${size}\``,
+  },
+  vllm: {
+    source: "vllm",
+    server: "vLLM",
+    origin: "vLLM's max_model_len",
+    restart: (size) => `restart vllm serve with --max-model-len ${size}`,
+  },
+};
+
 /**
  * The context window, when the server tells it: Ollama's `/api/show`, llama.cpp's `/props` (and
- * `/v1/models`' `n_ctx_train`), Docker Model Runner's `context_size` (and the GGUF maximum).
+ * `/v1/models`' `n_ctx_train`), Docker Model Runner's `context_size` (and the GGUF maximum),
+ * LM Studio's loaded context length (and its maximum), vLLM's `max_model_len`.
  */
-function contextCheck(
+export function contextCheck(
   config: Config,
   model: string,
   info: ContextWindowInfo,
@@ -435,17 +475,14 @@ function contextCheck(
     }
     return { ok: true, text: `context window: ${model} holds up to ${max} tokens (/api/show)` };
   }
-  if (config.provider === "llamacpp" || config.provider === "dmr") {
-    const llama = config.provider === "llamacpp";
-    const n = info.serverSource === (llama ? "props" : "dmr") ? info.serverWindow : undefined;
+  const told = SERVER_WINDOWS[config.provider];
+  if (told) {
+    const n = info.serverSource === told.source ? info.serverWindow : undefined;
     if (n === undefined) return undefined;
-    const server = llama ? "llama-server" : "Docker Model Runner";
+    const server = told.server;
     const max = info.modelMax;
     const trained = max ? ` (trained for ${max})` : "";
-    const restart = (size: number) =>
-      llama
-        ? `restart llama-server with -c ${size}`
-        : `run \`docker model configure --context-size ${size} ${model}\``;
+    const restart = (size: number) => told.restart(size, model);
     if (n < MIN_CONTEXT) {
       // Twice the least, or all the model holds when that is less.
       const wanted = Math.min(MIN_CONTEXT * 2, max ?? Infinity);
@@ -468,9 +505,9 @@ function contextCheck(
     }
     return {
       ok: true,
-      text: `context window: ${n} tokens (${
-        llama ? "llama-server's /props" : "the model's context_size"
-      })${max ? `; the model was trained for ${max}` : ""}`,
+      text: `context window: ${n} tokens (${told.origin})${
+        max ? `; the model was trained for ${max}` : ""
+      }`,
     };
   }
   return undefined;
