@@ -51,11 +51,10 @@ export function sideAnswer(state: SideState, path: string, body: unknown): Respo
       return state.lmstudio === "v1" ? lmstudioV1Models(state) : notFound();
     case "/api/v0/models":
       return state.lmstudio ? lmstudioV0Models(state) : notFound();
-    case "/api/v1/models/unload":
-      // deno-lint-ignore no-explicit-any
-      return state.lmstudio === "v1"
-        ? lmstudioUnload(state, (body as any)?.instance_id)
-        : notFound();
+    case "/api/v1/models/unload": {
+      const id = (body as { instance_id?: unknown } | undefined)?.instance_id;
+      return state.lmstudio === "v1" ? lmstudioUnload(state, id) : notFound();
+    }
   }
   if (path.endsWith("/models")) return openaiModels(state);
   return undefined;
