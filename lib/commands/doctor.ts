@@ -133,10 +133,12 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
       const info = first ?? await discoverContextWindow(config, model.name, SIDE_TIMEOUT);
       const client = await createClient(config, model.name, info);
       chat = client;
-      report(await toolCallCheck(config, model.name, client, info));
+      const seen = { thought: false };
+      report(await toolCallCheck(config, model.name, client, info, seen));
       const context = contextCheck(config, model.name, info);
       if (context) report(context);
       report(chatAPICheck(client.plan));
+      report(thinkingCheck(config, info, seen.thought));
     }
   }
   for (const c of await lspChecks(config, opts.cwd)) report(c);
@@ -302,6 +304,7 @@ async function toolCallCheck(
   model: string,
   chat: ChatClient,
   info: ContextWindowInfo,
+  seen: { thought: boolean } = { thought: false },
 ): Promise<Check> {
   const controller = new AbortController();
   const silence = config.watchdogTimeout;
@@ -322,6 +325,7 @@ async function toolCallCheck(
       signal: controller.signal,
       onWait: (ms) => watch.wait(ms, Date.now()),
       onDelta: (d) => {
+        if (d.type === "thought" && d.text.trim()) seen.thought = true;
         if (watch.push(d, Date.now()).stop) controller.abort();
       },
     });
@@ -381,6 +385,26 @@ async function toolCallCheck(
   } finally {
     clear();
   }
+}
+
+/**
+ * Whether the model thinks: llama.cpp's `/props` template says so, or the tool-call check's answer
+ * carried reasoning. Never fails: a model that thinks or not both work with mm.
+ */
+export function thinkingCheck(
+  config: Config,
+  info: ContextWindowInfo,
+  thought: boolean,
+): Check {
+  const thinks = thought || info.templateThinks === true;
+  if (!thinks) return { ok: true, text: "thinking: no" };
+  if (config.thinking === "off") {
+    return { ok: true, text: "thinking: the model can think; turned off (thinking: off)" };
+  }
+  return {
+    ok: true,
+    text: `thinking: the model thinks (reasoning sent back: ${config.sendReasoning})`,
+  };
 }
 
 /** The line of a probe the watch stopped: a call that ran away, a model repeating itself. */

@@ -48,6 +48,11 @@ export interface ContextWindowInfo {
   contextSize?: number;
   /** llama.cpp: whether its chat template handles tools (`/props` `chat_template_caps`). */
   templateTools?: boolean;
+  /**
+   * llama.cpp: whether the model's chat template thinks (`/props` `chat_template` writes `<think>`
+   * or reads `enable_thinking`, or `chat_template_caps` says it takes a reasoning effort).
+   */
+  templateThinks?: boolean;
   /** llama.cpp: true for a router of several models (its `/v1/models` gives each a status). */
   router?: boolean;
 }
@@ -186,6 +191,8 @@ async function llamacppWindow(
   if (typeof caps?.supports_tool_calls === "boolean") {
     info.templateTools = caps.supports_tool_calls;
   }
+  const thinks = templateThinks(props);
+  if (thinks !== undefined) info.templateThinks = thinks;
   const list = (models as { data?: unknown } | undefined)?.data;
   if (Array.isArray(list)) {
     type Entry = { id?: unknown; meta?: { n_ctx_train?: unknown }; status?: unknown };
@@ -197,6 +204,20 @@ async function llamacppWindow(
     if (max) info.modelMax = max;
   }
   return info;
+}
+
+/**
+ * Whether a llama.cpp `/props` answer's chat template thinks: it writes `<think>` or reads
+ * `enable_thinking` or `reasoning_content` (Qwen3, DeepSeek R1), or its caps take a reasoning
+ * effort (gpt-oss); undefined when the answer has no template.
+ */
+export function templateThinks(props: unknown): boolean | undefined {
+  const p = props as
+    | { chat_template?: unknown; chat_template_caps?: { supports_reasoning_effort?: unknown } }
+    | undefined;
+  if (p?.chat_template_caps?.supports_reasoning_effort === true) return true;
+  if (typeof p?.chat_template !== "string") return undefined;
+  return /<think>|enable_thinking|reasoning_content/.test(p.chat_template);
 }
 
 /**
