@@ -6,6 +6,7 @@
 
 import type { Config } from "../config/config.ts";
 import { serverRoot } from "./endpoints.ts";
+import { type LmStudioModel, lmstudioModels } from "./lmstudio.ts";
 import { requestServer } from "./http.ts";
 import { sameOllamaModel } from "./unload.ts";
 
@@ -284,27 +285,6 @@ async function lmstudioWindow(
     positive(entry.max_context_length),
     "lmstudio",
   );
-}
-
-/** One model of LM Studio's `GET /api/v1/models`. */
-export interface LmStudioModel {
-  key?: unknown;
-  type?: unknown;
-  max_context_length?: unknown;
-  loaded_instances?: { id?: unknown; config?: { context_length?: unknown } }[];
-}
-
-/**
- * The models of an LM Studio `GET /api/v1/models` answer, or undefined when it is not that shape
- * (an older LM Studio, another server).
- */
-export function lmstudioModels(json: unknown): LmStudioModel[] | undefined {
-  const list = (json as { models?: unknown } | undefined)?.models;
-  if (!Array.isArray(list)) return undefined;
-  return (list as LmStudioModel[]).filter((m) => m && typeof m === "object").map((m) => ({
-    ...m,
-    loaded_instances: Array.isArray(m.loaded_instances) ? m.loaded_instances : [],
-  }));
 }
 
 /** `model`'s entry in an `/api/v1/models` answer: by its key, or by a loaded instance's id. */

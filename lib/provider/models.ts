@@ -1,7 +1,7 @@
 /** Listing a server's models, and picking the model when the agent file names none. */
 
 import type { Config } from "../config/config.ts";
-import { lmstudioModels } from "./context_window.ts";
+import { lmstudioModels } from "./lmstudio.ts";
 import { modelsURL, serverRoot } from "./endpoints.ts";
 import { errorWords, ProviderError, reachReason, statusHint, unreachable } from "./errors.ts";
 import { requestServer } from "./http.ts";

@@ -5,7 +5,7 @@
 
 import type { Config, ProviderName } from "../config/config.ts";
 import type { Http } from "../tool.ts";
-import { lmstudioModels } from "./context_window.ts";
+import { lmstudioModels } from "./lmstudio.ts";
 import { serverRoot } from "./endpoints.ts";
 import { causeText } from "./errors.ts";
 import { requestServer } from "./http.ts";
