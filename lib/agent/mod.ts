@@ -22,7 +22,16 @@ export {
   type SlashCommand,
 } from "./commands.ts";
 export { replay } from "./replay.ts";
-export { type Counters, emptyCounters, recapLine, recapWithUsage } from "./recap.ts";
+export {
+  addUsage,
+  type Counters,
+  emptyCounters,
+  emptyUsage,
+  recapLine,
+  recapWithUsage,
+  tokenCount,
+  type TurnUsage,
+} from "./recap.ts";
 export { systemPrompt } from "./prompt.ts";
 export {
   type AnswerChecker,

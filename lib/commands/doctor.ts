@@ -9,13 +9,17 @@ import { type StreamStop, StreamWatch } from "../agent/stream_watch.ts";
 import { matchToolName } from "../agent/tool_name.ts";
 import { textToolCalls } from "../agent/text_calls/mod.ts";
 import { parseToolArguments } from "../tool_input.ts";
-import type { Config } from "../config/config.ts";
+import type { Config, ProviderName } from "../config/config.ts";
 import { formatDuration } from "../config/duration.ts";
 import { NOT_IN_PATH, startProblem } from "../exec/program.ts";
 import { sandboxOf, sandboxProblem, sandboxText, sandboxTrial } from "../exec/sandbox.ts";
 import type { ChatClient, ToolSchema } from "../provider/chat.ts";
 import { chatAPIText, type ContextPlan, createClient } from "../provider/client.ts";
-import { type ContextWindowInfo, discoverContextWindow } from "../provider/context_window.ts";
+import {
+  type ContextWindowInfo,
+  discoverContextWindow,
+  type WindowSource,
+} from "../provider/context_window.ts";
 import { pullHint } from "../provider/endpoints.ts";
 import { ProviderError } from "../provider/errors.ts";
 import { listModels } from "../provider/models.ts";
@@ -129,10 +133,12 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
       const info = first ?? await discoverContextWindow(config, model.name, SIDE_TIMEOUT);
       const client = await createClient(config, model.name, info);
       chat = client;
-      report(await toolCallCheck(config, model.name, client, info));
+      const seen = { thought: false };
+      report(await toolCallCheck(config, model.name, client, info, seen));
       const context = contextCheck(config, model.name, info);
       if (context) report(context);
       report(chatAPICheck(client.plan));
+      report(thinkingCheck(config, info, seen.thought));
     }
   }
   for (const c of await lspChecks(config, opts.cwd)) report(c);
@@ -298,6 +304,7 @@ async function toolCallCheck(
   model: string,
   chat: ChatClient,
   info: ContextWindowInfo,
+  seen: { thought: boolean } = { thought: false },
 ): Promise<Check> {
   const controller = new AbortController();
   const silence = config.watchdogTimeout;
@@ -318,6 +325,7 @@ async function toolCallCheck(
       signal: controller.signal,
       onWait: (ms) => watch.wait(ms, Date.now()),
       onDelta: (d) => {
+        if (d.type === "thought" && d.text.trim()) seen.thought = true;
         if (watch.push(d, Date.now()).stop) controller.abort();
       },
     });
@@ -379,6 +387,26 @@ async function toolCallCheck(
   }
 }
 
+/**
+ * Whether the model thinks: llama.cpp's `/props` template says so, or the tool-call check's answer
+ * carried reasoning. Never fails: a model that thinks or not both work with mm.
+ */
+export function thinkingCheck(
+  config: Config,
+  info: ContextWindowInfo,
+  thought: boolean,
+): Check {
+  const thinks = thought || info.templateThinks === true;
+  if (!thinks) return { ok: true, text: "thinking: no" };
+  if (config.thinking === "off") {
+    return { ok: true, text: "thinking: the model can think; turned off (thinking: off)" };
+  }
+  return {
+    ok: true,
+    text: `thinking: the model thinks (reasoning sent back: ${config.sendReasoning})`,
+  };
+}
+
 /** The line of a probe the watch stopped: a call that ran away, a model repeating itself. */
 function stoppedText(model: string, stop: StreamStop): string {
   const why = stop.reason === "runaway"
@@ -405,11 +433,47 @@ function toolHint(config: Config, info: ContextWindowInfo): string {
   }
 }
 
+/** Where each provider that tells its window tells it, and how a person changes it. */
+const SERVER_WINDOWS: Partial<
+  Record<ProviderName, {
+    source: WindowSource;
+    server: string;
+    origin: string;
+    restart: (size: number, model: string) => string;
+  }>
+> = {
+  llamacpp: {
+    source: "props",
+    server: "llama-server",
+    origin: "llama-server's /props",
+    restart: (size) => `restart llama-server with -c ${size}`,
+  },
+  dmr: {
+    source: "dmr",
+    server: "Docker Model Runner",
+    origin: "the model's context_size",
+    restart: (size, model) => `run \`docker model configure --context-size ${size} ${model}\``,
+  },
+  lmstudio: {
+    source: "lmstudio",
+    server: "LM Studio",
+    origin: "LM Studio's loaded model",
+    restart: (size, model) => `reload it with \`lms load ${model} --context-length ${size}\``,
+  },
+  vllm: {
+    source: "vllm",
+    server: "vLLM",
+    origin: "vLLM's max_model_len",
+    restart: (size) => `restart vllm serve with --max-model-len ${size}`,
+  },
+};
+
 /**
  * The context window, when the server tells it: Ollama's `/api/show`, llama.cpp's `/props` (and
- * `/v1/models`' `n_ctx_train`), Docker Model Runner's `context_size` (and the GGUF maximum).
+ * `/v1/models`' `n_ctx_train`), Docker Model Runner's `context_size` (and the GGUF maximum),
+ * LM Studio's loaded context length (and its maximum), vLLM's `max_model_len`.
  */
-function contextCheck(
+export function contextCheck(
   config: Config,
   model: string,
   info: ContextWindowInfo,
@@ -435,17 +499,14 @@ function contextCheck(
     }
     return { ok: true, text: `context window: ${model} holds up to ${max} tokens (/api/show)` };
   }
-  if (config.provider === "llamacpp" || config.provider === "dmr") {
-    const llama = config.provider === "llamacpp";
-    const n = info.serverSource === (llama ? "props" : "dmr") ? info.serverWindow : undefined;
+  const told = SERVER_WINDOWS[config.provider];
+  if (told) {
+    const n = info.serverSource === told.source ? info.serverWindow : undefined;
     if (n === undefined) return undefined;
-    const server = llama ? "llama-server" : "Docker Model Runner";
+    const server = told.server;
     const max = info.modelMax;
     const trained = max ? ` (trained for ${max})` : "";
-    const restart = (size: number) =>
-      llama
-        ? `restart llama-server with -c ${size}`
-        : `run \`docker model configure --context-size ${size} ${model}\``;
+    const restart = (size: number) => told.restart(size, model);
     if (n < MIN_CONTEXT) {
       // Twice the least, or all the model holds when that is less.
       const wanted = Math.min(MIN_CONTEXT * 2, max ?? Infinity);
@@ -468,9 +529,9 @@ function contextCheck(
     }
     return {
       ok: true,
-      text: `context window: ${n} tokens (${
-        llama ? "llama-server's /props" : "the model's context_size"
-      })${max ? `; the model was trained for ${max}` : ""}`,
+      text: `context window: ${n} tokens (${told.origin})${
+        max ? `; the model was trained for ${max}` : ""
+      }`,
     };
   }
   return undefined;

@@ -4,8 +4,9 @@
  */
 
 import { join } from "node:path";
-import { DEFAULT_URLS, type ProviderName, PROVIDERS } from "../config/config.ts";
+import { DEFAULT_URLS, defaultConfig, type ProviderName, PROVIDERS } from "../config/config.ts";
 import { modelsURL, pullHint } from "../provider/endpoints.ts";
+import { lmstudioChatModels } from "../provider/models.ts";
 import { requestServer } from "../provider/http.ts";
 import { writeAll, writeReport } from "../frontend/terminal/output.ts";
 import { redactUrl } from "../secrets.ts";
@@ -17,11 +18,16 @@ export interface Probe {
   url: string;
 }
 
-/** Where mm init looks, in this order: Ollama, llama.cpp's llama-server, Docker Model Runner. */
+/**
+ * Where mm init looks, in this order: Ollama, llama.cpp's llama-server, Docker Model Runner,
+ * LM Studio, vLLM.
+ */
 export const DEFAULT_PROBES: readonly Probe[] = [
   { provider: "ollama", url: DEFAULT_URLS.ollama },
   { provider: "llamacpp", url: DEFAULT_URLS.llamacpp },
   { provider: "dmr", url: DEFAULT_URLS.dmr },
+  { provider: "lmstudio", url: DEFAULT_URLS.lmstudio },
+  { provider: "vllm", url: DEFAULT_URLS.vllm },
 ];
 
 /** Milliseconds a probe waits for a server on this machine. */
@@ -72,6 +78,15 @@ export async function probeServer(
   probe: Probe,
   timeout = PROBE_TIMEOUT,
 ): Promise<Found | undefined> {
+  if (probe.provider === "lmstudio") {
+    // Its native list names the chat models apart from the embeddings, loaded ones first.
+    const config = { ...defaultConfig(), provider: probe.provider, url: probe.url };
+    const native = await lmstudioChatModels(config, AbortSignal.timeout(timeout));
+    if (native !== undefined) {
+      const models = [...native.filter((m) => m.loaded), ...native.filter((m) => !m.loaded)];
+      return { ...probe, models: models.map((m) => m.key) };
+    }
+  }
   const answer = await requestServer({
     url: modelsURL(probe.provider, probe.url),
     timeout,

@@ -251,6 +251,10 @@ function windowOrigin(plan: ContextPlan): string {
       return "llama-server's /props";
     case "dmr":
       return "the model's context_size";
+    case "lmstudio":
+      return "LM Studio's loaded model";
+    case "vllm":
+      return "vLLM's max_model_len";
     default:
       return "server";
   }

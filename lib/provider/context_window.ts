@@ -6,6 +6,7 @@
 
 import type { Config } from "../config/config.ts";
 import { serverRoot } from "./endpoints.ts";
+import { type LmStudioModel, lmstudioModels } from "./lmstudio.ts";
 import { requestServer } from "./http.ts";
 import { sameOllamaModel } from "./unload.ts";
 
@@ -30,7 +31,11 @@ export type WindowSource =
   /** llama.cpp: `/props` `default_generation_settings.n_ctx`. */
   | "props"
   /** Docker Model Runner: the model's configured `context_size`. */
-  | "dmr";
+  | "dmr"
+  /** LM Studio: the loaded instance's context length (`/api/v1/models`, else `/api/v0/models`). */
+  | "lmstudio"
+  /** vLLM: `/v1/models` `max_model_len`. */
+  | "vllm";
 
 /** What is known of the context window; every field may be missing. */
 export interface ContextWindowInfo {
@@ -44,6 +49,11 @@ export interface ContextWindowInfo {
   contextSize?: number;
   /** llama.cpp: whether its chat template handles tools (`/props` `chat_template_caps`). */
   templateTools?: boolean;
+  /**
+   * llama.cpp: whether the model's chat template thinks (`/props` `chat_template` writes `<think>`
+   * or reads `enable_thinking`, or `chat_template_caps` says it takes a reasoning effort).
+   */
+  templateThinks?: boolean;
   /** llama.cpp: true for a router of several models (its `/v1/models` gives each a status). */
   router?: boolean;
 }
@@ -73,7 +83,9 @@ async function serverWindow(
     case "dmr":
       return await dmrWindow(config, base, model, timeout);
     case "lmstudio":
+      return await lmstudioWindow(config, base, model, timeout);
     case "vllm":
+      return await vllmWindow(config, base, model, timeout);
     case "openai":
       return {};
   }
@@ -180,6 +192,8 @@ async function llamacppWindow(
   if (typeof caps?.supports_tool_calls === "boolean") {
     info.templateTools = caps.supports_tool_calls;
   }
+  const thinks = templateThinks(props);
+  if (thinks !== undefined) info.templateThinks = thinks;
   const list = (models as { data?: unknown } | undefined)?.data;
   if (Array.isArray(list)) {
     type Entry = { id?: unknown; meta?: { n_ctx_train?: unknown }; status?: unknown };
@@ -191,6 +205,20 @@ async function llamacppWindow(
     if (max) info.modelMax = max;
   }
   return info;
+}
+
+/**
+ * Whether a llama.cpp `/props` answer's chat template thinks: it writes `<think>` or reads
+ * `enable_thinking` or `reasoning_content` (Qwen3, DeepSeek R1), or its caps take a reasoning
+ * effort (gpt-oss); undefined when the answer has no template.
+ */
+export function templateThinks(props: unknown): boolean | undefined {
+  const p = props as
+    | { chat_template?: unknown; chat_template_caps?: { supports_reasoning_effort?: unknown } }
+    | undefined;
+  if (p?.chat_template_caps?.supports_reasoning_effort === true) return true;
+  if (typeof p?.chat_template !== "string") return undefined;
+  return /<think>|enable_thinking|reasoning_content/.test(p.chat_template);
 }
 
 /**
@@ -223,6 +251,79 @@ async function dmrWindow(
       : Object.keys(gguf).find((k) => k.endsWith(".context_length"));
     const max = key ? positive(gguf[key]) : undefined;
     if (max) info.modelMax = max;
+  }
+  return info;
+}
+
+/**
+ * LM Studio: its native `GET /api/v1/models` (0.4 and later) gives each model its
+ * `max_context_length` and its `loaded_instances[].config.context_length`; the older
+ * `GET /api/v0/models` gives `max_context_length` and, while loaded, `loaded_context_length`. The
+ * loaded window wins; a model not loaded tells only its maximum (LM Studio loads it on demand with
+ * its own settings). Another answer (a 404, another shape) tells nothing, as for `openai`.
+ */
+async function lmstudioWindow(
+  config: Config,
+  base: string,
+  model: string,
+  timeout: number,
+): Promise<ContextWindowInfo> {
+  const v1 = lmstudioV1Entry(await sideJSON(config, `${base}/api/v1/models`, timeout), model);
+  if (v1 !== undefined) {
+    const loaded = v1.loaded_instances?.map((i) => positive(i?.config?.context_length))
+      .find((n) => n !== undefined);
+    return windowInfo(loaded, positive(v1.max_context_length), "lmstudio");
+  }
+  const v0 = await sideJSON(config, `${base}/api/v0/models`, timeout);
+  const list = (v0 as { data?: unknown } | undefined)?.data;
+  if (!Array.isArray(list)) return {};
+  type Entry = { id?: unknown; loaded_context_length?: unknown; max_context_length?: unknown };
+  const entry = (list as Entry[]).find((e) => e?.id === model);
+  if (!entry) return {};
+  return windowInfo(
+    positive(entry.loaded_context_length),
+    positive(entry.max_context_length),
+    "lmstudio",
+  );
+}
+
+/** `model`'s entry in an `/api/v1/models` answer: by its key, or by a loaded instance's id. */
+function lmstudioV1Entry(json: unknown, model: string): LmStudioModel | undefined {
+  const models = lmstudioModels(json);
+  if (models === undefined) return undefined;
+  return models.find((m) => m.key === model) ??
+    models.find((m) => m.loaded_instances!.some((i) => i?.id === model)) ??
+    {};
+}
+
+/** vLLM: `GET /v1/models` gives each model its `max_model_len`, the window every request gets. */
+async function vllmWindow(
+  config: Config,
+  base: string,
+  model: string,
+  timeout: number,
+): Promise<ContextWindowInfo> {
+  const body = await sideJSON(config, `${base}/v1/models`, timeout);
+  const list = (body as { data?: unknown } | undefined)?.data;
+  if (!Array.isArray(list)) return {};
+  type Entry = { id?: unknown; max_model_len?: unknown };
+  const entries = list as Entry[];
+  const entry = entries.find((e) => e?.id === model) ??
+    (entries.length === 1 ? entries[0] : undefined);
+  return windowInfo(positive(entry?.max_model_len), undefined, "vllm");
+}
+
+/** The info of a window (when known) and a maximum (when known). */
+function windowInfo(
+  window: number | undefined,
+  max: number | undefined,
+  source: WindowSource,
+): ContextWindowInfo {
+  const info: ContextWindowInfo = {};
+  if (max) info.modelMax = max;
+  if (window) {
+    info.serverWindow = window;
+    info.serverSource = source;
   }
   return info;
 }

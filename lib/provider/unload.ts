@@ -5,6 +5,7 @@
 
 import type { Config, ProviderName } from "../config/config.ts";
 import type { Http } from "../tool.ts";
+import { lmstudioModels } from "./lmstudio.ts";
 import { serverRoot } from "./endpoints.ts";
 import { causeText } from "./errors.ts";
 import { requestServer } from "./http.ts";
@@ -14,7 +15,7 @@ export const UNLOAD_TIMEOUT = 30_000;
 
 /** Why a model could not be unloaded. */
 export type UnloadFailure =
-  /** dmr and openai have no way to unload a model. */
+  /** vllm, dmr and openai (and an LM Studio before 0.4) have no way to unload a model. */
   | { kind: "unsupported"; provider: ProviderName }
   /** The request did not reach the server. */
   | { kind: "unreachable"; provider: ProviderName; url: string; detail: string }
@@ -54,6 +55,7 @@ export function unloadModel(req: UnloadRequest): Promise<UnloadOutcome> {
     case "llamacpp":
       return unloadLlamaCpp(req);
     case "lmstudio":
+      return unloadLmStudio(req);
     case "vllm":
     case "dmr":
     case "openai":
@@ -95,6 +97,40 @@ async function unloadLlamaCpp(req: UnloadRequest): Promise<UnloadOutcome> {
   // The router says so before the model's own server has stopped: a request sent at once would
   // meet it stopping (`proxy error`). Wait until the router lists it unloaded.
   await untilUnloaded(req);
+  return { kind: "unloaded" };
+}
+
+/**
+ * LM Studio (0.4 and later): `GET /api/v1/models` for the model's loaded instances (by its key, or
+ * an instance id), then `POST /api/v1/models/unload {"instance_id"}` for each, which answers with
+ * the `instance_id` it unloaded. A server without that list (404: LM Studio before 0.4, whose
+ * REST API cannot unload) is "unsupported".
+ */
+async function unloadLmStudio(req: UnloadRequest): Promise<UnloadOutcome> {
+  const list = await call(req, "/api/v1/models");
+  if ("failure" in list) {
+    const f = list.failure;
+    if (f.kind === "http" && f.status === 404) {
+      return cannot({ kind: "unsupported", provider: req.config.provider });
+    }
+    return cannot(f);
+  }
+  const models = lmstudioModels(list.json);
+  if (models === undefined) {
+    return cannot(unconfirmed(req, "a /api/v1/models answer without models"));
+  }
+  const instances = models.flatMap((m) =>
+    (m.loaded_instances ?? []).filter((i) => m.key === req.model || i?.id === req.model)
+  ).map((i) => i.id).filter((id): id is string => typeof id === "string");
+  if (instances.length === 0) return { kind: "notLoaded" };
+  for (const id of instances) {
+    const res = await call(req, "/api/v1/models/unload", { instance_id: id });
+    if ("failure" in res) return cannot(res.failure);
+    const said = (res.json as { instance_id?: unknown } | undefined)?.instance_id;
+    if (said !== id) {
+      return cannot(unconfirmed(req, res.text.trim().slice(0, 200) || "an empty answer"));
+    }
+  }
   return { kind: "unloaded" };
 }
 

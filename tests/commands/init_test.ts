@@ -3,7 +3,8 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
 import { parseConfig } from "../../lib/config/load.ts";
-import { DEFAULT_PROBES, probesFrom, starterFile } from "../../lib/commands/init.ts";
+import { DEFAULT_PROBES, probeServer, probesFrom, starterFile } from "../../lib/commands/init.ts";
+import { ScriptedServer } from "../helpers/server/mod.ts";
 
 /** The file with every commented key line uncommented (systemFile left out: not with system). */
 function uncommented(text: string): string {
@@ -15,11 +16,13 @@ function uncommented(text: string): string {
 }
 
 Deno.test("mm init", async (t) => {
-  await t.step("the probes: Ollama, llama.cpp, Docker Model Runner on their default ports", () => {
+  await t.step("the probes: Ollama, llama.cpp, DMR, LM Studio, vLLM on their default ports", () => {
     assertEquals(DEFAULT_PROBES, [
       { provider: "ollama", url: "http://localhost:11434" },
       { provider: "llamacpp", url: "http://localhost:8080" },
       { provider: "dmr", url: "http://localhost:12434" },
+      { provider: "lmstudio", url: "http://localhost:1234" },
+      { provider: "vllm", url: "http://localhost:8000" },
     ]);
     assertEquals(probesFrom(undefined), DEFAULT_PROBES);
     assertEquals(probesFrom(""), DEFAULT_PROBES);
@@ -114,4 +117,21 @@ Deno.test("mm init", async (t) => {
       16384,
     ]);
   });
+});
+
+Deno.test("mm init: LM Studio's chat models (loaded first), vLLM's list", async () => {
+  const server = ScriptedServer.start();
+  try {
+    server.lmstudio = "v1";
+    server.models = ["qwen/qwen3-4b", "gemma-3"];
+    server.loaded = ["gemma-3"];
+    const probe = { provider: "lmstudio" as const, url: server.url };
+    assertEquals(await probeServer(probe), { ...probe, models: ["gemma-3", "qwen/qwen3-4b"] });
+    server.lmstudio = undefined; // an older LM Studio: its OpenAI-compatible list
+    assertEquals(await probeServer(probe), { ...probe, models: ["qwen/qwen3-4b", "gemma-3"] });
+    const vllm = { provider: "vllm" as const, url: server.url };
+    assertEquals(await probeServer(vllm), { ...vllm, models: ["qwen/qwen3-4b", "gemma-3"] });
+  } finally {
+    await server.close();
+  }
 });

@@ -225,6 +225,7 @@ Deno.test("mm doctor", async (t) => {
           '✔ tool calling: doc-ok called the test tool (add {"a":2,"b":3})',
           "✔ context window: doc-ok holds up to 32768 tokens (/api/show)",
           "✔ chat API: OpenAI-compatible while the conversation fits 4096 tokens (Ollama's default), then Ollama's native /api/chat with num_ctx raised up to 32768",
+          "✔ thinking: no",
           "✔ LSP server shell: sh found",
           "",
         ].join("\n"),
@@ -251,6 +252,7 @@ Deno.test("mm doctor", async (t) => {
             "✘ tool calling: lc answered in text instead of calling the test tool — use a model trained for tool calls (Qwen2.5-Coder, Qwen3, Llama 3.1 and later)",
             "✘ context window: llama-server runs lc with 4096 tokens (trained for 32768), too few for mm's prompt, tools and a task — restart llama-server with -c 16384 (or more)",
             "✔ chat API: OpenAI-compatible, context 4096 tokens (llama-server's /props)",
+            "✔ thinking: no",
             "✘ LSP server py: no-such-lsp-xyz is not on the PATH — install it, or fix lsp.servers[0].command in the agent file",
             "",
           ].join("\n"),
@@ -353,6 +355,44 @@ Deno.test("mm doctor", async (t) => {
           await dmr.close();
         }
       },
+    "thinking: a reasoning answer, a template that thinks, or no": async () => {
+      const thinker = ScriptedServer.start();
+      thinker.models = ["doc-think"];
+      thinker.script("doc-think", [{
+        thought: "2 + 3 is 5; call add.",
+        toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }],
+      }]);
+      try {
+        const dir = await workdir(`url: ${thinker.url}\nmodel: doc-think\n`);
+        const run = await runMM(["doctor"], { cwd: dir });
+        assertEquals(
+          run.stdout.split("\n").find((l) => l.includes("thinking:")),
+          "✔ thinking: the model thinks (reasoning sent back: auto)",
+        );
+      } finally {
+        await thinker.close();
+      }
+      const llama = ScriptedServer.start();
+      llama.models = ["qwen3"];
+      llama.props = {
+        default_generation_settings: { n_ctx: 32768 },
+        chat_template:
+          "{%- if enable_thinking is defined and enable_thinking is false %}<think>\n\n</think>{%- endif %}",
+      };
+      llama.script("qwen3", [{ toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }] }]);
+      try {
+        const dir = await workdir(
+          `provider: llamacpp\nurl: ${llama.url}\nmodel: qwen3\nthinking: "off"\n`,
+        );
+        const run = await runMM(["doctor"], { cwd: dir });
+        assertEquals(
+          run.stdout.split("\n").find((l) => l.includes("thinking:")),
+          "✔ thinking: the model can think; turned off (thinking: off)",
+        );
+      } finally {
+        await llama.close();
+      }
+    },
     "a call written as text, a name in other case: ✔, saying what mm forgives": async () => {
       const forgiving = ScriptedServer.start();
       forgiving.models = ["doc-text", "doc-case"];

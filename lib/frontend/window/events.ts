@@ -1,15 +1,20 @@
 /**
  * The core's events as the window's blocks: streamed text and thinking, one block per tool call
  * (its status, time and output), an asked agent's steps nested under its call, notes, the recap.
- * Also what the status line says while a turn runs: the spinner's state and the turn's counters.
+ * Also what the status line says while a turn runs: the spinner's state, the turn's counters and
+ * its requests' usage (the window's fill, the speed).
  */
 
 import {
+  addUsage,
   type AgentEvent,
   type Counters,
   emptyCounters,
+  emptyUsage,
   recapLine,
   replay,
+  tokenCount,
+  type TurnUsage,
 } from "../../agent/mod.ts";
 import { errorLine } from "../../presentation.ts";
 import type { Message } from "../../history.ts";
@@ -58,6 +63,8 @@ export class EventView {
   readonly #calls = new Map<string, ToolBlock>();
   /** The counters of the running turn, as its calls end. */
   counters: Counters = emptyCounters();
+  /** The running turn's requests' usage so far (the `usage` events), the last turn's after it. */
+  usage: TurnUsage = emptyUsage();
   /** What the status line's spinner says; undefined when no turn runs. */
   busy: BusyState | undefined;
   /** The asked agent working now (its `mmConfigs` name), for the header. */
@@ -173,6 +180,7 @@ export class EventView {
     switch (e.type) {
       case "turn_start":
         this.counters = emptyCounters();
+        this.usage = emptyUsage();
         this.busy = "Thinking";
         break;
       case "thought":
@@ -231,6 +239,9 @@ export class EventView {
       case "error":
         this.note(errorLine(e.message, e.kind), "error");
         return;
+      case "usage":
+        this.usage = addUsage(this.usage, e.usage);
+        break;
       case "recap": {
         this.#closeOpen(top);
         const line = recapLine(e.counters);
@@ -327,4 +338,21 @@ export class EventView {
       if ([...call.calls.values()].includes(block)) call.changed();
     }
   }
+}
+
+/**
+ * The status line's figures of a turn, in the recap's numbers (lib/agent/recap.ts): the window's
+ * fill and the speed, `ctx 3.1k/8k (39%) · 41 tok/s`; `~` before mm's own estimates. Empty before
+ * the turn's first request ends.
+ */
+export function usageStatus(u: TurnUsage): string {
+  if (!u.requests) return "";
+  const est = u.estimated ? "~" : "";
+  const used = tokenCount(u.contextTokens);
+  const ctx = u.contextWindow
+    ? `ctx ${est}${used}/${tokenCount(u.contextWindow)} (${
+      Math.round(u.contextTokens / u.contextWindow * 100)
+    }%)`
+    : `ctx ${est}${used}`;
+  return u.tokensPerSecond ? `${ctx} · ${est}${Math.round(u.tokensPerSecond)} tok/s` : ctx;
 }

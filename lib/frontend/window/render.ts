@@ -9,7 +9,7 @@ import type { PermissionAnswer } from "../../permissions/prompt.ts";
 import type { AskOutcome, Counter } from "../../tool.ts";
 import { elapsedText } from "./blocks.ts";
 import { Conversation } from "./conversation.ts";
-import { EventView } from "./events.ts";
+import { EventView, usageStatus } from "./events.ts";
 import type { AskForm } from "./form.ts";
 import { InputEditor } from "./input.ts";
 import { inputRowsMax, layout, type Overlay, type StatusParts } from "./layout.ts";
@@ -261,10 +261,11 @@ export class WindowScreen {
         `${SPINNER[this.#spin % SPINNER.length]} ${this.view.busy ?? "Working"}…`,
         elapsedText(this.#now() - this.turnStarted),
         ...counters.map(([k, n]) => `${COUNTER_SIGNS[k]} ${n}`),
+        usageStatus(this.view.usage),
         ...(this.queued ? [`${this.queued} queued`] : []),
         "Esc cancels",
       ];
-      return { left: parts.join(" · "), paint: dim, right };
+      return { left: parts.filter(Boolean).join(" · "), paint: dim, right };
     }
     return { left: IDLE_HINT, paint: dim, right };
   }

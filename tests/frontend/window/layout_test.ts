@@ -392,6 +392,45 @@ Deno.test("window frames", async (t) => {
     },
   );
 
+  await everywhere(
+    t,
+    "the status line: the window's fill and the speed, live from the usage events",
+    async (s) => {
+      s.screen.turnStarted = s.clock;
+      const status = async () => (await s.draw()).at(-2)!;
+      s.events({ type: "turn_start", prompt: "hi", provider: "ollama", model: "qwen3" });
+      assertMatch(await status(), /^⠋ Thinking… · 0\.0s · Esc cancels$/);
+      s.events({
+        type: "usage",
+        usage: {
+          promptTokens: 3000,
+          completionTokens: 100,
+          contextWindow: 8192,
+          tokensPerSecond: 41,
+          estimated: false,
+        },
+      });
+      const wide = s.columns >= 60;
+      if (wide) {
+        assertMatch(
+          await status(),
+          /^⠋ Thinking… · 0\.0s · ctx 3\.1k\/8\.2k \(38%\) · 41 tok\/s · Esc/,
+        );
+      } else assertMatch(await status(), /^⠋ Thinking… · 0\.0s · ctx 3\.1k/);
+      // A second request: the fill is the last one's; an estimate of mm's own reads ~.
+      s.events({
+        type: "usage",
+        usage: { promptTokens: 5000, completionTokens: 120, contextWindow: 8192, estimated: true },
+      });
+      assertMatch(await status(), wide ? /· ctx ~5\.1k\/8\.2k \(63%\)/ : /· ctx ~5\.1k/);
+      s.events(call("c1", "bash", "ls"), result("c1", "bash", "a"));
+      assertMatch(await status(), wide ? /⚙ 1 · ctx ~5\.1k\/8\.2k/ : /⚙ 1 · ctx/);
+      // The next turn starts over.
+      s.events({ type: "turn_start", prompt: "again", provider: "ollama", model: "qwen3" });
+      assertMatch(await status(), /^⠋ Thinking… · 0\.0s · Esc cancels$/);
+    },
+  );
+
   await everywhere(t, "warnings, notices and errors are one-line blocks", async (s) => {
     s.events({ type: "warning", message: "[warning: hook failed]" });
     s.events({ type: "notice", message: "compacted the window" });

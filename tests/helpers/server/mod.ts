@@ -99,6 +99,14 @@ export class ScriptedServer implements SideState {
   props?: unknown;
   /** Ollama's `POST /api/show`, by model name; a model not here: 404. */
   show: Record<string, unknown> = {};
+  /** LM Studio's native REST API: "v1" (0.4 and later: v1 and v0), "v0"; unset: 404. */
+  lmstudio?: "v1" | "v0";
+  /** LM Studio: each model's `max_context_length`, by name (32768 unless set). */
+  maxContext: Record<string, number> = {};
+  /** LM Studio: each loaded model's context length, by name (4096 unless set). */
+  loadedContext: Record<string, number> = {};
+  /** vLLM: the `max_model_len` of every `/v1/models` entry; unset: none. */
+  maxModelLen?: number;
   /** Fixed answers by path (`/api/ps`, `/models/unload`, …), over every route above. */
   sideReplies: Record<string, { status: number; body: unknown } | { fixture: FixtureName }> = {};
   /**

@@ -2,7 +2,9 @@
  * The answers beside the chat (mm.md §3): the model lists (Ollama's `GET /api/tags`, the
  * OpenAI-compatible `GET /v1/models`), llama.cpp's `GET /props` and router-mode
  * `POST /models/unload`, Ollama's `POST /api/show`, `GET /api/ps` and `POST /api/generate` (the
- * unload with `keep_alive: 0`). One function per answer, from the server's settings.
+ * unload with `keep_alive: 0`), LM Studio's `GET /api/v1/models`, `GET /api/v0/models` and
+ * `POST /api/v1/models/unload`, vLLM's `max_model_len`. One function per answer, from the server's
+ * settings.
  */
 
 /** The server's settings these answers read (and `loaded`, which the unloads change). */
@@ -17,6 +19,14 @@ export interface SideState {
   props?: unknown;
   /** Ollama's `POST /api/show`, by model name. */
   show: Record<string, unknown>;
+  /** LM Studio's native REST API: "v1" (0.4 and later: v1 and v0), "v0"; unset: 404. */
+  lmstudio?: "v1" | "v0";
+  /** LM Studio: each model's `max_context_length`, by name. */
+  maxContext: Record<string, number>;
+  /** LM Studio: each loaded model's context length, by name. */
+  loadedContext: Record<string, number>;
+  /** vLLM: the `max_model_len` of every `/v1/models` entry; unset: none. */
+  maxModelLen?: number;
 }
 
 /** The answer to a side API at `path` for a request with `body`, or undefined for the other paths. */
@@ -37,6 +47,14 @@ export function sideAnswer(state: SideState, path: string, body: unknown): Respo
       return ollamaShow(state, model);
     case "/api/tags":
       return ollamaTags(state);
+    case "/api/v1/models":
+      return state.lmstudio === "v1" ? lmstudioV1Models(state) : notFound();
+    case "/api/v0/models":
+      return state.lmstudio ? lmstudioV0Models(state) : notFound();
+    case "/api/v1/models/unload": {
+      const id = (body as { instance_id?: unknown } | undefined)?.instance_id;
+      return state.lmstudio === "v1" ? lmstudioUnload(state, id) : notFound();
+    }
   }
   if (path.endsWith("/models")) return openaiModels(state);
   return undefined;
@@ -92,6 +110,56 @@ function llamaProps(state: SideState): Response {
   return Response.json(state.props);
 }
 
+/** A route this server does not have. */
+function notFound(): Response {
+  return new Response("not found", { status: 404 });
+}
+
+/**
+ * LM Studio's `GET /api/v1/models` (its docs' shape): each model with its `max_context_length`
+ * and, while loaded, one instance named as the model with its `config.context_length`.
+ */
+function lmstudioV1Models(state: SideState): Response {
+  return Response.json({
+    models: state.models.map((key) => ({
+      type: "llm",
+      publisher: "lmstudio-community",
+      key,
+      display_name: key,
+      loaded_instances: state.loaded.includes(key)
+        ? [{ id: key, config: { context_length: state.loadedContext[key] ?? 4096 } }]
+        : [],
+      max_context_length: state.maxContext[key] ?? 32768,
+      format: "gguf",
+    })),
+  });
+}
+
+/** LM Studio's older `GET /api/v0/models`: `state`, `max_context_length`, `loaded_context_length`. */
+function lmstudioV0Models(state: SideState): Response {
+  return Response.json({
+    object: "list",
+    data: state.models.map((id) => ({
+      id,
+      object: "model",
+      type: "llm",
+      state: state.loaded.includes(id) ? "loaded" : "not-loaded",
+      max_context_length: state.maxContext[id] ?? 32768,
+      ...(state.loaded.includes(id)
+        ? { loaded_context_length: state.loadedContext[id] ?? 4096 }
+        : {}),
+    })),
+  });
+}
+
+/** LM Studio's `POST /api/v1/models/unload {"instance_id"}`: the id back, or 404 for no such one. */
+function lmstudioUnload(state: SideState, id: unknown): Response {
+  if (typeof id === "string" && unload(state, id)) return Response.json({ instance_id: id });
+  return Response.json({ error: { message: `No loaded model with instance id ${id}` } }, {
+    status: 404,
+  });
+}
+
 /** Ollama's `POST /api/show` for `model`, or 404 for a model it does not know. */
 function ollamaShow(state: SideState, model: string): Response {
   if (!(model in state.show)) {
@@ -116,6 +184,7 @@ function openaiModels(state: SideState): Response {
     data: state.models.map((id) => ({
       id,
       object: "model",
+      ...(state.maxModelLen ? { max_model_len: state.maxModelLen } : {}),
       ...(state.router
         ? { status: { value: state.loaded.includes(id) ? "loaded" : "unloaded" } }
         : {}),
