@@ -4,11 +4,12 @@
  * unasked (`yolo: true`, `permissions.allow`) or loosen the sandbox (`sandbox`, `sandboxNetwork`),
  * that send the key or the conversation to another machine (`url`,
  * `apiKey`, `provider` to a host that is not loopback), or that read or write outside the project
- * folder (`systemFile`, `skillsDir`, `sessions.dir`). Pure: the layers hand it what they read.
+ * folder (`systemFile`, `skillsDir`, `sessions.dir`: judged on real paths, symbolic links
+ * followed). Pure but for those real paths: the layers hand it what they read.
  */
 import { UserError } from "../presentation.ts";
 import { createHash } from "node:crypto";
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { type Config, SANDBOX_MODES, type SandboxMode } from "./config.ts";
 import type { TopKey } from "./schema.ts";
 
@@ -152,10 +153,37 @@ export function isLoopback(url: string): boolean {
     /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/** Whether `path` (relative to `folder`) is outside `folder`. */
+/**
+ * Whether `path` (relative to `folder`) is outside `folder`, both taken as real paths: a symbolic
+ * link inside the folder to a file or folder outside it (`prompt.md -> ~/.ssh/id_rsa`) is outside.
+ */
 export function isOutside(folder: string, path: string): boolean {
-  const rel = relative(folder, resolve(folder, path));
-  return rel === ".." || rel.startsWith("../") || isAbsolute(rel);
+  const real = realPath(isAbsolute(path) ? path : `${folder}${sep}${path}`);
+  const rel = relative(realPath(folder), real);
+  return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
+/**
+ * `path` (absolute) as the system resolves it: each component in turn, a symbolic link followed
+ * where one exists, `..` taken from the real folder reached so far (never lexically before a link);
+ * what does not exist yet is kept as written. Without read permission, the path as written.
+ */
+export function realPath(path: string): string {
+  let current = resolve(sep);
+  for (const part of path.split(/[\\/]+/)) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      current = resolve(current, "..");
+      continue;
+    }
+    const next = join(current, part);
+    try {
+      current = Deno.realPathSync(next);
+    } catch {
+      current = next; // not there (yet), or not readable: as written
+    }
+  }
+  return current;
 }
 
 function hostOf(url: string): string {

@@ -8,7 +8,7 @@ import { methods, RequestError } from "npm:@agentclientprotocol/sdk@2.4.0";
 import { assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
 import { Editor } from "../helpers/acp.ts";
 import { runCases } from "../helpers/cases.ts";
-import { exists, runMM, workdir } from "../helpers/mm.ts";
+import { exists, runMM, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
@@ -134,6 +134,31 @@ Deno.test("trust of a project's agent file", async (t) => {
       assertEquals(run.code, 2);
       assertStringIncludes(run.stderr, "mm.yaml sets yolo, which run programs");
     },
+    "systemFile and sessions.dir through a symbolic link out of the folder need trust":
+      async () => {
+        server.script("t-link", [{ text: "never asked" }]);
+        const outside = await tempDir("mm-e2e-outside-");
+        await Deno.mkdir(`${outside}/secretdir`);
+        await Deno.writeTextFile(`${outside}/secretdir/id_rsa`, "PRIVATE KEY\n");
+        const dir = await workdir(
+          `url: ${server.url}\nmodel: t-link\nsystemFile: prompt.md\nsessions: {dir: sess}\n`,
+        );
+        await Deno.symlink(`${outside}/secretdir/id_rsa`, `${dir}/prompt.md`);
+        await Deno.symlink(`${outside}/secretdir`, `${dir}/sess`);
+        const run = await runMM(["-p", "hello"], { cwd: dir, env: UNTRUSTED });
+        assertEquals(run.code, 2, run.stderr);
+        assertStringIncludes(run.stderr, `${dir}/mm.yaml sets systemFile, sessions, which run`);
+        assertEquals(server.chats("t-link").length, 0);
+        const list = await runMM(["trust", "--yes"], { cwd: dir, env: UNTRUSTED });
+        assertStringIncludes(list.stdout, `systemFile: ${dir}/prompt.md (outside this folder)`);
+        assertStringIncludes(list.stdout, `sessions.dir: ${dir}/sess (outside this folder)`);
+        // A link that stays inside the folder needs no trust.
+        const inside = await workdir(`url: ${server.url}\nmodel: t-link\nsystemFile: p.md\n`);
+        await Deno.writeTextFile(`${inside}/real.md`, "be brief\n");
+        await Deno.symlink(`${inside}/real.md`, `${inside}/p.md`);
+        const ok = await runMM(["-p", "hello"], { cwd: inside, env: UNTRUSTED });
+        assertEquals(ok.code, 0, ok.stderr);
+      },
     "a trust store that is not JSON: reported, not overwritten": async () => {
       const dir = await project("t-broken");
       await Deno.mkdir(`${dir}/.config/mm`, { recursive: true });
