@@ -34,6 +34,8 @@ export interface ProjectRead {
   after: Config;
   /** The project folder (the working directory). */
   folder: string;
+  /** What the agent file of each of its `mmConfigs` would do, by the agent's name. */
+  agents?: Record<string, readonly TrustItem[]>;
 }
 
 /** The items of a project file that need trust, in key order; empty when it needs none. */
@@ -64,6 +66,9 @@ export function trustItems(p: ProjectRead): TrustItem[] {
   if (has("mmConfigs")) {
     for (const [name, a] of Object.entries(p.own.mmConfigs)) {
       add("mmConfigs", "runs", `mmConfigs.${name}: mm with the agent file ${a.file}`);
+      for (const i of p.agents?.[name] ?? []) {
+        add("mmConfigs", i.kind, `mmConfigs.${name} › ${i.text}`);
+      }
     }
   }
   if (has("yolo") && p.own.yolo) {
@@ -108,7 +113,8 @@ export function trustKeys(items: readonly TrustItem[]): TopKey[] {
 
 /**
  * The hash a trust record keeps: of the project file's path and of the values its trust-relevant
- * keys are written with, so that a change of any of them makes the folder untrusted again.
+ * keys are written with (with the bytes of each `mmConfigs` file among them), so that a change of
+ * any of them makes the folder untrusted again.
  */
 export function trustHash(file: string, values: Record<string, unknown>): string {
   return createHash("sha256").update(stableJson({ file, values })).digest("hex");

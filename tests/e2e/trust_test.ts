@@ -159,6 +159,37 @@ Deno.test("trust of a project's agent file", async (t) => {
         const ok = await runMM(["-p", "hello"], { cwd: inside, env: UNTRUSTED });
         assertEquals(ok.code, 0, ok.stderr);
       },
+    "an mmConfigs file: mm trust lists what it runs; a change of it untrusts": async () => {
+      server.script("t-agent", [{ text: "one" }, { text: "two" }]);
+      const dir = await workdir(
+        `url: ${server.url}\nmodel: t-agent\nmmConfigs:\n  helper: {file: helper.yaml}\n`,
+      );
+      await Deno.writeTextFile(
+        `${dir}/helper.yaml`,
+        `hooks:\n  preGeneration:\n    - command: ["touch", "child-marker"]\n`,
+      );
+      const trust = await runMM(["trust", "--yes"], { cwd: dir, env: UNTRUSTED });
+      assertEquals(trust.code, 0, trust.stderr);
+      assertStringIncludes(
+        trust.stdout,
+        `  mmConfigs.helper: mm with the agent file ${dir}/helper.yaml\n` +
+          `  mmConfigs.helper › hooks.preGeneration: touch child-marker\n`,
+      );
+      const run = await runMM(["-p", "hello"], { cwd: dir, env: UNTRUSTED });
+      assertEquals(run.code, 0, run.stderr);
+      await Deno.writeTextFile(
+        `${dir}/helper.yaml`,
+        `hooks:\n  preGeneration:\n    - command: ["touch", "other-marker"]\n`,
+      );
+      const changed = await runMM(["-p", "hello"], { cwd: dir, env: UNTRUSTED });
+      assertEquals(changed.code, 2, changed.stderr);
+      assertStringIncludes(changed.stderr, "mm.yaml sets mmConfigs, which run programs");
+      // A file removed is a change too.
+      await runMM(["trust", "--yes"], { cwd: dir, env: UNTRUSTED });
+      await Deno.remove(`${dir}/helper.yaml`);
+      const gone = await runMM(["-p", "hello"], { cwd: dir, env: UNTRUSTED });
+      assertEquals(gone.code, 2, gone.stderr);
+    },
     "a trust store that is not JSON: reported, not overwritten": async () => {
       const dir = await project("t-broken");
       await Deno.mkdir(`${dir}/.config/mm`, { recursive: true });
