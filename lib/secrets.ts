@@ -111,3 +111,36 @@ export function redact(text: string): string {
   for (const secret of secrets) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
   return out;
 }
+
+/**
+ * `head`, what a cut keeps before its marker, with its end made `***` when it is the start of a
+ * secret ({@linkcode MIN_SECRET_LENGTH} characters of it at least): a cut never leaves part of a
+ * secret that no longer matches it.
+ */
+export function redactCutEnd(head: string): string {
+  for (const secret of secrets) {
+    for (let n = secret.length; n >= MIN_SECRET_LENGTH; n--) {
+      if (head.endsWith(secret.slice(0, n))) {
+        head = head.slice(0, head.length - n) + REDACTED;
+        break;
+      }
+    }
+  }
+  return head;
+}
+
+/**
+ * `tail`, what a cut keeps after its marker, with its start made `***` when it is the end of a
+ * secret ({@linkcode MIN_SECRET_LENGTH} characters of it at least).
+ */
+export function redactCutStart(tail: string): string {
+  for (const secret of secrets) {
+    for (let n = secret.length; n >= MIN_SECRET_LENGTH; n--) {
+      if (tail.startsWith(secret.slice(secret.length - n))) {
+        tail = REDACTED + tail.slice(n);
+        break;
+      }
+    }
+  }
+  return tail;
+}

@@ -1,11 +1,17 @@
 /** Small text helpers shared by tools and front ends. */
 
+import { redact, redactCutEnd, redactCutStart } from "./secrets.ts";
+
 /**
  * Cuts `text` to at most `max` characters, keeping its head and its tail around a marker line,
  * so that both the start of a command's output and its final error stay visible. When `keep` is in
- * the text, it is repeated in the marker, so the cut never hides it.
+ * the text, it is repeated in the marker, so the cut never hides it. A text that is cut is redacted
+ * of mm's secrets first (lib/secrets.ts), whole: a cut secret would no longer match; and what is
+ * kept on either side of the cut, if it is part of a secret cut before, is redacted too.
  */
 export function truncateMiddle(text: string, max: number, keep?: string): string {
+  if (text.length <= max) return text;
+  text = redact(text);
   if (text.length <= max) return text;
   const marker = (n: number, kept: boolean) =>
     `${kept ? `\n${keep}` : ""}\n[... ${n} characters cut: output truncated to maxOutput ...]\n`;
@@ -16,7 +22,8 @@ export function truncateMiddle(text: string, max: number, keep?: string): string
   const cut = text.length - head - tail;
   // A line the cut must not hide (the read-back marker of very large output) stays in the marker.
   const kept = mayKeep && text.slice(head, text.length - tail).includes(keep!);
-  return text.slice(0, head) + marker(cut, kept) + (tail > 0 ? text.slice(text.length - tail) : "");
+  return redactCutEnd(text.slice(0, head)) + marker(cut, kept) +
+    (tail > 0 ? redactCutStart(text.slice(text.length - tail)) : "");
 }
 
 /** Counts the lines of `text` the way an editor numbers them (a final newline ends the last line). */

@@ -5,6 +5,8 @@ import {
   isSecretParameter,
   isSecretValue,
   redact,
+  redactCutEnd,
+  redactCutStart,
   redactUrl,
 } from "../lib/secrets.ts";
 
@@ -70,5 +72,21 @@ Deno.test("secrets", async (t) => {
     // All after the first colon is the password, colons included.
     addUrlSecrets("http://u:colon:in-the-pass@host/v1");
     assertEquals(redact("colon:in-the-pass"), "***");
+  });
+});
+
+Deno.test("what a cut keeps of a secret is redacted, at least MIN_SECRET_LENGTH of it", async (t) => {
+  addSecret("sk-CUTabcdefghijklmnop");
+  await t.step("the start of a secret before a cut", () => {
+    assertEquals(redactCutEnd("aaa sk-CUTabcdefg"), "aaa ***");
+    assertEquals(redactCutEnd("aaa sk-CUTab"), "aaa ***");
+    // Shorter than MIN_SECRET_LENGTH: no secret is told.
+    assertEquals(redactCutEnd("aaa sk-CUTa"), "aaa sk-CUTa");
+    assertEquals(redactCutEnd("sk-CUTabcd then"), "sk-CUTabcd then");
+  });
+  await t.step("the end of a secret after a cut", () => {
+    assertEquals(redactCutStart("fghijklmnop bbb"), "*** bbb");
+    assertEquals(redactCutStart("ijklmnop bbb"), "*** bbb");
+    assertEquals(redactCutStart("jklmnop bbb"), "jklmnop bbb");
   });
 });

@@ -1,4 +1,5 @@
 import { truncateMiddle } from "../lib/text.ts";
+import { addSecret } from "../lib/secrets.ts";
 import { assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 
 Deno.test("truncateMiddle", async (t) => {
@@ -21,4 +22,15 @@ Deno.test("truncateMiddle", async (t) => {
     const short = truncateMiddle(`${keep}\n` + "c".repeat(1000), 300, keep);
     assertEquals(short.split(keep).length, 2, "kept in the head, not repeated");
   });
+});
+
+Deno.test("truncateMiddle: a secret the cut would split is redacted whole first", () => {
+  const secret = "sk-TEXTCUTabcdefghijklmnopqrstuvwxyz0123456789";
+  addSecret(secret);
+  const out = truncateMiddle(`${"a".repeat(40)}${secret}\n${"b".repeat(3000)}`, 200);
+  assertEquals(out.startsWith(`${"a".repeat(40)}***\n`), true, out);
+  assertEquals(out.includes("sk-TEXTCUT"), false, out);
+  // A part of a secret cut before (the read-back's ends) is redacted where this cut keeps it.
+  const late = truncateMiddle(`${"e".repeat(3000)}${secret.slice(12)}`, 100);
+  assertEquals(late.endsWith("\n***"), true, late);
 });

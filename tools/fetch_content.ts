@@ -1,6 +1,7 @@
 /** fetch_content: a web page as clean Markdown, returned or saved to a file (tools.md, `fetch_content`). */
 
 import { errorReason } from "../lib/files.ts";
+import { redactCutEnd } from "../lib/secrets.ts";
 import { countLines } from "../lib/text.ts";
 import type { Tool, ToolResult } from "../lib/tool.ts";
 import { decodePage } from "../lib/webmd/encoding.ts";
@@ -263,7 +264,7 @@ export function truncateMarkdown(markdown: string, max: number): string {
   let room = Math.max(0, max - truncatedText(total, total).length - 2);
   const cut = markdown.lastIndexOf("\n", room);
   room = cut > 0 ? cut : room;
-  const head = markdown.slice(0, room).trimEnd();
+  const head = redactCutEnd(markdown.slice(0, room)).trimEnd();
   return head === ""
     ? `${truncatedText(0, total)}\n`
     : `${head}\n\n${truncatedText(head.length, total)}\n`;

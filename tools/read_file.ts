@@ -2,6 +2,7 @@
 
 import { decodeFile, encodingLabel, type FileEncoding } from "../lib/encoding.ts";
 import { errorReason } from "../lib/files.ts";
+import { redactCutEnd } from "../lib/secrets.ts";
 import { NotAFileError, type Tool, type ToolContext, type ToolResult } from "../lib/tool.ts";
 import {
   directoryText,
@@ -303,7 +304,7 @@ function showStreamed(
   if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
   const prefix = pieces[0].length - lines[0].length;
   const note = streamedLongLineNote(first, Math.max(0, head.length - prefix));
-  return { output: `${head}\n${note}`, locations };
+  return { output: `${redactCutEnd(head)}\n${note}`, locations };
 }
 
 /** The requested lines of `text`, numbered if asked, cut to `maxOutput` with a note. */
@@ -365,5 +366,5 @@ function showLines(
   if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
   const prefix = pieces[0].length - all[first - 1].length;
   const note = longLineNote(first, Math.max(0, head.length - prefix), all[first - 1].length, total);
-  return { output: `${head}\n${note}`, locations };
+  return { output: `${redactCutEnd(head)}\n${note}`, locations };
 }

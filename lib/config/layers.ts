@@ -13,6 +13,7 @@ import { findAgentFiles, type FindOptions, type LayerRole } from "./find.ts";
 import { type Reader, readYaml } from "./reader.ts";
 import { keysSet, readConfig, type TopKey } from "./schema.ts";
 import { trustHash, type TrustItem, trustItems, withoutItems } from "./trust.ts";
+import { createHash } from "node:crypto";
 import { checkSystemFile } from "./system_file.ts";
 
 /** One agent file of the run and the top-level keys it sets. */
@@ -82,13 +83,16 @@ export function loadLayers(opts: FindOptions): Layers {
         before: config,
         after: layer.config,
         folder: opts.cwd,
+        agents: layer.keys.includes("mmConfigs") ? agentItems(own, base, opts.env) : undefined,
       });
       if (items.length) {
+        const values = trustValues(reader);
+        if (layer.keys.includes("mmConfigs")) values.mmConfigsFiles = agentFileHashes(own);
         project = {
           file: found.file,
           folder: opts.cwd,
           items,
-          hash: trustHash(found.file, trustValues(reader)),
+          hash: trustHash(found.file, values),
         };
         without = withoutItems(layer.config, config, items);
       } else without = layer.config;
@@ -152,4 +156,44 @@ function trustValues(reader: Reader): Record<string, unknown> {
     } else values[e.name] = value;
   }
   return values;
+}
+
+/**
+ * What the agent file of each of `own`'s `mmConfigs` would run and reach, read alone over the
+ * defaults (what `mm trust` lists under the agent); nothing for a file that cannot be read.
+ */
+function agentItems(
+  own: Config,
+  base: Config,
+  env: Record<string, string | undefined>,
+): Record<string, TrustItem[]> {
+  const out: Record<string, TrustItem[]> = {};
+  for (const [name, agent] of Object.entries(own.mmConfigs)) {
+    try {
+      const layer = readLayer(readFile(agent.file), agent.file, base, env);
+      out[name] = trustItems({
+        keys: layer.keys,
+        own: layer.config,
+        before: base,
+        after: layer.config,
+        folder: dirname(agent.file),
+      });
+    } catch {
+      out[name] = []; // missing or broken: the asked agent fails when it starts
+    }
+  }
+  return out;
+}
+
+/** The SHA-256 of the bytes of each `mmConfigs` file of `own`, or `missing`: part of the trust hash. */
+function agentFileHashes(own: Config): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, agent] of Object.entries(own.mmConfigs)) {
+    try {
+      out[name] = createHash("sha256").update(Deno.readFileSync(agent.file)).digest("hex");
+    } catch {
+      out[name] = "missing";
+    }
+  }
+  return out;
 }

@@ -4,11 +4,12 @@
  * unasked (`yolo: true`, `permissions.allow`) or loosen the sandbox (`sandbox`, `sandboxNetwork`),
  * that send the key or the conversation to another machine (`url`,
  * `apiKey`, `provider` to a host that is not loopback), or that read or write outside the project
- * folder (`systemFile`, `skillsDir`, `sessions.dir`). Pure: the layers hand it what they read.
+ * folder (`systemFile`, `skillsDir`, `sessions.dir`: judged on real paths, symbolic links
+ * followed). Pure but for those real paths: the layers hand it what they read.
  */
 import { UserError } from "../presentation.ts";
 import { createHash } from "node:crypto";
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { type Config, SANDBOX_MODES, type SandboxMode } from "./config.ts";
 import type { TopKey } from "./schema.ts";
 
@@ -33,6 +34,8 @@ export interface ProjectRead {
   after: Config;
   /** The project folder (the working directory). */
   folder: string;
+  /** What the agent file of each of its `mmConfigs` would do, by the agent's name. */
+  agents?: Record<string, readonly TrustItem[]>;
 }
 
 /** The items of a project file that need trust, in key order; empty when it needs none. */
@@ -63,6 +66,9 @@ export function trustItems(p: ProjectRead): TrustItem[] {
   if (has("mmConfigs")) {
     for (const [name, a] of Object.entries(p.own.mmConfigs)) {
       add("mmConfigs", "runs", `mmConfigs.${name}: mm with the agent file ${a.file}`);
+      for (const i of p.agents?.[name] ?? []) {
+        add("mmConfigs", i.kind, `mmConfigs.${name} › ${i.text}`);
+      }
     }
   }
   if (has("yolo") && p.own.yolo) {
@@ -107,7 +113,8 @@ export function trustKeys(items: readonly TrustItem[]): TopKey[] {
 
 /**
  * The hash a trust record keeps: of the project file's path and of the values its trust-relevant
- * keys are written with, so that a change of any of them makes the folder untrusted again.
+ * keys are written with (with the bytes of each `mmConfigs` file among them), so that a change of
+ * any of them makes the folder untrusted again.
  */
 export function trustHash(file: string, values: Record<string, unknown>): string {
   return createHash("sha256").update(stableJson({ file, values })).digest("hex");
@@ -152,10 +159,37 @@ export function isLoopback(url: string): boolean {
     /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/** Whether `path` (relative to `folder`) is outside `folder`. */
+/**
+ * Whether `path` (relative to `folder`) is outside `folder`, both taken as real paths: a symbolic
+ * link inside the folder to a file or folder outside it (`prompt.md -> ~/.ssh/id_rsa`) is outside.
+ */
 export function isOutside(folder: string, path: string): boolean {
-  const rel = relative(folder, resolve(folder, path));
-  return rel === ".." || rel.startsWith("../") || isAbsolute(rel);
+  const real = realPath(isAbsolute(path) ? path : `${folder}${sep}${path}`);
+  const rel = relative(realPath(folder), real);
+  return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
+/**
+ * `path` (absolute) as the system resolves it: each component in turn, a symbolic link followed
+ * where one exists, `..` taken from the real folder reached so far (never lexically before a link);
+ * what does not exist yet is kept as written. Without read permission, the path as written.
+ */
+export function realPath(path: string): string {
+  let current = resolve(sep);
+  for (const part of path.split(/[\\/]+/)) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      current = resolve(current, "..");
+      continue;
+    }
+    const next = join(current, part);
+    try {
+      current = Deno.realPathSync(next);
+    } catch {
+      current = next; // not there (yet), or not readable: as written
+    }
+  }
+  return current;
 }
 
 function hostOf(url: string): string {

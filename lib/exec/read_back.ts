@@ -4,6 +4,7 @@
  */
 
 import { TOO_LARGE_MARKER } from "../history.ts";
+import { redactCutEnd, redactCutStart } from "../secrets.ts";
 
 /** Above this many bytes, only both ends of the output file are read back. */
 export const READ_BACK_LIMIT = 2 * 1024 * 1024;
@@ -58,8 +59,9 @@ export async function readBack(
   tail = tail.subarray(skip);
   const dropped = cut + kept.length + size - headLength - tailLength;
   return {
-    text: `${head}${TOO_LARGE_MARKER}${droppedText(dropped, cut > 0)}\n${
-      new TextDecoder().decode(tail)
+    // A secret cut at either end no longer matches it: what is left of it is redacted here.
+    text: `${redactCutEnd(head)}${TOO_LARGE_MARKER}${droppedText(dropped, cut > 0)}\n${
+      redactCutStart(new TextDecoder().decode(tail))
     }`,
     dropped,
   };

@@ -102,6 +102,33 @@ Deno.test("isLoopback and isOutside", () => {
   assertEquals(isOutside("/p", "..x/y"), false);
 });
 
+Deno.test("isOutside follows symbolic links, in the path and in the folder", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir());
+  const folder = `${root}/project`;
+  await Deno.mkdir(`${folder}/sub`, { recursive: true });
+  await Deno.mkdir(`${root}/secret`);
+  await Deno.writeTextFile(`${root}/secret/key`, "k");
+  await Deno.symlink(`${root}/secret/key`, `${folder}/prompt.md`);
+  await Deno.symlink(`${root}/secret`, `${folder}/sess`);
+  await Deno.symlink(`${folder}/sub`, `${folder}/in`);
+  assertEquals(isOutside(folder, "prompt.md"), true);
+  assertEquals(isOutside(folder, "sess"), true);
+  assertEquals(isOutside(folder, "sess/new/file"), true); // below a link, not there yet
+  assertEquals(isOutside(folder, "in/x.md"), false);
+  // `..` after a link is taken from where the link leads, not lexically.
+  assertEquals(isOutside(folder, "in/../x.md"), false);
+  assertEquals(isOutside(folder, "sess/../project/x"), false);
+  await Deno.symlink(`${root}/secret/key`, `${folder}/sub/k`);
+  assertEquals(isOutside(folder, "sub/k"), true);
+  await Deno.symlink(`${root}/secret`, `${folder}/sub/s`);
+  assertEquals(isOutside(folder, "sub/s/../key"), true);
+  // The folder reached through a link of its own: the same folder.
+  await Deno.symlink(folder, `${root}/alias`);
+  assertEquals(isOutside(`${root}/alias`, `${folder}/x`), false);
+  assertEquals(isOutside(folder, `${root}/alias/x`), false);
+  await Deno.remove(root, { recursive: true });
+});
+
 Deno.test("trustItems: permissions and the sandbox only tighten without trust", () => {
   const strict = { ...defaultConfig(), sandbox: "workspace" as const, sandboxNetwork: false };
   assertEquals(items("permissions:\n  deny: [bash(rm *)]\n  ask: [bash(git push*)]\n"), []);

@@ -273,3 +273,27 @@ Deno.test("line mode: the banner and the previews hold no secret", async () => {
   }
   await server.close();
 });
+
+Deno.test("a secret the maxOutput cut would split is not sent in part", async () => {
+  const key = "sk-SECRETabcdefghijklmnopqrstuvwxyz0123456789";
+  const dir = await workdir(`url: ${server.url}\nmodel: cut-key\napiKey: ${key}\nmaxOutput: 200\n`);
+  server.script("cut-key", [
+    {
+      toolCalls: [{
+        name: "bash",
+        arguments: {
+          command: "head -c 40 /dev/zero|tr '\\0' a; grep apiKey mm.yaml|cut -c9-; " +
+            "head -c 3000 /dev/zero|tr '\\0' b",
+        },
+      }],
+    },
+    { text: "done" },
+  ]);
+  const run = await runMM(["-p", "go"], { cwd: dir });
+  assertEquals(run.code, 0, run.stderr);
+  const [output] = server.toolOutputs("cut-key");
+  assertStringIncludes(output, `${"a".repeat(40)}***\n`);
+  for (const part of [key.slice(0, 8), key.slice(-8), "abcdefghijklmnop"]) {
+    assertEquals(output.includes(part), false, output);
+  }
+});

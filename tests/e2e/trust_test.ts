@@ -8,7 +8,7 @@ import { methods, RequestError } from "npm:@agentclientprotocol/sdk@2.4.0";
 import { assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
 import { Editor } from "../helpers/acp.ts";
 import { runCases } from "../helpers/cases.ts";
-import { exists, runMM, workdir } from "../helpers/mm.ts";
+import { exists, runMM, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
@@ -133,6 +133,62 @@ Deno.test("trust of a project's agent file", async (t) => {
       const run = await runMM(["-p", "hello"], { cwd: dir, env: UNTRUSTED });
       assertEquals(run.code, 2);
       assertStringIncludes(run.stderr, "mm.yaml sets yolo, which run programs");
+    },
+    "systemFile and sessions.dir through a symbolic link out of the folder need trust":
+      async () => {
+        server.script("t-link", [{ text: "never asked" }]);
+        const outside = await tempDir("mm-e2e-outside-");
+        await Deno.mkdir(`${outside}/secretdir`);
+        await Deno.writeTextFile(`${outside}/secretdir/id_rsa`, "PRIVATE KEY\n");
+        const dir = await workdir(
+          `url: ${server.url}\nmodel: t-link\nsystemFile: prompt.md\nsessions: {dir: sess}\n`,
+        );
+        await Deno.symlink(`${outside}/secretdir/id_rsa`, `${dir}/prompt.md`);
+        await Deno.symlink(`${outside}/secretdir`, `${dir}/sess`);
+        const run = await runMM(["-p", "hello"], { cwd: dir, env: UNTRUSTED });
+        assertEquals(run.code, 2, run.stderr);
+        assertStringIncludes(run.stderr, `${dir}/mm.yaml sets systemFile, sessions, which run`);
+        assertEquals(server.chats("t-link").length, 0);
+        const list = await runMM(["trust", "--yes"], { cwd: dir, env: UNTRUSTED });
+        assertStringIncludes(list.stdout, `systemFile: ${dir}/prompt.md (outside this folder)`);
+        assertStringIncludes(list.stdout, `sessions.dir: ${dir}/sess (outside this folder)`);
+        // A link that stays inside the folder needs no trust.
+        const inside = await workdir(`url: ${server.url}\nmodel: t-link\nsystemFile: p.md\n`);
+        await Deno.writeTextFile(`${inside}/real.md`, "be brief\n");
+        await Deno.symlink(`${inside}/real.md`, `${inside}/p.md`);
+        const ok = await runMM(["-p", "hello"], { cwd: inside, env: UNTRUSTED });
+        assertEquals(ok.code, 0, ok.stderr);
+      },
+    "an mmConfigs file: mm trust lists what it runs; a change of it untrusts": async () => {
+      server.script("t-agent", [{ text: "one" }, { text: "two" }]);
+      const dir = await workdir(
+        `url: ${server.url}\nmodel: t-agent\nmmConfigs:\n  helper: {file: helper.yaml}\n`,
+      );
+      await Deno.writeTextFile(
+        `${dir}/helper.yaml`,
+        `hooks:\n  preGeneration:\n    - command: ["touch", "child-marker"]\n`,
+      );
+      const trust = await runMM(["trust", "--yes"], { cwd: dir, env: UNTRUSTED });
+      assertEquals(trust.code, 0, trust.stderr);
+      assertStringIncludes(
+        trust.stdout,
+        `  mmConfigs.helper: mm with the agent file ${dir}/helper.yaml\n` +
+          `  mmConfigs.helper › hooks.preGeneration: touch child-marker\n`,
+      );
+      const run = await runMM(["-p", "hello"], { cwd: dir, env: UNTRUSTED });
+      assertEquals(run.code, 0, run.stderr);
+      await Deno.writeTextFile(
+        `${dir}/helper.yaml`,
+        `hooks:\n  preGeneration:\n    - command: ["touch", "other-marker"]\n`,
+      );
+      const changed = await runMM(["-p", "hello"], { cwd: dir, env: UNTRUSTED });
+      assertEquals(changed.code, 2, changed.stderr);
+      assertStringIncludes(changed.stderr, "mm.yaml sets mmConfigs, which run programs");
+      // A file removed is a change too.
+      await runMM(["trust", "--yes"], { cwd: dir, env: UNTRUSTED });
+      await Deno.remove(`${dir}/helper.yaml`);
+      const gone = await runMM(["-p", "hello"], { cwd: dir, env: UNTRUSTED });
+      assertEquals(gone.code, 2, gone.stderr);
     },
     "a trust store that is not JSON: reported, not overwritten": async () => {
       const dir = await project("t-broken");
