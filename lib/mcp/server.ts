@@ -101,9 +101,9 @@ export class McpServer implements McpServerPort {
     return this.#listing;
   }
 
-  /** The last line the server wrote on stderr (stdio), if any. */
+  /** What the server last said on stderr (stdio) that means something (LastLines.summary), if any. */
   lastStderr(): string | undefined {
-    return this.#stdio?.stderr.last();
+    return this.#stdio?.stderr.summary();
   }
 
   async #start(): Promise<void> {
