@@ -5,6 +5,10 @@
  * pid and its start time together, so a kill after the chain broke (its parent gone, it was
  * reparented) never reaches a newer process that reused the pid. Without `/proc` (macOS, Windows)
  * nothing is found: a kill reaches the group only.
+ *
+ * Once mm revoked a permission (lib/permissions/sandbox.ts), Deno reads nothing under `/proc`
+ * ("requires all access"): the table is then read by `cat` (the `run` permission that started the
+ * processes is there), synchronously, so that it works in mm's `unload` too.
  */
 
 /** One process of the table: its parent, and its start time (its identity, with the pid). */
@@ -29,27 +33,42 @@ export function parseStat(text: string): Proc | undefined {
   return { pid, ppid, start };
 }
 
-function readStat(pid: number): Proc | undefined {
-  try {
-    return parseStat(Deno.readTextFileSync(`/proc/${pid}/stat`));
-  } catch {
-    return undefined; // gone, or no /proc
-  }
-}
-
 /** Every process of this machine mm may see, from `/proc`; empty without it. */
 export function processTable(): Proc[] {
+  if (Deno.build.os !== "linux") return [];
   const table: Proc[] = [];
   try {
     for (const entry of Deno.readDirSync("/proc")) {
       if (!/^\d+$/.test(entry.name)) continue;
-      const proc = readStat(Number(entry.name));
-      if (proc) table.push(proc);
+      try {
+        const proc = parseStat(Deno.readTextFileSync(`/proc/${entry.name}/stat`));
+        if (proc) table.push(proc);
+      } catch (e) {
+        if (e instanceof Deno.errors.NotCapable) throw e;
+        // It went meanwhile.
+      }
     }
-  } catch {
-    // No /proc (macOS, Windows), or it cannot be read: nothing found.
+    return table;
+  } catch (e) {
+    return e instanceof Deno.errors.NotCapable ? tableByCat() : table;
   }
-  return table;
+}
+
+/** The table as `cat` reads it, for a Deno that may not read `/proc` itself. */
+function tableByCat(): Proc[] {
+  try {
+    // lib/exec/ is where processes start (scripts/check_imports.ts).
+    const out = new Deno.Command("sh", {
+      args: ["-c", "cat /proc/[0-9]*/stat 2>/dev/null"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).outputSync();
+    const lines = new TextDecoder().decode(out.stdout).split("\n");
+    return lines.map(parseStat).filter((p): p is Proc => p !== undefined);
+  } catch {
+    return []; // no sh, or no permission to run it: nothing found
+  }
 }
 
 /** The descendants of process `root` in `table` (not `root` itself), children first. */
@@ -76,8 +95,10 @@ export function descendantsOf(root: number, table: Proc[] = processTable()): Pro
 
 /** Sends `sig` to each process of `procs` that is still the one recorded (same start time). */
 export function signalRecorded(procs: Proc[], sig: Deno.Signal): void {
+  if (!procs.length) return;
+  const now = new Map(processTable().map((p) => [p.pid, p.start]));
   for (const proc of procs) {
-    if (readStat(proc.pid)?.start !== proc.start) continue; // gone, or its pid is another's
+    if (now.get(proc.pid) !== proc.start) continue; // gone, or its pid is another's
     try {
       Deno.kill(proc.pid, sig);
     } catch {

@@ -58,7 +58,8 @@ export async function spawnProcess(opts: SpawnOptions): Promise<Spawned> {
   const how = opts.how ?? await grouping();
   const spawn = groupedSpawn(opts.argv, how);
   const env = opts.wholeEnv ? { env: opts.wholeEnv, clearEnv: true } : childEnv(opts.env);
-  // The only `new Deno.Command` of mm (scripts/check_imports.ts keeps it so).
+  // The only `new Deno.Command` of mm that starts a child it does not wait for at once
+  // (scripts/check_imports.ts keeps them in lib/exec/; descendants.ts runs `cat` synchronously).
   const child = new Deno.Command(spawn.argv[0], {
     args: spawn.argv.slice(1),
     ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
@@ -134,7 +135,6 @@ export class Spawned {
   stop(why: StopReason = "cancel"): void {
     if (this.#stopped || this.#ended) return;
     this.#stopped = why;
-    this.record();
     this.kill("SIGTERM");
     this.#graceTimer = setTimeout(() => this.kill("SIGKILL"), this.#grace);
     this.#halt(why);
