@@ -231,7 +231,9 @@ export type McpCallOutcome =
   | { kind: "timeout"; ms: number }
   | { kind: "cancelled" }
   /** The server answered with a JSON-RPC error: its message. */
-  | { kind: "error"; message: string };
+  | { kind: "error"; message: string }
+  /** The server answered with a result of the wrong shape: what was wrong, in a few words. */
+  | { kind: "malformed"; problem: string };
 
 /** One MCP server as its tools reach it (lib/mcp/server.ts is the real one). */
 export interface McpServerPort {

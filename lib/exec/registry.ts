@@ -2,7 +2,9 @@
  * The one list of what mm started and must not leave behind: every process the starter
  * (lib/exec/spawn.ts) runs is on it until its user is done with it, and whatever is still on it
  * when mm exits (`unload`: a second SIGINT, any `Deno.exit`) is killed then, each its own way (a
- * command's group with SIGKILL, a child agent with SIGTERM so it can clean up its own).
+ * command's group with SIGKILL, a child agent with SIGTERM so it can clean up its own). A group's
+ * kill reaches its descendants that left it (`setsid`) too, where they can be found (Linux:
+ * lib/exec/descendants.ts, through `Spawned.kill`).
  */
 
 const running = new Set<() => void>();

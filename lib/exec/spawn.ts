@@ -5,10 +5,13 @@
  * optional timeout and cancellation by an AbortSignal, both of which stop the whole group — SIGTERM,
  * then SIGKILL once {@linkcode KILL_GRACE} ms passed — and puts it on the one list of what mm kills
  * when it exits (lib/exec/registry.ts) until its user is done with it ({@linkcode Spawned.end}).
+ * A kill also reaches the processes that left the group (`setsid`) where the machine lets them be
+ * found (Linux: lib/exec/descendants.ts), recorded while the process lives.
  */
 
 import { childEnv } from "../child_env.ts";
 import { groupedSpawn, type Grouping, grouping, killGroup, killTree } from "./group.ts";
+import { descendantsOf, mergeRecorded, type Proc, signalRecorded } from "./descendants.ts";
 import { killAtExit } from "./registry.ts";
 
 /** Milliseconds between SIGTERM and SIGKILL when a process group is stopped. */
@@ -55,7 +58,8 @@ export async function spawnProcess(opts: SpawnOptions): Promise<Spawned> {
   const how = opts.how ?? await grouping();
   const spawn = groupedSpawn(opts.argv, how);
   const env = opts.wholeEnv ? { env: opts.wholeEnv, clearEnv: true } : childEnv(opts.env);
-  // The only `new Deno.Command` of mm (scripts/check_imports.ts keeps it so).
+  // The only `new Deno.Command` of mm that starts a child it does not wait for at once
+  // (scripts/check_imports.ts keeps them in lib/exec/; descendants.ts runs `cat` synchronously).
   const child = new Deno.Command(spawn.argv[0], {
     args: spawn.argv.slice(1),
     ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
@@ -88,6 +92,9 @@ export class Spawned {
   #signal?: AbortSignal;
   #onAbort = () => this.stop("cancel");
   #forget: () => void = () => {};
+  /** Whether its descendants outside the group are killed with it (not an agent's, nor a keeper's). */
+  #tracks: boolean;
+  #recorded: Proc[] = [];
 
   /** Watches `child` as `opts` say: see {@linkcode spawnProcess}. */
   constructor(child: Deno.ChildProcess, opts: SpawnOptions) {
@@ -97,6 +104,8 @@ export class Spawned {
     this.halted = new Promise((resolve) => this.#halt = resolve);
     this.status = child.status;
     this.status.then(() => this.#reaped = true, () => this.#reaped = true);
+    // A child agent stops its own descendants (SIGTERM); a keeper outlives mm with them.
+    this.#tracks = opts.atExit === undefined || opts.atExit === "SIGKILL";
     if (opts.atExit === "outlive") {
       child.unref();
     } else {
@@ -138,8 +147,21 @@ export class Spawned {
    */
   kill(sig: Deno.Signal): void {
     if (this.#ended) return;
+    this.record();
     if (this.#reaped) killGroup(this.pid, sig);
     else killTree(this.pid, sig);
+    signalRecorded(this.#recorded, sig);
+  }
+
+  /**
+   * Notes the process's descendants as they are now (those that left its group included), for a
+   * later kill to reach them once the chain that leads to it is broken (it exited, they were
+   * reparented). Nothing once it was reaped, nor for a process whose descendants are its own
+   * business (`atExit` SIGTERM or `outlive`).
+   */
+  record(): void {
+    if (!this.#tracks || this.#reaped || this.#ended) return;
+    this.#recorded = mergeRecorded(this.#recorded, descendantsOf(this.pid));
   }
 
   /**
@@ -156,6 +178,7 @@ export class Spawned {
     if (this.#stopped) {
       clearTimeout(this.#graceTimer);
       killGroup(this.pid, "SIGKILL");
+      signalRecorded(this.#recorded, "SIGKILL");
     }
   }
 }

@@ -22,6 +22,7 @@ import { ANY_RESULT, loadSdk, type SdkClient, type SdkTransport } from "./sdk.ts
 import { within } from "../wait.ts";
 import { type ProcessEnd, StdioTransport } from "./stdio.ts";
 import { boundedFetch } from "./oversize.ts";
+import { guardAnswers, MALFORMED_CODE, resultProblem } from "./shape.ts";
 
 /** Where a server is in its life. */
 export type McpState =
@@ -50,6 +51,9 @@ export interface ServerOptions {
   events?: ServerEvents;
 }
 
+/** Milliseconds between two starts of `tools/list` after `tools/list_changed`, at least. */
+export const RELIST_EVERY = 1000;
+
 /** Pages of `tools/list` read at most. */
 const MAX_PAGES = 64;
 
@@ -77,6 +81,11 @@ export class McpServer implements McpServerPort {
   #transport?: SdkTransport;
   #opts: ServerOptions;
   #closing?: Promise<void>;
+  /** Coalescing `tools/list_changed`: when the last listing began, one running, one to come. */
+  #relistedAt = -Infinity;
+  #relisting = false;
+  #relistTimer?: ReturnType<typeof setTimeout>;
+  #relistAgain = false;
 
   /** Starts server `name` at once. */
   constructor(name: string, config: McpServerConfig, opts: ServerOptions) {
@@ -101,9 +110,9 @@ export class McpServer implements McpServerPort {
     return this.#listing;
   }
 
-  /** The last line the server wrote on stderr (stdio), if any. */
+  /** What the server last said on stderr (stdio) that means something (LastLines.summary), if any. */
   lastStderr(): string | undefined {
-    return this.#stdio?.stderr.last();
+    return this.#stdio?.stderr.summary();
   }
 
   async #start(): Promise<void> {
@@ -127,6 +136,7 @@ export class McpServer implements McpServerPort {
         client.onerror = () => {}; // a stray line or a failed notification is no reason to stop
         this.#client = client;
         this.#transport = this.#makeTransport(sdk, type);
+        guardAnswers(this.#transport); // a result that is not an object: an error, not a silence
         const options = { timeout: config.startupTimeout, signal: controller.signal };
         await Promise.race([client.connect(this.#transport, options), gone]);
       };
@@ -153,7 +163,7 @@ export class McpServer implements McpServerPort {
       this.#listing = listing;
       this.#state = { kind: "running" };
       client.onclose = () => this.#died();
-      client.setNotificationHandler("notifications/tools/list_changed", () => this.#relist());
+      client.setNotificationHandler("notifications/tools/list_changed", () => this.#listChanged());
       // It may have gone between the handshake and now.
       if (this.#stdio?.end) this.#died();
     } catch (e) {
@@ -210,15 +220,48 @@ export class McpServer implements McpServerPort {
     return readListing(entries);
   }
 
-  /** `notifications/tools/list_changed`: listed again; the new list applies to new conversations. */
+  /**
+   * `notifications/tools/list_changed`: listed again, at once when no listing began in the last
+   * {@linkcode RELIST_EVERY} ms, else once that much has passed; a storm of them is one or two
+   * listings, and the last one wins. The new list applies to new conversations.
+   */
+  #listChanged(): void {
+    if (this.#state.kind !== "running") return;
+    if (this.#relisting) {
+      // Told again while listing: once more after this one, which may have missed the change.
+      this.#relistAgain = true;
+      return;
+    }
+    if (this.#relistTimer !== undefined) return;
+    const wait = this.#relistedAt + RELIST_EVERY - performance.now();
+    if (wait <= 0) {
+      this.#relist();
+      return;
+    }
+    this.#relistTimer = setTimeout(() => {
+      this.#relistTimer = undefined;
+      this.#relist();
+    }, wait);
+  }
+
+  /** Lists the tools again; tells its owner when they are not what they were. */
   async #relist(): Promise<void> {
+    this.#relisting = true;
+    this.#relistedAt = performance.now();
     try {
       const listing = await this.#list();
       if (this.#state.kind !== "running") return;
+      const same = JSON.stringify(listing) === JSON.stringify(this.#listing);
       this.#listing = listing;
-      this.#opts.events?.changed?.(this);
+      if (!same) this.#opts.events?.changed?.(this);
     } catch {
       // The old list stays: the server answers for its tools anyway.
+    } finally {
+      this.#relisting = false;
+      if (this.#relistAgain) {
+        this.#relistAgain = false;
+        this.#listChanged();
+      }
     }
   }
 
@@ -235,7 +278,9 @@ export class McpServer implements McpServerPort {
 
   /** Why the start failed, in a few words. */
   async #startFailure(e: unknown): Promise<string> {
-    if (this.#stdio?.pid !== undefined) {
+    // An answer of the wrong shape says more than the exit that follows when the client closes.
+    const malformed = (e as SdkFailure | undefined)?.code === MALFORMED_CODE;
+    if (this.#stdio?.pid !== undefined && !malformed) {
       // A process that exited: its status and its last words say more than "Connection closed".
       const end = await within(this.#stdio.ended, 300) ? this.#stdio.end : undefined;
       if (end) return endText(end) + this.#stderrTail();
@@ -274,11 +319,16 @@ export class McpServer implements McpServerPort {
         ANY_RESULT,
         { signal, timeout, maxTotalTimeout: timeout },
       );
+      const problem = resultProblem(raw);
+      if (problem !== undefined) return { kind: "malformed", problem };
       return { kind: "result", result: readResult(raw) };
     } catch (e) {
       if (signal.aborted) return { kind: "cancelled" };
-      const f = e as SdkFailure;
+      const f = e as SdkFailure & { data?: { what?: unknown } };
       if (f.code === "REQUEST_TIMEOUT") return { kind: "timeout", ms: timeout };
+      if (f.code === MALFORMED_CODE && typeof f.data?.what === "string") {
+        return { kind: "malformed", problem: `the result is ${f.data.what}, not an object` };
+      }
       const now = this.#state as McpState;
       if (now.kind === "dead" || now.kind === "failed") return { kind: "down", reason: now.reason };
       if (f.code === "CONNECTION_CLOSED" || f.code === "NOT_CONNECTED") {
@@ -304,6 +354,8 @@ export class McpServer implements McpServerPort {
 
   /** Closes the client and the transport (the process, for stdio). */
   async #shut(): Promise<void> {
+    clearTimeout(this.#relistTimer);
+    this.#relistTimer = undefined;
     try {
       await this.#client?.close();
     } catch {

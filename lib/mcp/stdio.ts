@@ -36,10 +36,26 @@ export interface StdioOptions {
   env: Record<string, string>;
 }
 
-/** The last lines a stream wrote, each cut to a few hundred characters. */
+/** Stack frames kept of one run of them (`    at f (file.js:1:2)`): the rest say little. */
+export const KEPT_FRAMES = 3;
+
+/** A line of a stack trace: `    at f (/srv/index.js:1:21)`. */
+const FRAME = /^\s+at\s/;
+
+/** A runtime's banner after its crash report, which names no error: `Node.js v22.11.0`. */
+const BANNER = /^(Node\.js|Deno|Bun) v?\d+(\.\d+)*\s*$/;
+
+/** A line that names an error: `RangeError: …`, `error: Uncaught …`, `Traceback …`. */
+const ERROR_LINE = /\b\w*(Error|Exception|Panic)\b|^\s*(error|fatal|panic)\b/i;
+
+/**
+ * The last lines a stream wrote, each cut to a few hundred characters; of a run of stack frames,
+ * only the first {@linkcode KEPT_FRAMES}.
+ */
 export class LastLines {
   readonly lines: string[] = [];
   #partial = "";
+  #frames = 0;
 
   /** Adds a chunk of text. */
   push(text: string): void {
@@ -56,8 +72,33 @@ export class LastLines {
   add(line: string): void {
     const trimmed = line.trimEnd();
     if (!trimmed.trim()) return;
+    this.#frames = FRAME.test(trimmed) ? this.#frames + 1 : 0;
+    if (this.#frames > KEPT_FRAMES) return;
     this.lines.push(trimmed.length > LINE_MAX ? `${trimmed.slice(0, LINE_MAX)}…` : trimmed);
     if (this.lines.length > KEPT_LINES) this.lines.shift();
+  }
+
+  /**
+   * What the stream last said that means something, on one line: the error of the last stack
+   * trace and its first frame (`RangeError: Invalid array length, at f (/srv/index.js:1:21)`),
+   * else the last line; a runtime's banner (`Node.js v22.11.0`) is passed over.
+   */
+  summary(): string | undefined {
+    const lines = [...this.lines];
+    if (this.#partial.trim()) lines.push(this.#partial.trim().slice(0, LINE_MAX));
+    while (lines.length && BANNER.test(lines.at(-1)!.trim())) lines.pop();
+    const lastFrame = lines.findLastIndex((l) => FRAME.test(l));
+    if (lastFrame < 0) return lines.at(-1)?.trim();
+    let first = lastFrame;
+    while (first > 0 && FRAME.test(lines[first - 1])) first--;
+    const after = lines.slice(lastFrame + 1).map((l) => l.trim());
+    // Lines after the trace that are not an object's dump (`  code: 'X'`, `}`) say more.
+    if (after.some((l) => !/^[}\]]|^[\w$]+: /.test(l) && !l.endsWith("{"))) return after.at(-1);
+    const before = lines.slice(0, first);
+    const at = before.findLastIndex((l) => ERROR_LINE.test(l));
+    const error = (at >= 0 ? before[at] : before.at(-1))?.trim();
+    const frame = lines[first].trim().replace(/\s*\{$/, "");
+    return error ? `${error}, ${frame}` : frame;
   }
 
   /** The last line with something on it, the unfinished one included. */
@@ -158,6 +199,9 @@ export class StdioTransport {
     const process = this.#process;
     if (!process) return;
     if (!this.#end) {
+      // What it started is noted while it lives: once it exits, a process that left its group
+      // (`setsid`) no longer leads back to it.
+      process.record();
       await this.#writer?.close().catch(() => {});
       // SIGTERM to the group, SIGKILL after CLOSE_GRACE more.
       if (!await within(process.status, CLOSE_GRACE)) process.stop();
@@ -166,7 +210,8 @@ export class StdioTransport {
     process.kill("SIGKILL"); // what the server started and left behind
     process.end(); // its pid may belong to another process from now on
     await this.ended;
-    await Promise.all(this.#readers);
+    // A process that escaped every kill (no /proc) may hold the pipes open: not waited for long.
+    await within(Promise.all(this.#readers), CLOSE_GRACE);
   }
 
   /**

@@ -9,6 +9,7 @@ import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
 import {
   alive,
+  allGone,
   everythingOverHttp,
   faultConfig,
   faultPids,
@@ -141,6 +142,100 @@ Deno.test("an MCP server over stdio: the fault server", async (t) => {
       assertEquals([alive(pid), alive(child)], [true, true]);
       await server.close();
       assertEquals([alive(pid), alive(child)], [false, false]);
+    },
+    "initialize answered with a non-object: it fails at once, naming the answer": async () => {
+      for (
+        const [answer, what] of [
+          ['"ok"', 'a string ("ok")'],
+          ["[1,2]", "an array ([1,2])"],
+          ["null", "null"],
+        ]
+      ) {
+        const began = performance.now();
+        const config = faultConfig({ FAULT_INIT_RESULT: answer }, { startupTimeout: 20_000 });
+        const { server, downs } = start("fault", config);
+        await server.started;
+        const reason = `answered initialize with ${what}, not an object`;
+        assertEquals(server.state, { kind: "failed", reason });
+        assertEquals(downs, [`failed: ${reason}`]);
+        const seconds = (performance.now() - began) / 1000;
+        if (seconds > 10) throw new Error(`it took ${seconds} s to fail`);
+        await server.close();
+      }
+    },
+    "a result of the wrong shape: what was wrong, bounded": async () => {
+      const { server } = start("fault", faultConfig({ FAULT_SHAPES: "1" }, { timeout: 20_000 }));
+      const shapes: [unknown, string][] = [
+        [{ content: "hello" }, 'content is a string ("hello"), not an array'],
+        [{ content: { type: "text", text: "hi" } }, "content is an object, not an array"],
+        [{ content: ["hello"] }, 'content[0] is a string ("hello"), not an object'],
+        [{ content: [{ text: "hi" }] }, "content[0] has no type"],
+        [{ content: [{ type: "text", text: 5 }] }, "content[0].text is a number (5), not a string"],
+        [{}, "it has no content"],
+        ["hi", 'the result is a string ("hi"), not an object'],
+        [[1, 2], "the result is an array ([1,2]), not an object"],
+        [
+          { content: "x".repeat(10_000) },
+          `content is a string ("${"x".repeat(60)}…), not an array`,
+        ],
+      ];
+      for (const [result, problem] of shapes) {
+        assertEquals(await server.call("shapeless", { result }, NEVER), {
+          kind: "malformed",
+          problem,
+        });
+      }
+      // Shapes that are right stay results.
+      assertEquals(await server.call("shapeless", { result: { content: [] } }, NEVER), {
+        kind: "result",
+        result: { content: [], isError: false },
+      });
+      assertEquals(server.state, { kind: "running" });
+      await server.close();
+    },
+    "a storm of tools/list_changed: one notice, one tools/list a second, the last list":
+      async () => {
+        const dir = await tempDir();
+        const log = `${dir}/log`;
+        const config = faultConfig({ FAULT_STORM: "1", FAULT_LOG: log });
+        const { server, changed } = start("fault", config);
+        await server.started;
+        const began = performance.now();
+        assertEquals(await server.call("storm", { count: 200 }, NEVER), {
+          kind: "result",
+          result: { content: [{ type: "text", text: "stormed" }], isError: false },
+        });
+        const listed = async () => (await lines(log)).filter((l) => l === "tools/list").length;
+        // The first change listed at once, the rest once a second has passed.
+        for (let i = 0; i < 150 && (await listed() < 3 || !changed.length); i++) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        const seconds = (performance.now() - began) / 1000;
+        assertEquals(changed.length, 1, `${changed.length} notices`);
+        assertEquals(changed[0].endsWith(",storm_200"), true);
+        assertEquals(server.listing.tools.at(-1)?.name, "storm_200");
+        const count = await listed();
+        if (count > 2 + Math.ceil(seconds)) throw new Error(`${count} tools/list in ${seconds} s`);
+        await server.close();
+      },
+    "a Node server's crash: its error and first frame, not Node's banner": async () => {
+      const { server, downs } = start("fault", faultConfig({ FAULT_NODE_CRASH: "1" }));
+      await server.started;
+      const reason =
+        "exited with status 1: RangeError: Invalid array length, at f (/srv/fault/index.js:1:21)";
+      assertEquals(await server.call("crash", {}, NEVER), { kind: "down", reason });
+      assertEquals(downs, [`died: ${reason}`]);
+      await server.close();
+    },
+    "close kills a grandchild that left the server's session (setsid)": async () => {
+      const dir = await tempDir();
+      const pidFile = `${dir}/setsid.pid`;
+      const { server } = start("fault", faultConfig({ FAULT_SETSID_PID_FILE: pidFile }));
+      await server.started;
+      const pid = Number(await Deno.readTextFile(pidFile));
+      assertEquals(alive(pid), true);
+      await server.close();
+      assertEquals(await allGone([pid], 2000), true, `${pid} survived`);
     },
     "a changed tool list is listed again": async () => {
       const { server, changed } = start("fault", faultConfig({ FAULT_CHANGE_AFTER_MS: "100" }));

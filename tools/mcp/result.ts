@@ -105,7 +105,14 @@ export function callOutput(
       return { output: CANCELLED_TEXT, failed: true };
     case "error":
       return { output: serverErrorText(server, outcome.message), failed: true };
+    case "malformed":
+      return { output: malformedText(server, tool, outcome.problem), failed: true };
   }
+}
+
+/** The answer when the server's result has the wrong shape: what was wrong (bounded by its maker). */
+export function malformedText(server: string, tool: string, problem: string): string {
+  return `[error: ${server} answered ${tool} with a result mm cannot read: ${problem}]`;
 }
 
 /** A result the server marked `isError`: the call failed, and its text says why. */

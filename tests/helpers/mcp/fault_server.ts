@@ -20,6 +20,13 @@
  *                          id last with `idLast`), for mm's limit of one message
  *   FAULT_SCHEMAS          also declare `ghostly` (`required` names a property it does not have)
  *                          and `either` (a top-level `oneOf` of two objects); both echo their arguments
+ *   FAULT_INIT_RESULT      answer `initialize` with this JSON value as its result (`"ok"`, `[1]`)
+ *   FAULT_SHAPES           also declare `shapeless`: answers its argument `result` as the call's
+ *                          result, whatever its shape
+ *   FAULT_STORM            also declare `storm`: adds `count` tools (`storm_1` …), sending one
+ *                          `tools/list_changed` after each, all at once
+ *   FAULT_NODE_CRASH       `crash` writes what Node writes of an uncaught RangeError, banner last
+ *   FAULT_SETSID_PID_FILE  start `setsid sleep 300` (a session of its own) and write its pid there
  *
  * Run: `deno run -A tests/helpers/mcp/fault_server.ts`.
  */
@@ -162,6 +169,21 @@ if (env("FAULT_SCHEMAS")) {
   });
 }
 
+if (env("FAULT_SHAPES")) {
+  tools.push({
+    name: "shapeless",
+    description: "Answers its argument `result` as the call's result.",
+    inputSchema: { type: "object", properties: { result: {} } },
+  });
+}
+if (env("FAULT_STORM")) {
+  tools.push({
+    name: "storm",
+    description: "Adds `count` tools, one tools/list_changed after each.",
+    inputSchema: { type: "object", properties: { count: { type: "integer" } } },
+  });
+}
+
 if (env("FAULT_EXIT_AT_START")) {
   console.error("starting…");
   console.error(env("FAULT_EXIT_AT_START"));
@@ -173,6 +195,34 @@ if (pidFile) {
   const child = new Deno.Command("sleep", { args: ["1000"], stdin: "null" }).spawn();
   Deno.writeTextFileSync(pidFile, `${Deno.pid} ${child.pid}`);
 }
+
+const setsidPidFile = env("FAULT_SETSID_PID_FILE");
+if (setsidPidFile) {
+  // The grandchild of mm leaves the server's session and group: a kill of the group misses it.
+  const script =
+    `echo $$ > ${setsidPidFile}.tmp && mv ${setsidPidFile}.tmp ${setsidPidFile}; exec sleep 300`;
+  new Deno.Command("setsid", { args: ["bash", "-c", script], stdin: "null" }).spawn();
+  const written = () => Deno.stat(setsidPidFile).then(() => true, () => false);
+  while (!await written()) await new Promise((r) => setTimeout(r, 10));
+}
+
+/** What Node writes on stderr when an uncaught RangeError ends it (Node 20's very text). */
+const NODE_CRASH = `/srv/fault/index.js:1
+function f(){ throw new RangeError("Invalid array length"); }
+              ^
+
+RangeError: Invalid array length
+    at f (/srv/fault/index.js:1:21)
+    at Object.<anonymous> (/srv/fault/index.js:2:1)
+    at Module._compile (node:internal/modules/cjs/loader:1521:14)
+    at Module._extensions..js (node:internal/modules/cjs/loader:1623:10)
+    at Module.load (node:internal/modules/cjs/loader:1266:32)
+    at Module._load (node:internal/modules/cjs/loader:1091:12)
+    at Function.executeUserEntryPoint [as runMain] (node:internal/modules/run_main:164:12)
+    at node:internal/main/run_main_module:28:49
+
+Node.js v20.20.2
+`;
 
 const slow = new Map<unknown, ReturnType<typeof setTimeout>>();
 
@@ -195,6 +245,8 @@ async function handle(m: Record<string, unknown>): Promise<void> {
     case "initialize": {
       const delay = Number(env("FAULT_START_DELAY_MS") ?? 0);
       if (delay) await new Promise((r) => setTimeout(r, delay));
+      const odd = env("FAULT_INIT_RESULT");
+      if (odd) return answer(m.id, JSON.parse(odd));
       answer(m.id, {
         protocolVersion: params.protocolVersion,
         capabilities: { tools: { listChanged: true } },
@@ -272,7 +324,25 @@ function call(id: unknown, name: string, args: Record<string, unknown>): void {
       if (args.idLast) return send({ jsonrpc: "2.0", result, id });
       return answer(id, result);
     }
+    case "shapeless":
+      return answer(id, args.result);
+    case "storm": {
+      const count = Number(args.count);
+      for (let i = 1; i <= count; i++) {
+        tools.push({
+          name: `storm_${i}`,
+          description: "Blown in.",
+          inputSchema: { type: "object" },
+        });
+        send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+      }
+      return answer(id, text("stormed"));
+    }
     case "crash":
+      if (env("FAULT_NODE_CRASH")) {
+        Deno.stderr.writeSync(encoder.encode(NODE_CRASH));
+        Deno.exit(1);
+      }
       console.error("fault server: crashing on purpose");
       Deno.exit(7);
       return;
