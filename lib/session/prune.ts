@@ -1,13 +1,15 @@
 /**
  * `sessions.keep`: old sessions go, never silently. The newest `keep` sessions of a folder stay;
  * the session in use and any session with a lock file beside it (another mm's) are never removed;
- * a file mm cannot read as a session is never touched. The caller says how many went, once.
+ * a file mm cannot read as a session is never touched. A session removed takes its undo store
+ * (`<id>.undo/`, lib/undo/store.ts) with it. The caller says how many went, once.
  */
 
 import { join } from "node:path";
 import { warningText } from "../presentation.ts";
 import { lockPath } from "./lock.ts";
 import { listSessions } from "./store.ts";
+import { undoDir } from "../undo/store.ts";
 
 /** What pruning says: how many sessions went, from where, and the key that asked for it. */
 export function prunedText(count: number, dir: string, keep: number): string {
@@ -54,6 +56,8 @@ export async function pruneSessions(
     try {
       await Deno.remove(join(dir, `${s.id}.json`));
       removed++;
+      // Its undo store goes too (a store left behind would be removed by the next turn's prune).
+      await Deno.remove(undoDir(dir, s.id), { recursive: true }).catch(() => {});
     } catch {
       // Kept: tried again at the next start.
     }

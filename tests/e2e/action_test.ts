@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { parse } from "npm:yaml@2.9.1";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { DENO_DIR, MAIN, tempDir, workdir } from "../helpers/mm.ts";
+import { DENO_DIR, MAIN, sessionFiles, stateHomeOf, tempDir, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -122,6 +122,8 @@ async function script(
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: cwd,
       XDG_CONFIG_HOME: `${cwd}/.config`,
+      // Sessions are saved by default: into the test's own state folder, never the real one.
+      XDG_STATE_HOME: stateHomeOf(cwd),
       DENO_DIR,
       NO_COLOR: "1",
       GITHUB_OUTPUT: output,
@@ -401,9 +403,7 @@ Deno.test("scripts/action/run.sh: mm -p --json with the action's inputs", async 
         "answer 3",
         "answer 4",
       ]);
-      const sessions = (await Array.fromAsync(Deno.readDir(`${dir}/.mm/sessions`)))
-        .filter((e) => e.name.endsWith(".json"));
-      assertEquals(sessions.length, 4);
+      assertEquals(sessionFiles(dir).length, 4);
     },
   });
   await server.close();

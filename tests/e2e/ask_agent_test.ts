@@ -9,7 +9,7 @@ import { maxTurnsText } from "../../lib/agent/texts.ts";
 import { chunks, Editor, select } from "../helpers/acp.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { DENO_DIR, MAIN, runMM, sessionsOf, workdir } from "../helpers/mm.ts";
+import { DENO_DIR, MAIN, readSessions, runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
@@ -365,8 +365,7 @@ Deno.test("ask_agent", async (t) => {
         assertEquals(toolOutputs("main-h", 1), ["[ask denied by a hook: no asking today]"]);
         assertEquals(server.chats("child-h").length, 0);
         assertStringIncludes(run.stderr, '[warning: preAsk hook "bash -c exit 3" ');
-        const [file] = [...Deno.readDirSync(sessionsOf(dir))];
-        const session = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${file.name}`));
+        const [session] = await readSessions(dir);
         assertEquals(session.errors.map((e: Any) => e.where), ["hook"]);
         assertStringIncludes(session.errors[0].message, 'preAsk hook "bash -c exit 3"');
         assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/preask.json`)), {

@@ -13,7 +13,7 @@ import {
 } from "../../lib/agent/budget.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { runMM, sessionsOf, workdir } from "../helpers/mm.ts";
+import { readSessions, runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
@@ -56,8 +56,8 @@ function outputs(body: Body): [string, boolean][] {
 
 /** The session file of `dir`, parsed. */
 async function sessionOf(dir: string): Promise<Body> {
-  const [file] = [...Deno.readDirSync(sessionsOf(dir))];
-  return JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${file.name}`));
+  const [session] = await readSessions(dir);
+  return session;
 }
 
 /** The six files of {@linkcode dirFor} in `dir`. */
@@ -131,8 +131,7 @@ Deno.test("context window", async (t) => {
           const last = chats.at(-1)!;
           assertEquals(outputs(last).map(([id]) => id.slice(0, 6)).slice(-2), ["call_e", "call_f"]);
           assertEquals(last.tools.length > 0, true, "the turn goes on with its tools");
-          const [file] = [...Deno.readDirSync(sessionsOf(dir))];
-          const session = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${file.name}`));
+          const [session] = await readSessions(dir);
           assertEquals(session.messages, [
             ...last.messages.slice(1).map((m: Body) => ({ ...m, turn: 1 })),
             { role: "assistant", content: "All six files hold numbered lines.", turn: 1 },

@@ -2,7 +2,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { exists, gone, runMM, sessionsOf, until, workdir } from "../helpers/mm.ts";
+import { exists, gone, readSessions, runMM, sessionsOf, until, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 import { hookInputText } from "../../lib/agent/texts.ts";
@@ -199,8 +199,7 @@ Deno.test("hooks", async (t) => {
           'preToolCall hook "bash -c sleep 10" timed out after 300ms',
         );
         assertStringIncludes(run.stderr, "printed something that is not a JSON object");
-        const [file] = [...Deno.readDirSync(sessionsOf(dir))];
-        const session = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${file.name}`));
+        const [session] = await readSessions(dir);
         assertEquals(session.errors.map((e: { where: string }) => e.where), [
           "hook",
           "hook",

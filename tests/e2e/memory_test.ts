@@ -2,7 +2,7 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { runMM, sessionsOf, workdir } from "../helpers/mm.ts";
+import { readSessions, runMM, sessionsOf, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
 const server = ScriptedServer.start();
@@ -26,14 +26,7 @@ function toolMessages(model: string, n: number): any[] {
 }
 
 /** The session files of a working directory, parsed. */
-// deno-lint-ignore no-explicit-any
-async function sessions(dir: string): Promise<any[]> {
-  const out = [];
-  for await (const e of Deno.readDir(sessionsOf(dir))) {
-    out.push(JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${e.name}`)));
-  }
-  return out;
-}
+const sessions = readSessions;
 
 Deno.test("memory tools", async (t) => {
   await runCases(t, {

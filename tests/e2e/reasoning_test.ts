@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { assertEquals } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { runMM, workdir } from "../helpers/mm.ts";
+import { readSessions, runMM, workdir } from "../helpers/mm.ts";
 import { capturedRequest } from "../helpers/server/fixtures.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 
@@ -66,8 +66,7 @@ Deno.test("reasoning", async (t) => {
       assertEquals(Object.keys(earlier[0]).sort(), Object.keys(droppedCall).sort());
       assert(earlier.every((m) => !("reasoning_content" in m)));
       // The session file keeps it.
-      const [file] = [...Deno.readDirSync(`${dir}/.mm/sessions`)];
-      const session = JSON.parse(Deno.readTextFileSync(`${dir}/.mm/sessions/${file.name}`));
+      const [session] = await readSessions(dir);
       const stored = session.messages.find((m: Json) => m.tool_calls);
       assertEquals(stored.reasoning_content, keptCall.reasoning_content);
     },

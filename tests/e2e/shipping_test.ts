@@ -7,7 +7,15 @@
 import { fileURLToPath } from "node:url";
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { DENO_DIR, MAIN, type MMRun, runMM, sessionsOf, tempDir, workdir } from "../helpers/mm.ts";
+import {
+  DENO_DIR,
+  MAIN,
+  type MMRun,
+  runMM,
+  sessionFiles,
+  tempDir,
+  workdir,
+} from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { PERMISSIONS } from "../../scripts/compile.ts";
@@ -227,6 +235,7 @@ Deno.test("mm doctor", async (t) => {
           "✔ chat API: OpenAI-compatible while the conversation fits 4096 tokens (Ollama's default), then Ollama's native /api/chat with num_ctx raised up to 32768",
           "✔ thinking: no",
           "✔ LSP server shell: sh found",
+          "✔ permission rules: none (yolo: true decides the rest)",
           "",
         ].join("\n"),
       );
@@ -254,6 +263,7 @@ Deno.test("mm doctor", async (t) => {
             "✔ chat API: OpenAI-compatible, context 4096 tokens (llama-server's /props)",
             "✔ thinking: no",
             "✘ LSP server py: no-such-lsp-xyz is not on the PATH — install it, or fix lsp.servers[0].command in the agent file",
+            "✔ permission rules: none (yolo: true decides the rest)",
             "",
           ].join("\n"),
         );
@@ -465,7 +475,12 @@ Deno.test("mm doctor", async (t) => {
           run.stdout.split("\n")[2],
           "✘ model: gemma3:4b is not on the server, which has: qwen3:8b, llama3.1:8b — pull it with `ollama pull gemma3:4b`, or set `model` to one it has",
         );
-        assertEquals(run.stdout.split("\n").length, 4, run.stdout);
+        // The checks that need the model are not run; the permission rules line is (a rule needs no server).
+        assertEquals(run.stdout.split("\n").length, 5, run.stdout);
+        assertEquals(
+          run.stdout.split("\n")[3],
+          "✔ permission rules: none (yolo: true decides the rest)",
+        );
       } finally {
         await several.close();
       }
@@ -479,6 +494,7 @@ Deno.test("mm doctor", async (t) => {
       assertEquals(lines, [
         `✔ agent file: none found, the built-in defaults (ollama at ${down[0]})`,
         lines[1],
+        "✔ permission rules: none (yolo: true decides the rest)",
       ]);
       assertMatch(
         lines[1],
@@ -536,7 +552,8 @@ Deno.test("mm init", async (t) => {
       initLlama.script("qwen-a", [{ toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }] }]);
       const doctor = await runMM(["doctor"], { cwd: dir });
       assertEquals(doctor.code, 0, doctor.stdout);
-      assertEquals(doctor.stdout.split("\n").filter((l) => l.startsWith("✔")).length, 6);
+      // Agent file, server, model, tool calling, context window, chat API, permission rules.
+      assertEquals(doctor.stdout.split("\n").filter((l) => l.startsWith("✔")).length, 7);
     },
     "nothing running: an Ollama file, and how to start a server": async () => {
       const dir = await emptyDir();
@@ -648,7 +665,9 @@ Deno.test("permissions", async (t) => {
     "nothing that writes either: write is revoked too": async () => {
       server.script("perm-readonly", [{ text: "read only" }]);
       const dir = await workdir(
-        `url: ${server.url}\nmodel: perm-readonly\nbashTool: false\neditTools: false\n`,
+        // Sessions are on by default and write their files: off here, nothing writes at all.
+        `url: ${server.url}\nmodel: perm-readonly\nbashTool: false\neditTools: false\n` +
+          `sessions:\n  enabled: false\n`,
       );
       await Deno.writeTextFile(`${dir}/probe.ts`, probeScript());
       const run = await deno(["run", "--allow-all", "--no-prompt", "--quiet", "probe.ts"], dir);
@@ -710,8 +729,7 @@ Deno.test("permissions", async (t) => {
         assertEquals(turn.stdout, "shipped\n");
         assertEquals(await Deno.readTextFile(`${dir}/out.txt`), "built\n");
         assertEquals(await Deno.readTextFile(`${dir}/notes.md`), "ok\n");
-        const sessions = [...Deno.readDirSync(sessionsOf(dir))];
-        assertEquals(sessions.length, 1);
+        assertEquals(sessionFiles(dir).length, 1);
         doctorOllama.script("doc-ok", [{
           toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }],
         }]);

@@ -7,7 +7,17 @@
 
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { gone, mmCommand, runMM, sessionsOf, tempDir, until, workdir } from "../helpers/mm.ts";
+import {
+  gone,
+  mmCommand,
+  readSessions,
+  runMM,
+  sessionFiles,
+  sessionsOf,
+  tempDir,
+  until,
+  workdir,
+} from "../helpers/mm.ts";
 import { Editor } from "../helpers/acp.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
@@ -64,10 +74,15 @@ Deno.test("a signal stops -p cleanly", async (t) => {
       for (const pid of await pids(dir)) assertEquals(await gone(pid), true, pid);
       // The command's output files are gone; nothing else of mm's is there (no session lock).
       assertEquals([...Deno.readDirSync(tmp)].map((e) => e.name), []);
-      // The session file alone: its lock went with the run.
-      const [file, ...more] = [...Deno.readDirSync(sessionsOf(dir))];
+      // The session file alone, beside its undo store: its lock went with the run.
+      const [file, ...more] = sessionFiles(dir);
       assertEquals(more, []);
-      const session = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${file.name}`));
+      const id = file.slice(0, -".json".length);
+      assertEquals([...Deno.readDirSync(sessionsOf(dir))].map((e) => e.name).sort(), [
+        `${id}.json`,
+        `${id}.undo`,
+      ]);
+      const session = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${file}`));
       assertEquals(session.messages.map((m: { role: string }) => m.role), [
         "user",
         "assistant",
@@ -222,8 +237,7 @@ Deno.test("line and window mode: SIGTERM and SIGQUIT cancel the turn, save it, g
             assertStringIncludes(screen, cancelled + (args.length ? "" : signal.slice(3)));
             assertEquals(await gone(bash), true);
             assertEquals(await gone(sleep), true);
-            const [file] = [...Deno.readDirSync(sessionsOf(dir))];
-            const session = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${file.name}`));
+            const [session] = await readSessions(dir);
             assertEquals(session.messages.at(-1).content, "[error: cancelled]");
           } finally {
             await term.kill();

@@ -2,7 +2,7 @@
 
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { runCases } from "../helpers/cases.ts";
-import { DENO_DIR, exists, MAIN, runMM, workdir } from "../helpers/mm.ts";
+import { DENO_DIR, exists, MAIN, readSessions, runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
@@ -37,11 +37,8 @@ async function repo(model: string, inGit = true): Promise<string> {
 /** The only session file of `dir`, parsed. */
 // deno-lint-ignore no-explicit-any
 async function session(dir: string): Promise<any> {
-  for await (const e of Deno.readDir(`${dir}/.mm/sessions`)) {
-    if (e.name.endsWith(".json")) {
-      return JSON.parse(await Deno.readTextFile(`${dir}/.mm/sessions/${e.name}`));
-    }
-  }
+  const [only] = await readSessions(dir);
+  return only;
 }
 
 const EDIT_AND_BASH = [
@@ -177,7 +174,8 @@ Deno.test("undo", async (t) => {
       const help = await runMM(["undo", "--help"], { cwd: await repo("undo-help") });
       assertEquals(help.code, 0);
       assertStringIncludes(help.stdout, "Usage: mm undo [--session ID]");
-      const off = await workdir(`url: ${server.url}\nmodel: x\n`);
+      // Sessions are on by default: this agent file turns them off.
+      const off = await workdir(`url: ${server.url}\nmodel: x\nsessions:\n  enabled: false\n`);
       const run = await runMM(["undo"], { cwd: off });
       assertEquals(run.code, 1);
       assertStringIncludes(run.stderr, "mm undo needs sessions");

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { fakeContext } from "../helpers/fake_context.ts";
+import { until } from "../helpers/mm.ts";
 import { type Grouping, grouping } from "../../lib/exec/group.ts";
 import { NOT_IN_PATH } from "../../lib/exec/program.ts";
 import { OutputKeeper } from "../../lib/exec/keeper.ts";
@@ -217,12 +218,15 @@ Deno.test("realExec", async (t) => {
   await t.step("cancellation: aborting the signal kills the group", async () => {
     const pidFile = join(dir, "cancel.pid");
     const controller = new AbortController();
-    const running = sh(`sleep 30 & echo $! > ${pidFile}; echo go; sleep 30`, {
-      signal: controller.signal,
-    });
-    const timer = setTimeout(() => controller.abort(), 200);
+    // The pid file appears (whole, by mv) once "go" is written: aborted then, never before, however
+    // slow the start under load.
+    const running = sh(
+      `sleep 30 & echo go; echo $! > ${pidFile}.part; mv ${pidFile}.part ${pidFile}; sleep 30`,
+      { signal: controller.signal },
+    );
+    await until(pidFile);
+    controller.abort();
     const result = await running;
-    clearTimeout(timer);
     const pid = Number(await Deno.readTextFile(pidFile));
     try {
       assertEquals([result.cancelled, result.timedOut, result.output], [true, false, "go\n"]);

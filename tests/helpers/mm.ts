@@ -41,6 +41,32 @@ export function sessionsOf(cwd: string): string {
   return defaultSessionsDir(cwd, { XDG_STATE_HOME: stateHomeOf(cwd) })!;
 }
 
+/**
+ * The names of the session files (`<id>.json`) a child started in `cwd` saved, sorted: never the
+ * undo stores (`<id>.undo/`) nor the lock files beside them. None when the folder is not there.
+ */
+export function sessionFiles(cwd: string): string[] {
+  try {
+    return [...Deno.readDirSync(sessionsOf(cwd))]
+      .filter((e) => e.isFile && e.name.endsWith(".json"))
+      .map((e) => e.name)
+      .sort();
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+}
+
+/** The session files a child started in `cwd` saved, parsed, in the order of their names. */
+// deno-lint-ignore no-explicit-any
+export async function readSessions(cwd: string): Promise<any[]> {
+  const out = [];
+  for (const name of sessionFiles(cwd)) {
+    out.push(JSON.parse(await Deno.readTextFile(`${sessionsOf(cwd)}/${name}`)));
+  }
+  return out;
+}
+
 /** The command that runs mm from source with `args`, as a user runs it from a URL. */
 export function mmCommand(args: string[], cwd: string, env: Record<string, string> = {}) {
   return {

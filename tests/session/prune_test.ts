@@ -49,6 +49,24 @@ Deno.test("sessions.keep", async (t) => {
     },
   );
 
+  await t.step(
+    "a session removed takes its undo store; a store or a folder is never read as a session",
+    async () => {
+      const dir = await Deno.makeTempDir({ prefix: "mm-prune-" });
+      for (let i = 1; i <= 4; i++) {
+        await saveSession(dir, session(`s${i}`, i));
+        await Deno.mkdir(`${dir}/s${i}.undo/turns`, { recursive: true });
+        await Deno.writeTextFile(`${dir}/s${i}.undo/turns/1.json`, "{}");
+      }
+      await Deno.mkdir(`${dir}/folder.json`);
+      const said = await pruneSessions(dir, 2, "s1");
+      assertEquals(said, prunedText(2, dir, 2));
+      assertEquals(await names(dir), ["folder.json", "s1.json", "s1.undo", "s4.json", "s4.undo"]);
+      assertEquals(await names(`${dir}/s4.undo/turns`), ["1.json"]);
+      await Deno.remove(dir, { recursive: true });
+    },
+  );
+
   await t.step("keep 0 keeps all; a missing folder is nothing to prune", async () => {
     const dir = await Deno.makeTempDir({ prefix: "mm-prune-" });
     for (let i = 1; i <= 3; i++) await saveSession(dir, session(`s${i}`, i));
