@@ -271,7 +271,6 @@ Deno.test("line mode: the banner and the previews hold no secret", async () => {
   } finally {
     await term.kill();
   }
-  await server.close();
 });
 
 Deno.test("a secret the maxOutput cut would split is not sent in part", async () => {
@@ -296,4 +295,5 @@ Deno.test("a secret the maxOutput cut would split is not sent in part", async ()
   for (const part of [key.slice(0, 8), key.slice(-8), "abcdefghijklmnop"]) {
     assertEquals(output.includes(part), false, output);
   }
+  await server.close();
 });
