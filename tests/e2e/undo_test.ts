@@ -1,6 +1,7 @@
 /** Undo through the real `mm -p` and `mm undo`, in real git repositories (docs/undo.md). */
 
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { chunks, Editor } from "../helpers/acp.ts";
 import { runCases } from "../helpers/cases.ts";
 import { DENO_DIR, exists, MAIN, readSessions, runMM, workdir } from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
@@ -168,6 +169,32 @@ Deno.test("undo", async (t) => {
         assertEquals((await session(dir)).messages.map((m: { turn: number }) => m.turn), [1, 1]);
       } finally {
         await term.kill();
+      }
+    },
+    "editor mode: /undo takes the last turn back, files and messages": async () => {
+      const dir = await repo("undo-acp");
+      server.script("undo-acp", [
+        { toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content: "two\n" } }] },
+        { text: "changed" },
+        { text: "fresh" },
+      ]);
+      const editor = await Editor.start({ cwd: dir });
+      try {
+        const id = await editor.newSession(dir);
+        assertEquals(editor.commandsOf(id).includes("undo"), true);
+        assertEquals(await editor.prompt(id, "change a"), "end_turn");
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "two\n");
+        assertEquals(await editor.prompt(id, "/undo"), "end_turn");
+        assertEquals(await Deno.readTextFile(`${dir}/a.txt`), "one\n");
+        const said = chunks(editor.updatesOf(id), "agent_message_chunk");
+        assertStringIncludes(said, 'took back turn 1 ("change a")');
+        // The model's next request holds nothing of the turn taken back.
+        assertEquals(await editor.prompt(id, "again"), "end_turn");
+        const sent = server.chats("undo-acp").at(-1)!.body.messages;
+        assertEquals(sent.map((m: { content: string }) => m.content).slice(1), ["again"]);
+      } finally {
+        const finished = await editor.close();
+        assertEquals(finished.code, 0, finished.stderr);
       }
     },
     "mm undo --help, and with sessions off": async () => {
