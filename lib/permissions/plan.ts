@@ -122,13 +122,21 @@ export function readOnlyCommand(command: string): boolean {
       // `--pre COMMAND` runs a program on every file searched.
       return !args.some((a) => /^--pre(=|$)/.test(a));
     case "tree":
-      // `-o FILE` writes the listing to a file.
-      return !args.some((a) => a === "-o" || a.startsWith("-o"));
+      // `-o FILE` writes the listing to a file; `-R` (with `-H`) writes `00Tree.html` in every folder.
+      return !args.some((a) => shortOptionIn(a, "oR"));
     case "file":
       // `-C` compiles a magic file: it writes one.
-      return !args.some((a) => a === "-C" || a === "--compile" || /^-[A-Za-z]*C/.test(a));
+      return !args.some((a) => a === "--compile" || shortOptionIn(a, "C"));
   }
   return true;
+}
+
+/**
+ * Whether `word` is a group of short options (`-ao`, `-o`, `-oout`) holding one of `letters`. Every
+ * letter of the group is looked at, also those bash would read as an option's value (conservative).
+ */
+function shortOptionIn(word: string, letters: string): boolean {
+  return /^-[^-]/.test(word) && [...word.slice(1)].some((c) => letters.includes(c));
 }
 
 /** The reading programs that have an option that writes or runs (below, in readOnlyCommand). */

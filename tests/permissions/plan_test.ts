@@ -74,6 +74,13 @@ const BASH: [string, boolean][] = [
   ["git", false],
   ["rg --pre ./x foo", false],
   ["tree -o out", false],
+  ["tree -oout", false],
+  ["tree -ao out", false],
+  ["tree -R -H . -L 1", false],
+  ["tree -aR", false],
+  ["tree -a -L 2 -H .", true],
+  ["file -bC -m magic", false],
+  ["file -b a.bin", true],
   ["file -C -m magic", false],
   // A word bash rewrites before the program sees it (brace, `$'…'`, `$"…"`, `$…`, backquotes).
   ["find . -name x1 -{delete,print}", false],
