@@ -188,9 +188,9 @@ Deno.test("the session picker and the turn list", async (t) => {
           }
           await term.keys("Escape", "Escape");
           await term.waitFor("Rewind to which turn?");
-          await term.waitFor(/❯ 1\. +1 +\d\d:\d\d +turn one/);
+          await term.waitFor(/❯ 1\. \d\d:\d\d +turn one/);
           await term.keys("Down");
-          await term.waitFor(/❯ 2\. +2 +\d\d:\d\d +turn two/);
+          await term.waitFor(/❯ 2\. \d\d:\d\d +turn two/);
           await term.keys("Enter");
           await term.waitFor('took back turn 2 ("turn two")');
           await term.waitFor(/› turn two/);
