@@ -217,6 +217,20 @@ export function calibrate(raw: number, real: number | undefined): Calibration | 
   return { raw, real };
 }
 
+/** How many times mm's raw estimate of a prompt a server's count of it may be and be believed. */
+export const MOST_BELIEVED = 4;
+
+/**
+ * Whether a server's count of a prompt (`real`) can be that prompt's: at most
+ * {@linkcode MOST_BELIEVED} times mm's raw estimate of it (`raw`) and, when the window is known,
+ * at most twice the window. A count above is a server's fault: believed, it would make every later
+ * prompt seem too big. A count below is believed as shown (a server may count only what it had not
+ * cached); {@linkcode calibrate} leaves it out.
+ */
+export function believable(raw: number, real: number, window?: number): boolean {
+  return real <= raw * MOST_BELIEVED && (!window || real <= 2 * window);
+}
+
 /**
  * A raw estimate corrected by the last report: the larger of the raw estimate scaled by the
  * report's ratio and the report's real count plus what the raw estimate grew by since.

@@ -699,6 +699,7 @@ export class Conversation {
 
   /** `/undo`: the last turn taken back, its files and its messages. */
   async undo(): Promise<CommandOutcome> {
+    if (!this.#host.config.sessions.enabled) return { kind: "said", text: UNDO_NEEDS_SESSIONS };
     const turns = turnPrompts(this.agent.history, this.agent.turns);
     if (!turns.length) return { kind: "said", text: NOTHING_TO_UNDO };
     return await this.#takeBack(turns.at(-1)!.turn);
@@ -706,6 +707,7 @@ export class Conversation {
 
   /** `/rewind`: the turns listed; `/rewind N`: turn N and every later one taken back. */
   async rewind(args: string): Promise<CommandOutcome> {
+    if (!this.#host.config.sessions.enabled) return { kind: "said", text: UNDO_NEEDS_SESSIONS };
     const turns = turnPrompts(this.agent.history, this.agent.turns);
     const last = turns.at(-1)?.turn ?? 0;
     if (!args.trim()) {

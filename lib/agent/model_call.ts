@@ -13,6 +13,7 @@ import { historyArguments } from "../tool_input.ts";
 import {
   answerFloor,
   answerReserve,
+  believable,
   type Budget,
   calibrate,
   calibrated,
@@ -136,9 +137,13 @@ export class ModelCaller {
           if (verdict.stop) stopWith(verdict.stop);
         },
       });
-      this.#calibration = calibrate(raw, result.usage?.promptTokens) ?? this.#calibration;
-      const usage = requestUsage(result, estimate, (Date.now() - (firstDelta ?? started)) / 1000);
       const window = chat.contextWindow ?? config.contextSize;
+      // A count that cannot be this prompt's is ignored: the estimate is shown (marked) instead.
+      const counted = result.usage && !believable(raw, result.usage.promptTokens, window)
+        ? { ...result, usage: undefined }
+        : result;
+      this.#calibration = calibrate(raw, counted.usage?.promptTokens) ?? this.#calibration;
+      const usage = requestUsage(counted, estimate, (Date.now() - (firstDelta ?? started)) / 1000);
       if (window) usage.contextWindow = window;
       emit({ type: "usage", usage });
       this.#opts.onUsage?.(usage);

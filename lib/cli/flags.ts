@@ -344,6 +344,7 @@ export function helpText(): string {
     "  mm init | doctor        write a starter agent file | check the server, model and tools",
     "  mm sessions             list the saved conversations of this directory, newest first",
     "  mm trust                show what this folder's agent file runs and trust it (--list, --revoke)",
+    "  mm undo                 take back the last turn of the latest session here (--session ID)",
     "",
     "Flags (Go style -flag and GNU style --flag are the same):",
   ];

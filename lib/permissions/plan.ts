@@ -82,7 +82,8 @@ const FIND_WRITES = /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)
 
 /**
  * Whether a bash line only reads: it is read to its end, and every simple command of it — those
- * of its `$(…)`, backquotes and `<(…)` included — is a reading program without an option that
+ * of its `$(…)`, backquotes and `<(…)` included — is a reading program of plain words (nothing bash
+ * rewrites first: no `$`, backquote or brace expansion) without an option that
  * writes, and writes to no file (`>`, `>>`, `&>`, `>|` only into `/dev/null` or another descriptor).
  */
 export function readOnlyLine(line: string): boolean {
@@ -96,10 +97,20 @@ export function readOnlyCommand(command: string): boolean {
   // `NAME=value ls` is refused: an assignment (PATH, LD_PRELOAD, GIT_EXTERNAL_DIFF) may run anything.
   if (withoutAssignments(command) !== command) return false;
   if (writesFile(command)) return false;
-  const words = wordsOf(command);
-  if (!words) return false;
-  const [program, ...args] = words;
+  const read = wordsOf(command);
+  if (!read) return false;
+  // Every word must be what the program sees: bash rewrites `$…`, backquotes and braces first
+  // (`find . $'-delete'`, `git diff --{output=p,stat}`).
+  if (read.some((w) => w.rewritten)) return false;
+  const [program, ...args] = read.map((w) => w.text);
   if (!READING_PROGRAMS.has(program)) return false;
+  // A glob may expand to a file named like an option: refused where it could start one, and for
+  // every program with an option that writes or runs (a file named `--output=x.ts` matches `*.ts`).
+  if (
+    read.some((w, i) => w.glob && (w.text.startsWith("-") || WRITING_OPTIONS.has(program) && i > 0))
+  ) {
+    return false;
+  }
   switch (program) {
     case "find":
       return !args.some((a) => FIND_WRITES.test(a));
@@ -111,14 +122,25 @@ export function readOnlyCommand(command: string): boolean {
       // `--pre COMMAND` runs a program on every file searched.
       return !args.some((a) => /^--pre(=|$)/.test(a));
     case "tree":
-      // `-o FILE` writes the listing to a file.
-      return !args.some((a) => a === "-o" || a.startsWith("-o"));
+      // `-o FILE` writes the listing to a file; `-R` (with `-H`) writes `00Tree.html` in every folder.
+      return !args.some((a) => shortOptionIn(a, "oR"));
     case "file":
       // `-C` compiles a magic file: it writes one.
-      return !args.some((a) => a === "-C" || a === "--compile" || /^-[A-Za-z]*C/.test(a));
+      return !args.some((a) => a === "--compile" || shortOptionIn(a, "C"));
   }
   return true;
 }
+
+/**
+ * Whether `word` is a group of short options (`-ao`, `-o`, `-oout`) holding one of `letters`. Every
+ * letter of the group is looked at, also those bash would read as an option's value (conservative).
+ */
+function shortOptionIn(word: string, letters: string): boolean {
+  return /^-[^-]/.test(word) && [...word.slice(1)].some((c) => letters.includes(c));
+}
+
+/** The reading programs that have an option that writes or runs (below, in readOnlyCommand). */
+const WRITING_OPTIONS = new Set(["find", "git", "rg", "tree", "file"]);
 
 /**
  * Whether a command redirects output into a file: an unquoted `>` not followed by a descriptor
@@ -152,42 +174,78 @@ function writesFile(command: string): boolean {
   return false;
 }
 
+/** One word of a command: its text after quote removal, and what bash would do to it first. */
+interface PlanWord {
+  text: string;
+  /**
+   * Whether bash rewrites it before the program sees it: a `$` of any kind (`$X`, `${…}`, `$(…)`,
+   * `$'…'`, `$"…"`), a backquote, or a brace expansion (`{a,b}`, `{1..3}`) outside single quotes.
+   */
+  rewritten: boolean;
+  /** Whether it holds an unquoted glob character (`*`, `?`, `[`): it may become other words. */
+  glob: boolean;
+}
+
 /**
- * A command's words, quotes removed; undefined when a word is built by an expansion mm cannot
- * read without running it (`$X`, a glob in the program's name is only a word).
+ * A command's words, quotes removed; undefined when a quote is left open or the program's name is
+ * not plain (`$X`, `\rm` or `"r"m` hide what runs).
  */
-function wordsOf(command: string): string[] | undefined {
-  const words: string[] = [];
-  let word: string | undefined;
+function wordsOf(command: string): PlanWord[] | undefined {
+  const words: PlanWord[] = [];
+  let word: { text: string; bare: string; rewritten: boolean } | undefined;
   let quote: "'" | '"' | undefined;
+  const add = (text: string, bare: string) => {
+    word ??= { text: "", bare: "", rewritten: false };
+    word.text += text;
+    word.bare += bare;
+  };
   for (let i = 0; i < command.length; i++) {
     const c = command[i];
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === "\\" && quote === '"' && i + 1 < command.length) word += command[++i];
-      else word += c;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else add(c, "_");
+      continue;
+    }
+    if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else if (c === "\\" && i + 1 < command.length && '$`"\\\n'.includes(command[i + 1])) {
+        add(command[++i], "_");
+      } else {
+        if (c === "$" || c === "`") word!.rewritten = true;
+        add(c, "_");
+      }
       continue;
     }
     if (c === "'" || c === '"') {
       quote = c;
-      word ??= "";
+      add("", "");
       continue;
     }
     if (c === "\\") {
-      word = (word ?? "") + (command[i + 1] ?? "");
+      add(command[i + 1] ?? "", "_");
       i++;
       continue;
     }
     if (/\s/.test(c)) {
-      if (word !== undefined) words.push(word);
+      if (word !== undefined) words.push(finished(word));
       word = undefined;
       continue;
     }
-    word = (word ?? "") + c;
+    add(c, c);
+    if (c === "$" || c === "`") word!.rewritten = true;
   }
   if (quote) return undefined;
-  if (word !== undefined) words.push(word);
-  // The program's name must be plain: `$X`, `\rm` or `"r"m` hide what runs.
+  if (word !== undefined) words.push(finished(word));
   if (!words.length || !/^[a-z]+$/.test(command.split(/\s/)[0])) return undefined;
   return words;
+}
+
+/** A word read, with its unquoted characters (`bare`, quoted ones as `_`) looked at. */
+function finished(word: { text: string; bare: string; rewritten: boolean }): PlanWord {
+  const brace = /\{[^{}]*(,|\.\.)[^{}]*\}/.test(word.bare);
+  return {
+    text: word.text,
+    rewritten: word.rewritten || brace,
+    glob: /[*?[]/.test(word.bare),
+  };
 }

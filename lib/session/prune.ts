@@ -2,7 +2,8 @@
  * `sessions.keep`: old sessions go, never silently. The newest `keep` sessions of a folder stay;
  * the session in use and any session with a lock file beside it (another mm's) are never removed;
  * a file mm cannot read as a session is never touched. A session removed takes its undo store
- * (`<id>.undo/`, lib/undo/store.ts) with it. The caller says how many went, once.
+ * (`<id>.undo/`, lib/undo/store.ts) with it. Run at a session's first save (lib/session/recorder.ts), never before a picker lists
+ * them. The caller says how many went, once.
  */
 
 import { join } from "node:path";

@@ -69,6 +69,8 @@ export class SessionRecorder {
   #earlierErrors: SessionError[];
   #failed = false;
   #lock?: SessionLock;
+  /** `sessions.keep`, until the first save prunes the folder written to. */
+  #prune?: { dir: string; keep: number };
 
   private constructor(dir: string, session: SessionFile, lock?: SessionLock) {
     this.dir = dir;
@@ -92,8 +94,9 @@ export class SessionRecorder {
       const resumed = chosen.resumed ? await loadSession(sessionPath(dir, id)) : chosen.session;
       const recorder = new SessionRecorder(dir, resumed, lock);
       recorder.warnings.push(...chosen.warnings);
-      const pruned = await pruneSessions(dirs[0], req.keep ?? 0, id);
-      if (pruned) recorder.warnings.push(pruned);
+      // Old sessions go at the first save, once this one has something in it: not before a
+      // picker lists them (`mm -r`), and not for a run that saves nothing.
+      if ((req.keep ?? 0) > 0) recorder.#prune = { dir: dirs[0], keep: req.keep! };
       return recorder;
     } catch (err) {
       await lock.release();
@@ -180,7 +183,8 @@ export class SessionRecorder {
    * Saves the agent's history (without its system prompt) and errors. A failure to write (a full
    * disk) is returned as one warning, never thrown: the turn goes on, and every later step tries
    * again, so the session is saved whole at the first step that can be written. Once saved again,
-   * a later failure warns again.
+   * a later failure warns again. The first save removes the sessions past `sessions.keep` and
+   * returns the sentence saying so.
    */
   async save(agent: Recordable, model?: string): Promise<string | undefined> {
     const s = this.session;
@@ -191,12 +195,15 @@ export class SessionRecorder {
     try {
       await saveSession(this.dir, s);
       this.#failed = false;
-      return undefined;
     } catch (e) {
       if (this.#failed) return undefined;
       this.#failed = true;
       return unsavedWarning(sessionPath(this.dir, s.id), errorReason(e));
     }
+    const prune = this.#prune;
+    if (!prune) return undefined;
+    this.#prune = undefined;
+    return await pruneSessions(prune.dir, prune.keep, s.id);
   }
 }
 

@@ -3,6 +3,7 @@
 import {
   answerReserve,
   applyCuts,
+  believable,
   type Budget,
   calibrate,
   calibrated,
@@ -87,6 +88,18 @@ Deno.test("estimates", async (t) => {
 });
 
 Deno.test("calibration", async (t) => {
+  await t.step(
+    "a server's count above four times the estimate, or twice the window, is not believed",
+    () => {
+      assertEquals(believable(3000, 1_000_000, 8000), false);
+      assertEquals(believable(3000, 1_000_000), false);
+      assertEquals(believable(3000, 12_000), true);
+      assertEquals(believable(3000, 12_001), false);
+      assertEquals(believable(3000, 12_000, 5000), false);
+      assertEquals(believable(3000, 10_000, 5000), true);
+      assertEquals(believable(3000, 11, 8000), true);
+    },
+  );
   await t.step("a report under half the estimate, or none, is not used", () => {
     assertEquals(calibrate(1000, undefined), undefined);
     assertEquals(calibrate(1000, 0), undefined);

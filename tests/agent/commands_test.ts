@@ -205,6 +205,20 @@ Deno.test("every command, without a terminal", async (t) => {
   });
 
   await t.step(
+    "sessions off: /undo and /rewind say they need sessions, before any turn too",
+    async () => {
+      const { c } = conversation(["hello"], {
+        config: { sessions: { ...defaultConfig().sessions, enabled: false } },
+      });
+      assertEquals(await run(c, "/undo"), { kind: "said", text: UNDO_NEEDS_SESSIONS });
+      assertEquals(await run(c, "/rewind"), { kind: "said", text: UNDO_NEEDS_SESSIONS });
+      assertEquals(await run(c, "/rewind 1"), { kind: "said", text: UNDO_NEEDS_SESSIONS });
+      await c.agent.runTurn("hi", idle());
+      assertEquals(await run(c, "/rewind"), { kind: "said", text: UNDO_NEEDS_SESSIONS });
+    },
+  );
+
+  await t.step(
     "/new: a new session and an empty agent; a held lock is said, not thrown",
     async () => {
       const { c, made } = conversation(["hello"]);

@@ -150,7 +150,9 @@ Deno.test("helpText describes every flag", () => {
   ) assertStringIncludes(help, flag);
   assertStringIncludes(help, "124  mm -p --timeout");
   assertStringIncludes(help, "130 interrupted");
-  for (const command of ["mm init", "doctor", "mm sessions", "mm --ask NAME", "mm trust"]) {
+  for (
+    const command of ["mm init", "doctor", "mm sessions", "mm --ask NAME", "mm trust", "mm undo"]
+  ) {
     assertStringIncludes(help, command);
   }
 });

@@ -514,6 +514,27 @@ Deno.test("editor mode (ACP)", async (t) => {
       });
     },
 
+    "/undo's outcome is one agent message, its lines as docs/undo.md lays them out": async () => {
+      server.script("acp-undo", [
+        { toolCalls: [{ name: "write_file", arguments: { path: "w.txt", content: "w\n" } }] },
+        { text: "written" },
+      ]);
+      const dir = await dirFor("acp-undo", "yolo: true\nsessions:\n  enabled: true\n");
+      await withEditor({ cwd: dir }, async (editor) => {
+        const id = await editor.newSession(dir);
+        assertEquals(await editor.prompt(id, "go"), "end_turn");
+        const before = editor.updatesOf(id).length;
+        assertEquals(await editor.prompt(id, "/undo"), "end_turn");
+        assertEquals(editor.updatesOf(id).slice(before).filter((u) => !usageOf(u)), [{
+          sessionUpdate: "agent_message_chunk",
+          content: {
+            type: "text",
+            text:
+              'took back turn 1 ("go"): 1 file(s) restored\n  removed w.txt (the turn made it)\n',
+          },
+        }]);
+      });
+    },
     "session/load replays the history as updates, then the conversation goes on": async () => {
       server.script("load", [
         {

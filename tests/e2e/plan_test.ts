@@ -54,6 +54,43 @@ Deno.test("mm -p --plan", async (t) => {
         assertEquals([await exists(`${dir}/plan.txt`), await exists(`${dir}/y`)], [false, false]);
         assertStringIncludes(systemOf("plan-p", 0), PLAN_MODE_PROMPT);
       },
+    "options bash writes into a word (braces, $'…', ${…}, $(…), backquotes) are refused":
+      async () => {
+        const lines = [
+          "find . -name x1 -{delete,print}",
+          "find . -name x2 $'-delete'",
+          "find . -name x3 ${U:--delete}",
+          "find . -name x4 $(echo -delete)",
+          "find . -name x5 `echo -delete`",
+          'find . -name x6 $"-delete"',
+          "git diff HEAD $'--output=gd1'",
+          "git diff HEAD --{output=gd2,stat}",
+          "git diff HEAD ${U:---output=gd3}",
+        ];
+        server.script("plan-words", [
+          { toolCalls: lines.map((command) => ({ name: "bash", arguments: { command } })) },
+          { text: "planned" },
+        ]);
+        const dir = await dirFor("plan-words");
+        const files = ["x1", "x2", "x3", "x4", "x5", "x6"];
+        for (const f of files) await Deno.writeTextFile(`${dir}/${f}`, "x\n");
+        const git = (...args: string[]) =>
+          new Deno.Command("git", {
+            args: ["-c", "user.name=t", "-c", "user.email=t@t", ...args],
+            cwd: dir,
+            stdout: "null",
+            stderr: "null",
+          }).output();
+        await git("init", "-q");
+        await git("add", "-A");
+        await git("commit", "-qm", "start");
+        await Deno.writeTextFile(`${dir}/x1`, "changed\n");
+        const run = await runMM(["-p", "plan it", "--plan"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertEquals(server.toolOutputs("plan-words", 1), lines.map(() => PLAN_MODE_REFUSED));
+        for (const f of files) assertEquals(await exists(`${dir}/${f}`), true, f);
+        for (const f of ["gd1", "gd2", "gd3"]) assertEquals(await exists(`${dir}/${f}`), false, f);
+      },
     "without --plan the system prompt has no plan paragraph, and the write runs": async () => {
       server.script("plan-off", [{ toolCalls: [write] }, { text: "written" }]);
       const dir = await dirFor("plan-off");

@@ -199,6 +199,33 @@ Deno.test("reasoning", async (t) => {
         false,
       ]);
     },
+    "a count that cannot be the prompt's is ignored: the estimate, marked, and the turn goes on":
+      async () => {
+        server.script("huge-usage", [
+          {
+            ...thinkThenCall,
+            usage: { prompt_tokens: 1_000_000, completion_tokens: 20 },
+          },
+          { text: "listed", usage: { prompt_tokens: 1_000_000, completion_tokens: 3 } },
+        ]);
+        const run = await runMM(["-p", "list", "--json"], {
+          cwd: await dirFor("huge-usage", "contextSize: 8000\n"),
+        });
+        assertEquals(run.code, 0, run.stderr);
+        const all = events(run.stdout);
+        assertEquals(
+          all.some((e) => e.type === "text" && e.text.includes("listed")),
+          true,
+          run.stdout,
+        );
+        const usages = all.filter((e) => e.type === "usage").map((e) => e.usage);
+        assertEquals(usages.length, 2, run.stdout);
+        for (const u of usages) {
+          assertEquals(u.estimated, true, JSON.stringify(u));
+          assert(u.promptTokens < 8000, JSON.stringify(u));
+        }
+        assertEquals(server.chats("huge-usage").length, 2);
+      },
     "usage missing, zero, negative or absurd: mm's estimate, marked": async () => {
       const bad: Json[] = [
         undefined,

@@ -15,9 +15,13 @@ import { RESUME_OFF_AT_START } from "../../lib/agent/commands.ts";
 const server = ScriptedServer.start();
 
 /** A directory whose agent file uses `model`, with two sessions made by two `mm -p` runs. */
-async function twoSessions(model: string, more: { text: string }[] = []): Promise<string> {
+async function twoSessions(
+  model: string,
+  more: { text: string }[] = [],
+  yaml = "",
+): Promise<string> {
   server.script(model, [{ text: "first answer" }, { text: "second answer" }, ...more]);
-  const dir = await workdir(`url: ${server.url}\nmodel: ${model}\n`);
+  const dir = await workdir(`url: ${server.url}\nmodel: ${model}\n${yaml}`);
   for (const prompt of ["the older question", "the newer question"]) {
     const run = await runMM(["-p", prompt], { cwd: dir });
     assertEquals(run.code, 0, run.stderr);
@@ -65,6 +69,19 @@ Deno.test("the session picker and the turn list", async (t) => {
         await term.kill();
       }
     },
+    "sessions.keep 2: mm -r still lists both (old sessions go at the first save, not before)":
+      async () => {
+        const dir = await twoSessions("pick-keep", [], "sessions:\n  keep: 2\n");
+        const term = await Terminal.mm(dir, ["-r"]);
+        try {
+          const list = await term.waitFor("resume which? [1-2, Enter the newest");
+          const rows = list.split("\n").filter((l) => / {3}[12]\. /.test(l));
+          assertEquals(rows.length, 2, list);
+          assertEquals((await ids(dir)).length, 2);
+        } finally {
+          await term.kill();
+        }
+      },
     "line mode: /resume lists, a busy one is said, Enter alone takes the newest": async () => {
       const dir = await twoSessions("pick-slash", [{ text: "hello" }, { text: "later" }]);
       const [older, newer] = await ids(dir);
@@ -171,9 +188,9 @@ Deno.test("the session picker and the turn list", async (t) => {
           }
           await term.keys("Escape", "Escape");
           await term.waitFor("Rewind to which turn?");
-          await term.waitFor(/❯ 1\. +1 +\d\d:\d\d +turn one/);
+          await term.waitFor(/❯ 1\. \d\d:\d\d +turn one/);
           await term.keys("Down");
-          await term.waitFor(/❯ 2\. +2 +\d\d:\d\d +turn two/);
+          await term.waitFor(/❯ 2\. \d\d:\d\d +turn two/);
           await term.keys("Enter");
           await term.waitFor('took back turn 2 ("turn two")');
           await term.waitFor(/› turn two/);

@@ -66,6 +66,16 @@ Deno.test("sessions.keep", async (t) => {
       await Deno.remove(dir, { recursive: true });
     },
   );
+  await t.step("a removed session's undo folder goes with it", async () => {
+    const dir = await Deno.makeTempDir({ prefix: "mm-prune-" });
+    for (let i = 1; i <= 3; i++) {
+      await saveSession(dir, session(`s${i}`, i));
+      await Deno.mkdir(`${dir}/s${i}.undo/blobs`, { recursive: true });
+    }
+    assertEquals(await pruneSessions(dir, 2, "s3"), prunedText(1, dir, 2));
+    assertEquals(await names(dir), ["s2.json", "s2.undo", "s3.json", "s3.undo"]);
+    await Deno.remove(dir, { recursive: true });
+  });
 
   await t.step("keep 0 keeps all; a missing folder is nothing to prune", async () => {
     const dir = await Deno.makeTempDir({ prefix: "mm-prune-" });

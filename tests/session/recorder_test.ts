@@ -2,7 +2,8 @@
 
 import type { Message } from "../../lib/history.ts";
 import { SessionRecorder, unsavedWarning } from "../../lib/session/recorder.ts";
-import { loadSession, sessionPath } from "../../lib/session/store.ts";
+import { loadSession, saveSession, sessionPath } from "../../lib/session/store.ts";
+import { prunedText } from "../../lib/session/prune.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { mountTmpfs, NO_TMPFS, tempFiles } from "../helpers/tmpfs.ts";
 
@@ -53,4 +54,39 @@ Deno.test({
       await fs.close();
     }
   },
+});
+
+Deno.test("sessions.keep: nothing is pruned when a session opens, only at its first save", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mm-recorder-" });
+  for (const id of ["20250101-000000-000001", "20250102-000000-000002"]) {
+    await saveSession(dir, {
+      id,
+      created: "2025-01-01T00:00:00.000Z",
+      updated: "2025-01-01T00:00:00.000Z",
+      cwd: "/",
+      provider: "p",
+      model: "m",
+      messages: [{ role: "user", content: "old", turn: 1 }],
+      errors: [],
+    });
+  }
+  const rec = await SessionRecorder.open({ dir, keep: 2, cwd: "/", provider: "p", model: "m" });
+  try {
+    const jsons = (await Array.fromAsync(Deno.readDir(dir))).filter((e) =>
+      e.name.endsWith(".json")
+    );
+    assertEquals(jsons.length, 2);
+    const said = await rec.save(agent([{ role: "user", content: "hi" }]));
+    assertEquals(said, prunedText(1, dir, 2));
+    assertEquals(await rec.save(agent([{ role: "user", content: "hi" }])), undefined, "once");
+    const left = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
+    assertEquals(left, [
+      "20250102-000000-000002.json",
+      `${rec.session.id}.json`,
+      `${rec.session.id}.lock`,
+    ]);
+  } finally {
+    await rec.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -234,7 +234,9 @@ export class AcpSession {
     this.#textFrom = undefined;
     try {
       const outcome = await run;
-      for (const line of outcomeLines(outcome)) this.#say(line, outcome.kind === "failed");
+      // One message of the outcome's lines, as the line front ends print them (docs/undo.md).
+      const lines = outcomeLines(outcome);
+      if (lines.length) this.#say(lines.join("\n"), outcome.kind === "failed");
       await this.flush();
       return { stopReason: outcome.kind === "cancelled" ? "cancelled" : "end_turn" };
     } finally {

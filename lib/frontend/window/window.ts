@@ -68,6 +68,17 @@ export const PICK_SESSION = "Resume which session? (newest first)";
 /** The turn list's question (Esc Esc, `/rewind`). */
 export const PICK_TURN = "Rewind to which turn? (it and every later one are taken back)";
 
+/**
+ * The rewind list's options: `/rewind`'s lines without their turn number where the form's own
+ * numbering (`1.`, `2.`…) says the same, so no number is shown twice (`❯ 1. 00:41  first …`).
+ */
+export function turnOptions(turns: readonly { turn: number; line: string }[]): string[] {
+  return turns.map((t, i) => {
+    const line = t.line.trim();
+    return t.turn === i + 1 ? line.replace(/^\d+\s+/, "") : line;
+  });
+}
+
 /** What Esc at `mm -r`'s picker says. */
 export const PICK_NEW = "(none chosen: a new conversation)";
 
@@ -647,7 +658,7 @@ class Window {
 
   /** The turns as a list (↑↓, Enter): the one chosen and every later one are taken back. */
   #pickTurn(turns: { turn: number; line: string }[]): void {
-    this.#choose(PICK_TURN, turns.map((t) => t.line.trim())).then((i) => {
+    this.#choose(PICK_TURN, turnOptions(turns)).then((i) => {
       if (i !== undefined) this.#command(undefined, { name: "/rewind", args: `${turns[i].turn}` });
     });
   }
