@@ -141,15 +141,16 @@ export function parseBatch(bytes: Uint8Array): Map<string, Uint8Array> {
 
 /**
  * Which of the blobs `oids` the repository whose git folder is `gitDir` still holds, asked with
- * one `git cat-file --batch-check` (nothing read). None when git cannot be asked.
+ * one `git cat-file --batch-check` (nothing read). Undefined when git cannot be asked.
  */
-export async function heldBlobs(gitDir: string, oids: string[]): Promise<Set<string>> {
+export async function heldBlobs(gitDir: string, oids: string[]): Promise<Set<string> | undefined> {
   const unique = [...new Set(oids)].filter((o) => /^[0-9a-f]{40,64}$/.test(o));
   if (!unique.length) return new Set();
   const input = new TextEncoder().encode(unique.map((o) => `${o}\n`).join(""));
   const out = await gitBytes(["--git-dir", gitDir, "cat-file", "--batch-check"], gitDir, input);
+  if (!out) return undefined;
   const held = new Set<string>();
-  for (const line of new TextDecoder().decode(out ?? new Uint8Array()).split("\n")) {
+  for (const line of new TextDecoder().decode(out).split("\n")) {
     const [oid, type] = line.split(" ");
     if (type === "blob") held.add(oid);
   }

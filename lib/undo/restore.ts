@@ -58,6 +58,9 @@ export const COPY_GONE = "its kept copy is gone from the undo store";
 /** Why a file is not restored: git's object store no longer holds its blob (gc). */
 export const GIT_BLOB_GONE = "its blob is gone from git's object store";
 
+/** Why a file is not restored: git, which holds its blob, could not be run (or its folder is gone). */
+export const GIT_NOT_RUN = "git could not be run to read it back";
+
 /** The state of `path` now, hashed (nothing is kept). */
 export async function currentState(path: string): Promise<PathState> {
   let info: Deno.FileInfo;
@@ -153,10 +156,11 @@ export async function planRestore(
   for (const gitDir of gitDirs) {
     const mine = fromGit.filter((w) => (w.to as { gitDir: string }).gitDir === gitDir);
     const held = await heldBlobs(gitDir, mine.map((w) => (w.to as { oid: string }).oid));
-    const gone = new Set(mine.filter((w) => !held.has((w.to as { oid: string }).oid)));
+    const gone = new Set(mine.filter((w) => !held?.has((w.to as { oid: string }).oid)));
     if (!gone.size) continue;
     plan.writes = plan.writes.filter((w) => !gone.has(w));
-    for (const w of gone) plan.notKept.push({ path: w.path, why: GIT_BLOB_GONE });
+    const why = held ? GIT_BLOB_GONE : GIT_NOT_RUN;
+    for (const w of gone) plan.notKept.push({ path: w.path, why });
     plan.notKept.sort((a, b) => a.path.localeCompare(b.path));
   }
   return plan;

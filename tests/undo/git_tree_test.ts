@@ -9,7 +9,13 @@ import { assertEquals } from "../helpers/assert.ts";
 import { tempDir } from "../helpers/mm.ts";
 import { TurnKeeper } from "../../lib/undo/keeper.ts";
 import { gitBlobId } from "../../lib/undo/git.ts";
-import { applyPlan, finishRestore, GIT_BLOB_GONE, planRestore } from "../../lib/undo/restore.ts";
+import {
+  applyPlan,
+  finishRestore,
+  GIT_BLOB_GONE,
+  GIT_NOT_RUN,
+  planRestore,
+} from "../../lib/undo/restore.ts";
 import { snapshotTree } from "../../lib/undo/snapshot.ts";
 import { UndoStore } from "../../lib/undo/store.ts";
 import type { AnyTool } from "../../lib/tool.ts";
@@ -154,6 +160,20 @@ Deno.test("undo in a git work tree", async (t) => {
     assertEquals(result.notKept, [{ path: `${dir}/kept.txt`, why: GIT_BLOB_GONE }]);
     assertEquals(await Deno.lstat(`${dir}/kept.txt`).catch(() => "gone"), "gone");
   });
+
+  await t.step(
+    "git that cannot be run (its folder gone): the file is named as not kept",
+    async () => {
+      const { dir, store, keeper } = await setup();
+      await commandTurn(keeper, 1, () => Deno.remove(`${dir}/kept.txt`));
+      const record = (await store.record(1))!;
+      const state = record.before[`${dir}/kept.txt`] as { kind: "gitBlob"; gitDir: string };
+      state.gitDir = `${dir}/no-such-git-folder`;
+      await store.writeRecord(record);
+      const result = await takeBack(store, 1);
+      assertEquals(result.notKept, [{ path: `${dir}/kept.txt`, why: GIT_NOT_RUN }]);
+    },
+  );
 
   await t.step(
     "a restore stopped half way is finished from its journal, blobs from git",
