@@ -45,8 +45,9 @@ export function permissionNeeds(config: Config, frontEnd: FrontEnd): PermissionN
   }
   // mm sessions lists session files: it only reads.
   if (frontEnd === "sessions") return { run, write };
-  // mm undo writes the files a turn changed back, and the session file.
-  if (frontEnd === "undo") return { run, write: ["mm undo"] };
+  // mm undo writes the files a turn changed back, and the session file; it runs `git cat-file` to
+  // read back the files kept by their blob id in git's index (docs/undo.md).
+  if (frontEnd === "undo") return { run: ["mm undo (git cat-file)"], write: ["mm undo"] };
   const hasHooks = Object.values(config.hooks).some((list) => (list?.length ?? 0) > 0);
   const lsp = config.lsp.servers.length > 0;
   const agents = Object.keys(config.mmConfigs).length > 0;

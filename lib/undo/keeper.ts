@@ -35,6 +35,8 @@ export class TurnKeeper {
   readonly #sessions: string;
   #record?: TurnRecord;
   #tree?: Manifest;
+  /** The manifest as the store holds it, once read or written (null: none). */
+  #saved?: Manifest | null;
   /** The git root of the working directory: null outside a work tree, undefined before asked. */
   #root?: string | null;
   #writeFailed = false;
@@ -102,8 +104,11 @@ export class TurnKeeper {
     const record = this.#record!;
     if (this.#tree || record.outsideGit) return;
     if (this.#root === undefined) this.#root = (await gitRoot(this.#cwd)) ?? null;
+    if (this.#root && this.#saved === undefined) {
+      this.#saved = (await this.store.manifest()) ?? null;
+    }
     const snap = this.#root
-      ? await snapshotTree(this.store, this.#root, [this.#sessions], await this.store.manifest())
+      ? await snapshotTree(this.store, this.#root, [this.#sessions], this.#saved ?? undefined)
       : undefined;
     if (!snap) {
       record.outsideGit = true;
@@ -139,7 +144,13 @@ export class TurnKeeper {
           if (!(path in record.before)) record.before[path] = b?.state ?? { kind: "absent" };
           after[path] = a?.state ?? { kind: "absent" };
         }
-        await this.store.saveManifest(now.manifest).catch(() => {});
+        // Written only when it differs (a 10,000-file manifest costs tens of ms to write).
+        if (!sameManifest(this.#saved ?? undefined, now.manifest)) {
+          await this.store.saveManifest(now.manifest).then(
+            () => void (this.#saved = now.manifest),
+            () => void (this.#saved = undefined),
+          );
+        }
       }
       this.#tree = undefined;
     }
@@ -174,6 +185,24 @@ function unchanged(
   if (sameState(b.state, a.state)) return true;
   return b.state.kind === "notKept" && a.state.kind === "notKept" && b.size === a.size &&
     b.mtime === a.mtime;
+}
+
+/** Whether two manifests list the same files with the same sizes, times and states. */
+function sameManifest(a: Manifest | undefined, b: Manifest): boolean {
+  if (!a || a.root !== b.root) return false;
+  const names = Object.keys(a.files);
+  if (names.length !== Object.keys(b.files).length) return false;
+  for (const name of names) {
+    const x = a.files[name];
+    const y = b.files[name];
+    if (!y || x.size !== y.size || x.mtime !== y.mtime) return false;
+    if (
+      !(x.state.kind === "notKept" && y.state.kind === "notKept") && !sameState(x.state, y.state)
+    ) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Where `path` leads when it is a link (a write reaches the target), else itself. */

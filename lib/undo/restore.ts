@@ -7,6 +7,7 @@
 
 import { dirname } from "node:path";
 import { MAX_KEPT_FILE } from "./limits.ts";
+import { BLOB_BATCH, gitBlobId, heldBlobs, readBlobs } from "./git.ts";
 import { errorWords } from "./snapshot.ts";
 import { type PathState, sameState, sha256 } from "./state.ts";
 import type { Journal, TurnRecord, UndoStore } from "./store.ts";
@@ -54,6 +55,12 @@ export const NOW_A_DIRECTORY = "it is a directory now";
 /** Why a file is not restored: its kept copy is gone from the store. */
 export const COPY_GONE = "its kept copy is gone from the undo store";
 
+/** Why a file is not restored: git's object store no longer holds its blob (gc). */
+export const GIT_BLOB_GONE = "its blob is gone from git's object store";
+
+/** Why a file is not restored: git, which holds its blob, could not be run (or its folder is gone). */
+export const GIT_NOT_RUN = "git could not be run to read it back";
+
 /** The state of `path` now, hashed (nothing is kept). */
 export async function currentState(path: string): Promise<PathState> {
   let info: Deno.FileInfo;
@@ -68,7 +75,7 @@ export async function currentState(path: string): Promise<PathState> {
   if (info.size > MAX_KEPT_FILE) return { kind: "notKept", why: "large", size: info.size };
   try {
     const bytes = await Deno.readFile(path);
-    return { kind: "file", sha: await sha256(bytes), size: bytes.length };
+    return { kind: "file", sha: await sha256(bytes), size: bytes.length, git: gitBlobId(bytes) };
   } catch (e) {
     return { kind: "notKept", why: errorWords(e) };
   }
@@ -143,11 +150,32 @@ export async function planRestore(
     }
     plan.writes.push({ path, to: want });
   }
+  // The blobs of git's index the plan reads: one question per repository.
+  const fromGit = plan.writes.filter((w) => w.to.kind === "gitBlob");
+  const gitDirs = new Set(fromGit.map((w) => (w.to as { gitDir: string }).gitDir));
+  for (const gitDir of gitDirs) {
+    const mine = fromGit.filter((w) => (w.to as { gitDir: string }).gitDir === gitDir);
+    const held = await heldBlobs(gitDir, mine.map((w) => (w.to as { oid: string }).oid));
+    const gone = new Set(mine.filter((w) => !held?.has((w.to as { oid: string }).oid)));
+    if (!gone.size) continue;
+    plan.writes = plan.writes.filter((w) => !gone.has(w));
+    const why = held ? GIT_BLOB_GONE : GIT_NOT_RUN;
+    for (const w of gone) plan.notKept.push({ path: w.path, why });
+    plan.notKept.sort((a, b) => a.path.localeCompare(b.path));
+  }
   return plan;
 }
 
-/** Gives `path` the state `to` (its bytes from `store`); throws what failed. */
-export async function applyWrite(store: UndoStore, path: string, to: PathState): Promise<void> {
+/**
+ * Gives `path` the state `to` (its bytes from `store`, or from git: `blobs` when they were read
+ * already); throws what failed.
+ */
+export async function applyWrite(
+  store: UndoStore,
+  path: string,
+  to: PathState,
+  blobs?: Map<string, Uint8Array | undefined>,
+): Promise<void> {
   const is = await Deno.lstat(path).catch(() => undefined);
   if (to.kind === "absent") {
     if (is && !is.isDirectory) await Deno.remove(path);
@@ -159,9 +187,17 @@ export async function applyWrite(store: UndoStore, path: string, to: PathState):
     await Deno.symlink(to.target, path);
     return;
   }
-  if (to.kind !== "file") return;
-  const bytes = await store.blob(to.sha);
-  if (!bytes) throw new Error(COPY_GONE);
+  if (to.kind !== "file" && to.kind !== "gitBlob") return;
+  let bytes: Uint8Array | undefined;
+  if (to.kind === "file") {
+    bytes = await store.blob(to.sha);
+    if (!bytes) throw new Error(COPY_GONE);
+  } else {
+    bytes = blobs?.has(to.oid)
+      ? blobs.get(to.oid)
+      : (await readBlobs(to.gitDir, [to.oid])).get(to.oid);
+    if (!bytes) throw new Error(GIT_BLOB_GONE);
+  }
   await Deno.mkdir(dirname(path), { recursive: true });
   if (is?.isSymlink) await Deno.remove(path);
   const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.mm-undo`;
@@ -187,15 +223,7 @@ export async function applyPlan(
 ): Promise<RestoreResult> {
   const journal: Journal = { turns: plan.turns, writes: plan.writes };
   await store.writeJournal(journal);
-  const result: RestoreResult = { ...plan, restored: [], failed: [] };
-  for (const w of plan.writes) {
-    try {
-      await applyWrite(store, w.path, w.to);
-      result.restored.push(w.path);
-    } catch (e) {
-      result.failed.push({ path: w.path, why: errorWords(e) });
-    }
-  }
+  const result: RestoreResult = { ...plan, ...await applyWrites(store, plan.writes) };
   await removeMadeDirs(plan.writes, plan.since);
   await forget();
   for (const t of plan.turns) await store.dropRecord(t);
@@ -248,18 +276,43 @@ export async function finishRestore(
 ): Promise<Recovered | undefined> {
   const journal = await store.journal();
   if (!journal) return undefined;
-  const failed: PathNote[] = [];
-  let restored = 0;
-  for (const w of journal.writes) {
-    try {
-      await applyWrite(store, w.path, w.to);
-      restored++;
-    } catch (e) {
-      failed.push({ path: w.path, why: errorWords(e) });
-    }
-  }
+  const { restored, failed } = await applyWrites(store, journal.writes);
   if (journal.turns.length) await forget(Math.min(...journal.turns));
   for (const t of journal.turns) await store.dropRecord(t);
   await store.dropJournal();
-  return { turns: journal.turns, restored, failed };
+  return { turns: journal.turns, restored: restored.length, failed };
+}
+
+/**
+ * Every write, in order: the paths given back and those that failed (and why). The blobs of git's
+ * index are read {@linkcode BLOB_BATCH} at a time, one `git cat-file` for each batch.
+ */
+async function applyWrites(
+  store: UndoStore,
+  writes: { path: string; to: PathState }[],
+): Promise<{ restored: string[]; failed: PathNote[] }> {
+  const restored: string[] = [];
+  const failed: PathNote[] = [];
+  for (let i = 0; i < writes.length; i += BLOB_BATCH) {
+    const batch = writes.slice(i, i + BLOB_BATCH);
+    const blobs = new Map<string, Uint8Array | undefined>();
+    for (const w of batch) {
+      if (w.to.kind !== "gitBlob" || blobs.has(w.to.oid)) continue;
+      const gitDir = w.to.gitDir;
+      const oids = batch.flatMap((v) =>
+        v.to.kind === "gitBlob" && v.to.gitDir === gitDir ? [v.to.oid] : []
+      );
+      for (const [oid, bytes] of await readBlobs(gitDir, oids)) if (bytes) blobs.set(oid, bytes);
+      if (!blobs.has(w.to.oid)) blobs.set(w.to.oid, undefined);
+    }
+    for (const w of batch) {
+      try {
+        await applyWrite(store, w.path, w.to, blobs);
+        restored.push(w.path);
+      } catch (e) {
+        failed.push({ path: w.path, why: errorWords(e) });
+      }
+    }
+  }
+  return { restored, failed };
 }

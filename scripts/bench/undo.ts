@@ -2,8 +2,9 @@
  * `deno run --allow-all scripts/bench/undo.ts [RUNS]`: what undo costs a turn in a git repository
  * of 10,000 files (not a test). A turn that runs a command keeps the work tree before it and looks
  * at it again after it (`TurnKeeper.begin`, `beforeCall` of a command, `end`, as the core calls
- * them): the first turn of a session hashes and keeps every file; later turns hash only the files
- * whose size or time changed since the last manifest (here one file per turn). Median and 90th
+ * them): a tracked file as git's index has it is kept by its blob id (nothing read), a changed or
+ * untracked one is read and kept, and only when its size or time changed since the last manifest
+ * (here one file per turn). The first turn of a session, then later turns: median and 90th
  * percentile of a turn's extra wall time, and the bytes the store holds. docs/performance.md
  * ("Undo") gives the figures; `scripts/bench/run.ts` prints them too.
  */
@@ -17,7 +18,7 @@ export const FILES = 10_000;
 
 /** What the benchmark found. */
 export interface UndoBench {
-  /** The first turn: every file hashed and kept (ms). */
+  /** The first turn: git asked, the changed and untracked files kept (ms). */
   first: number;
   /** Later turns, one file changed each: median and 90th percentile (ms). */
   median: number;
@@ -42,7 +43,16 @@ export async function benchUndo(runs: number): Promise<UndoBench> {
         await Deno.writeTextFile(`${dir}/src/m${d}/f${f}.ts`, text);
       }
     }
-    await new Deno.Command("git", { args: ["init", "-q"], cwd: dir }).output();
+    // The files committed (a repository as a user has it), one more left untracked.
+    const git = (...args: string[]) =>
+      new Deno.Command("git", {
+        args: ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args],
+        cwd: dir,
+      }).output();
+    await git("init", "-q");
+    await git("add", "src");
+    await git("commit", "-q", "-m", "start");
+    await Deno.writeTextFile(`${dir}/notes.txt`, "untracked\n");
     const sessions = `${dir}/.mm/sessions`;
     await Deno.mkdir(sessions, { recursive: true });
     await Deno.writeTextFile(`${sessions}/s.json`, "{}");
