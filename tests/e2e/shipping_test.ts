@@ -552,8 +552,9 @@ Deno.test("mm init", async (t) => {
       initLlama.script("qwen-a", [{ toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }] }]);
       const doctor = await runMM(["doctor"], { cwd: dir });
       assertEquals(doctor.code, 0, doctor.stdout);
-      // Agent file, server, model, tool calling, context window, chat API, permission rules.
-      assertEquals(doctor.stdout.split("\n").filter((l) => l.startsWith("✔")).length, 7);
+      // Agent file, server, model, tool calling, context window, chat API, thinking, rules.
+      assertEquals(doctor.stdout.split("\n").filter((l) => l.startsWith("✔")).length, 8);
+      assertEquals(doctor.stdout.includes("✘"), false, doctor.stdout);
     },
     "nothing running: an Ollama file, and how to start a server": async () => {
       const dir = await emptyDir();
