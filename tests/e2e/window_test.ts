@@ -121,7 +121,9 @@ Deno.test("window mode", async (t) => {
           assertMatch(first, /^ mm · w-turn @ ollama\n/);
           assertStringIncludes(first, "tools: bash, read_file, write_file");
           await send(term, "run it");
-          let screen = await waitFor(term, "⚙ 1 command(s)");
+          await waitFor(term, "⚙ 1 command(s)");
+          // The recap is drawn a frame before the status line goes back to its idle hint.
+          let screen = await waitFor(term, "Enter send · Alt-Enter new line");
           assertMatch(
             screen,
             /› run it\n💭 thought for \d+s \(3 words\) ▸\n‣ bash {2}echo from-bash; echo second {2}✓ \d+\.\ds {2}▸ 2 lines\nIt printed from-bash\.\n⚙ 1 command\(s\)\n/,
