@@ -345,3 +345,23 @@ async function* readChunksOf(target: string): AsyncIterable<Uint8Array> {
     await handle.close();
   }
 }
+
+/** Whether something is at `path` (a file, a folder, a link even to nothing). */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** {@linkcode exists}, at once. */
+export function existsSync(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -5,16 +5,7 @@
 
 import { dirname, join } from "node:path";
 import { userFile } from "./config/find.ts";
-
-/** Whether something is at `path` (a file or a folder). */
-function present(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { existsSync as present } from "./files.ts";
 
 /** The git root of `cwd` (the nearest folder up with a `.git`), or undefined outside a repository. */
 export function gitRoot(cwd: string): string | undefined {

@@ -2,6 +2,8 @@ import { join } from "node:path";
 import { assertEquals, assertRejects } from "./helpers/assert.ts";
 import {
   errorReason,
+  exists,
+  existsSync,
   keepsInode,
   ReadOnlyError,
   readOnlyReason,
@@ -214,5 +216,18 @@ Deno.test("realFiles: files as they are on disk", async (t) => {
     assertEquals(readOnlyReason(0o100400), "it is read-only (mode 0400)");
   });
 
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("exists and existsSync: a file, a folder, a dangling link; nothing", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mm-exists-" });
+  await Deno.writeTextFile(`${dir}/f`, "x");
+  await Deno.symlink(`${dir}/nowhere`, `${dir}/dangling`);
+  for (const name of ["f", "dangling", ""]) {
+    assertEquals(await exists(`${dir}/${name}`), true, name);
+    assertEquals(existsSync(`${dir}/${name}`), true, name);
+  }
+  assertEquals(await exists(`${dir}/missing`), false);
+  assertEquals(existsSync(`${dir}/missing`), false);
   await Deno.remove(dir, { recursive: true });
 });

@@ -11,6 +11,7 @@ import { requestServer } from "../provider/http.ts";
 import { writeAll, writeReport } from "../frontend/terminal/output.ts";
 import { redactUrl } from "../secrets.ts";
 import { UserError } from "../presentation.ts";
+import { exists } from "../files.ts";
 
 /** One place to look for a running server. */
 export interface Probe {
@@ -295,12 +296,3 @@ function askedProbes(opts: InitOptions): Probe[] {
 
 /** The providers a `--url` alone is tried as, in this order (one server answers one shape). */
 const PROBE_ORDER: readonly ProviderName[] = ["ollama", "llamacpp", "dmr", "openai"];
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}

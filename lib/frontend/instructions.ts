@@ -12,6 +12,7 @@ import { PROMPT_FILE_LIMIT, TOO_LARGE_REASON } from "../config/load.ts";
 import { errorReason, realFiles } from "../files.ts";
 import { warningText } from "../presentation.ts";
 import { projectFolders, userFolder } from "../project_folders.ts";
+import { existsSync as present } from "../files.ts";
 
 /** The most bytes of instructions that go into the system prompt, every file together: 32 KiB. */
 export const INSTRUCTIONS_LIMIT = 32 * 1024;
@@ -41,16 +42,6 @@ export async function readPromptFile(
     return { text: new TextDecoder().decode(bytes) };
   } catch (e) {
     return { reason: errorReason(e) };
-  }
-}
-
-/** Whether something is at `path` (a file or a folder). */
-function present(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -11,6 +11,7 @@ import { warningText } from "../presentation.ts";
 import { lockPath } from "./lock.ts";
 import { listSessions } from "./store.ts";
 import { undoDir } from "../undo/store.ts";
+import { exists } from "../files.ts";
 
 /** What pruning says: how many sessions went, from where, and the key that asked for it. */
 export function prunedText(count: number, dir: string, keep: number): string {
@@ -19,16 +20,6 @@ export function prunedText(count: number, dir: string, keep: number): string {
       count === 1 ? "" : "s"
     } from ${dir} (sessions.keep: ${keep} — set it higher to keep more)`,
   );
-}
-
-/** Whether something is at `path`. */
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { MAX_SESSION_BYTES, MAX_TOTAL_BYTES } from "./limits.ts";
 import { type PathState, sha256 } from "./state.ts";
+import { exists } from "../files.ts";
 
 /** What one turn changed, as kept. */
 export interface TurnRecord {
@@ -263,16 +264,6 @@ export async function pruneStores(dir: string, cap = MAX_TOTAL_BYTES): Promise<v
   for (const s of stores) {
     if (total <= cap) break;
     total -= s.bytes - await s.store.prune(Math.max(0, s.bytes - (total - cap)));
-  }
-}
-
-/** Whether something is at `path`. */
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 
