@@ -45,9 +45,7 @@ Deno.test("findAgentFiles: the layers", async (t) => {
       ]);
       assertEquals(
         found({ env: { MM_CONFIG: "../env.yaml" }, cwd, base: proj, home }).at(-1),
-        [
-          `named ${join(root, "env.yaml")}`,
-        ][0],
+        `named ${join(root, "env.yaml")}`,
       );
     });
     await t.step("-c with an absolute path", () => {
