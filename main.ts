@@ -56,9 +56,15 @@ async function run(args: string[]): Promise<number> {
     if (flags.continue || flags.session !== undefined) {
       throw new UsageError("-acp resumes sessions from the editor (session/load), not by flag");
     }
-    const { config, refusal } = await loaded(flags, Deno.cwd(), "acp");
+    const started = Deno.cwd();
+    const { config, refusal } = await loaded(flags, started, "acp");
     const { runAcpMode } = await import("./lib/frontend/acp/agent.ts");
-    return await runAcpMode({ config, refusal });
+    // Each session's folder is judged on its own: its project file, its trust (docs/security.md).
+    const load = async (cwd: string) => {
+      const { config, refusal } = await layered(flags, cwd, "acp", started);
+      return { config, refusal };
+    };
+    return await runAcpMode({ config, refusal, load });
   }
   if (flags.ask !== undefined) return await askOnce(flags);
   if (flags.command === "sessions") {
@@ -302,13 +308,25 @@ async function configFor(flags: Flags, cwd: string, frontEnd: FrontEnd = "onesho
  * The agent files of this run layered and checked, with the project file's keys that need trust
  * settled (docs/security.md): applied when its folder is trusted (`mm trust`, `--trust`,
  * `MM_TRUST=1`); else asked about at the start of line and window mode, refused by `-p` and
- * `--ask` (exit 2), and left out by the editor and doctor, which say so (`refusal`).
+ * `--ask` (exit 2), and left out by the editor and doctor, which say so (`refusal`). The Deno
+ * permissions the run does not need in `frontEnd` are then revoked (lib/permissions/sandbox.ts).
  */
 async function loaded(flags: Flags, cwd: string, frontEnd: FrontEnd) {
+  const found = await layered(flags, cwd, frontEnd);
+  const { dropPermissions } = await import("./lib/permissions/sandbox.ts");
+  await dropPermissions(found.config, frontEnd);
+  return found;
+}
+
+/**
+ * {@linkcode loaded} without the permissions dropped: what editor mode loads again for each
+ * session's folder. A relative `-c` or `$MM_CONFIG` starts at `base` (the folder mm started in).
+ */
+async function layered(flags: Flags, cwd: string, frontEnd: FrontEnd, base = cwd) {
   const { loadLayers } = await import("./lib/config/layers.ts");
   const { applyFlags } = await import("./lib/config/overrides.ts");
   const env = Deno.env.toObject();
-  const layers = loadLayers({ flag: flags.config, env, cwd, home: env.HOME });
+  const layers = loadLayers({ flag: flags.config, env, cwd, base, home: env.HOME });
   const settled = await settleTrust(layers, flags, env, frontEnd);
   const config = applyFlags(settled.config, flags);
   // A sandbox this machine cannot give is the agent file's fault; mm doctor reports it as a check.
@@ -326,8 +344,6 @@ async function loaded(flags: Flags, cwd: string, frontEnd: FrontEnd) {
     const { prefetchSdk } = await import("./lib/mcp/sdk.ts");
     await prefetchSdk((line) => writeAll(Deno.stderr, `${line}\n`));
   }
-  const { dropPermissions } = await import("./lib/permissions/sandbox.ts");
-  await dropPermissions(config, frontEnd);
   return { config, files: layers.files, refusal: settled.refusal };
 }
 

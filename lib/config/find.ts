@@ -12,6 +12,11 @@ export interface FindOptions {
   flag?: string;
   env: Record<string, string | undefined>;
   cwd: string;
+  /**
+   * Where a relative `-c` or `$MM_CONFIG` path starts; defaults to `cwd` (editor mode: the folder
+   * mm was started in, whatever the session's folder).
+   */
+  base?: string;
   /** The home directory; defaults to `$HOME`, then `$USERPROFILE`. */
   home?: string;
 }
@@ -65,9 +70,9 @@ export function projectFile(cwd: string): string | undefined {
 
 /** The file of `-c`, else of `$MM_CONFIG` (an empty one is unset); it must exist. */
 function namedFile(opts: FindOptions, home: string | undefined): string | undefined {
-  if (opts.flag !== undefined) return named(opts.flag, "-c", "-c", opts.cwd, home);
+  if (opts.flag !== undefined) return named(opts.flag, "-c", "-c", opts.base ?? opts.cwd, home);
   const fromEnv = opts.env.MM_CONFIG;
-  if (fromEnv) return named(fromEnv, "$MM_CONFIG", "MM_CONFIG", opts.cwd, home);
+  if (fromEnv) return named(fromEnv, "$MM_CONFIG", "MM_CONFIG", opts.base ?? opts.cwd, home);
   return undefined;
 }
 

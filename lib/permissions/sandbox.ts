@@ -69,6 +69,9 @@ export function permissionNeeds(config: Config, frontEnd: FrontEnd): PermissionN
   if (config.sessions.enabled) write.push("session files");
   if (agents) write.push("mmConfigs");
   if (frontEnd === "line" || frontEnd === "window") write.push("the prompt history");
+  // Each session of the editor runs with the agent files of its own folder, read when it starts:
+  // `read` stays (it always does), and so do `run` (above) and `write`, which they may need.
+  if (frontEnd === "acp") write.push("the agent files of other folders");
   // Ctrl-Z stops the process with a signal to itself (Deno.kill needs `run`).
   if (frontEnd === "window") run.push("suspending with Ctrl-Z");
   return { run, write };

@@ -36,6 +36,18 @@ Deno.test("findAgentFiles: the layers", async (t) => {
         `named ${join(proj, "custom.yaml")}`,
       ]);
     });
+    await t.step("a relative -c or $MM_CONFIG starts at base (editor mode's start folder)", () => {
+      const cwd = join(root, "other");
+      assertEquals(found({ flag: "custom.yaml", env: {}, cwd, base: proj, home }), [
+        `user ${join(home, ".config/mm/mm.yaml")}`,
+        `project ${join(cwd, "mm.yaml")}`,
+        `named ${join(proj, "custom.yaml")}`,
+      ]);
+      assertEquals(
+        found({ env: { MM_CONFIG: "../env.yaml" }, cwd, base: proj, home }).at(-1),
+        `named ${join(root, "env.yaml")}`,
+      );
+    });
     await t.step("-c with an absolute path", () => {
       const file = join(root, "env.yaml");
       assertEquals(found({ flag: file, env: {}, cwd: join(root, "empty"), home }), [

@@ -132,6 +132,8 @@ Deno.test("editor mode (ACP)", async (t) => {
       const b = await tempDir("mm-e2e-b-");
       await Deno.writeTextFile(`${a}/AGENTS.md`, "Rule A: be brief.\n");
       await Deno.writeTextFile(`${b}/AGENTS.md`, "Rule B: be thorough.\n");
+      // Each session runs with its own folder's agent files (docs/acp.md): B has its own.
+      await Deno.copyFile(`${a}/mm.yaml`, `${b}/mm.yaml`);
       await withEditor({ cwd: a }, async (editor) => {
         const sa = await editor.newSession(a);
         const sb = await editor.newSession(b);

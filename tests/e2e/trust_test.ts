@@ -36,6 +36,17 @@ async function ran(dir: string): Promise<boolean> {
   return (await exists(`${dir}/hook-marker`)) || (await exists(`${dir}/mcp-marker`));
 }
 
+/**
+ * Untrusted, with a user agent file of its own (the scripted server, `model`) in a config folder
+ * shared by every mm given this environment, wherever it starts.
+ */
+async function userFile(model: string): Promise<Record<string, string>> {
+  const config = await tempDir();
+  await Deno.mkdir(`${config}/mm`);
+  await Deno.writeTextFile(`${config}/mm/mm.yaml`, `url: ${server.url}\nmodel: ${model}\n`);
+  return { ...UNTRUSTED, XDG_CONFIG_HOME: config };
+}
+
 const refusal = (dir: string) =>
   `mm: ${dir}/mm.yaml sets hooks, mcpServers, which run programs, connect to other hosts or widen access, and this folder is not trusted — check them, then run mm trust (or mm --trust for this run only)\n`;
 
@@ -216,6 +227,52 @@ Deno.test("trust of a project's agent file", async (t) => {
         await editor.close();
       }
       assertEquals(await ran(dir), false);
+    },
+    "editor mode judges each session's folder: started elsewhere, an untrusted one is refused":
+      async () => {
+        const dir = await project("t-acp-away");
+        const editor = await Editor.start({
+          cwd: await tempDir(),
+          env: await userFile("t-acp-u1"),
+        });
+        try {
+          const e = await assertRejects(() => editor.newSession(dir), RequestError);
+          assertEquals(e.message, refusal(dir).slice("mm: ".length, -1));
+        } finally {
+          await editor.close();
+        }
+        assertEquals(await ran(dir), false);
+      },
+    "editor mode: started in an untrusted project, a neutral folder's session works": async () => {
+      server.script("t-acp-u2", [{ text: "neutral" }]);
+      const dir = await project("t-acp-home");
+      const neutral = await tempDir();
+      const editor = await Editor.start({ cwd: dir, env: await userFile("t-acp-u2") });
+      try {
+        const id = await editor.newSession(neutral);
+        assertEquals(await editor.prompt(id, "hello"), "end_turn");
+      } finally {
+        await editor.close();
+      }
+      assertEquals(server.chats("t-acp-u2").length, 1);
+      assertEquals([await ran(dir), await ran(neutral)], [false, false]);
+    },
+    "editor mode: a trusted project's session runs with its agent file": async () => {
+      server.script("t-acp-trusted", [{ text: "trusted" }]);
+      const dir = await project("t-acp-trusted");
+      const env = await userFile("t-acp-u3");
+      const trust = await runMM(["trust", "--yes"], { cwd: dir, env });
+      assertEquals(trust.code, 0, trust.stderr);
+      const editor = await Editor.start({ cwd: await tempDir(), env });
+      try {
+        const id = await editor.newSession(dir);
+        assertEquals(await editor.prompt(id, "hello"), "end_turn");
+      } finally {
+        await editor.close();
+      }
+      assertEquals(server.chats("t-acp-trusted").length, 1);
+      assertEquals(server.chats("t-acp-u3").length, 0);
+      assertEquals(await exists(`${dir}/hook-marker`), true);
     },
   });
 });

@@ -33,8 +33,11 @@ Deno.test("permission needs", async (t) => {
     assertEquals(permissionNeeds(bare(), "oneshot"), { run: [], write: [] });
   });
 
-  await t.step("editor mode keeps run: the editor may pass stdio MCP servers", () => {
-    assertEquals(permissionNeeds(bare(), "acp"), { run: ["the editor's MCP servers"], write: [] });
+  await t.step("editor mode keeps run and write: the editor's MCP servers, other folders", () => {
+    assertEquals(permissionNeeds(bare(), "acp"), {
+      run: ["the editor's MCP servers"],
+      write: ["the agent files of other folders"],
+    });
   });
 
   await t.step("a stdio MCP server keeps run, also in mm doctor; an HTTP one does not", () => {

@@ -27,9 +27,6 @@ import {
 } from "npm:@agentclientprotocol/sdk@2.4.0";
 import type { Config } from "../../config/config.ts";
 import { BUILTIN_TOOLS } from "../../config/schema.ts";
-import { LspPool } from "../../lsp/pool.ts";
-import { type Client, createClient } from "../../provider/client.ts";
-import { resolveModel } from "../../provider/models.ts";
 import type { SessionRecorder } from "../../session/recorder.ts";
 import { newSessionId } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
@@ -41,28 +38,31 @@ import { eventLines } from "../../mcp/status.ts";
 import { RunStop } from "../exit.ts";
 import { addUrlSecrets, redact } from "../../secrets.ts";
 import { addServerSecrets } from "../../mcp/env.ts";
-import {
-  closeMcp,
-  openSession,
-  type Run,
-  runWarnings,
-  startMcp,
-  startPieces,
-  startRun,
-} from "../start.ts";
+import { closeMcp, openSession, startMcp, startPieces } from "../start.ts";
 import { editorServers } from "./mcp_servers.ts";
 import { AcpSession, type EditorPeer } from "./session.ts";
 import { isPlanMode, modeState, unknownModeText } from "./modes.ts";
+import { type Setup, Setups } from "./setups.ts";
+
+/** The configuration of a folder: its agent files layered, the flags over them. */
+export interface FolderConfig {
+  /** Without the project file's keys that need trust when `refusal` is given. */
+  config: Config;
+  /** Why the folder's project file is not trusted (docs/security.md). */
+  refusal?: string;
+}
 
 /** What editor mode needs. */
 export interface AcpOptions {
-  /** The agent file, found from the directory mm was started in. */
+  /** The agent files of the directory mm was started in: `initialize` answers from them. */
   config: Config;
-  /**
-   * Why the project's agent file is not trusted (docs/security.md): every session/new and
-   * session/load is answered with it, an error, and `config` leaves the file's keys out.
-   */
+  /** Why the project file of the directory mm was started in is not trusted. */
   refusal?: string;
+  /**
+   * The configuration of a session's folder, loaded at each session/new and session/load: a
+   * refusal answers the request, an error (docs/acp.md); else the session runs with it.
+   */
+  load(cwd: string): Promise<FolderConfig>;
 }
 
 /** The `initialize` answer: what this build does, and the agent's name (`acp.title`). */
@@ -152,41 +152,44 @@ function mcpLog(event: McpEvent): void {
 /** Serves one editor on stdin and stdout until it closes the connection; returns the exit code. */
 export async function runAcpMode(opts: AcpOptions): Promise<number> {
   consoleToStderr();
-  const run = startRun(opts.config, Deno.cwd(), mcpLog);
-  for (const warning of runWarnings(run)) log(warning);
-  return await new EditorAgent(opts.config, run, opts.refusal).serve();
+  const setups = new Setups(log, mcpLog);
+  // The folder mm was started in, trusted: its MCP servers start at once, for its sessions.
+  if (opts.refusal === undefined) setups.for(opts.config, Deno.cwd());
+  return await new EditorAgent(opts.config, setups, opts.load).serve();
 }
 
 /**
- * The agent an editor talks to: its sessions (one per thread, each its directory's tools, prompt
- * and servers), what they share (the model's client, the language servers of each directory), and
- * the answers to the protocol's requests.
+ * The agent an editor talks to: its sessions (one per thread, each its directory's agent files,
+ * tools, prompt and servers), what they share (per configuration: the run, the model's client,
+ * the language servers of each directory), and the answers to the protocol's requests.
  */
 class EditorAgent {
+  /** The agent files of the directory mm was started in, for `initialize`. */
   readonly #config: Config;
-  readonly #run: Run;
+  readonly #setups: Setups;
+  readonly #folderConfig: (cwd: string) => Promise<FolderConfig>;
   readonly #sessions = new Map<string, AcpSession>();
   /** The editor's MCP servers of each session: started with it, closed with it. */
   readonly #editorMcp = new Map<string, Promise<McpServers>>();
-  /** Language servers start on first use, one set per directory, and stop when mm exits. */
-  readonly #pools = new Map<string, LspPool>();
-  #chat: Promise<Client> | undefined;
-  #refusal: string | undefined;
-  #model: Promise<string> | undefined;
   /** The editor shows forms (elicitation), for ask_user. */
   #forms = false;
   /** The editor shows notices. */
   #notices = false;
 
-  constructor(config: Config, run: Run, refusal?: string) {
+  constructor(config: Config, setups: Setups, load: (cwd: string) => Promise<FolderConfig>) {
     this.#config = config;
-    this.#run = run;
-    this.#refusal = refusal;
+    this.#setups = setups;
+    this.#folderConfig = load;
   }
 
-  /** An untrusted project file: the answer to every session/new and session/load. */
-  #untrusted(): void {
-    if (this.#refusal) throw new RequestError(-32603, this.#refusal, { reason: "untrusted" });
+  /**
+   * The setup of a session in `cwd`, from that folder's agent files read now; an untrusted project
+   * file there answers the request with its refusal.
+   */
+  async #setupFor(cwd: string): Promise<Setup> {
+    const { config, refusal } = await this.#folderConfig(cwd);
+    if (refusal !== undefined) throw new RequestError(-32603, refusal, { reason: "untrusted" });
+    return this.#setups.for(config, cwd);
   }
 
   /** Answers the editor until it closes the connection (or a signal stops mm); the exit code. */
@@ -234,15 +237,15 @@ class EditorAgent {
 
   /** `session/new`: a session in its directory, recorded when sessions are on. */
   async #newSession(params: NewSessionRequest, client: AgentContext): Promise<NewSessionResponse> {
-    this.#untrusted();
     try {
-      const config = this.#config;
       const cwd = await sessionCwd(params.cwd);
-      const recorder = await openSession({ config, cwd }, await this.#modelName());
+      const setup = await this.#setupFor(cwd);
+      const recorder = await openSession({ config: setup.config, cwd }, await setup.modelName());
       const id = recorder?.session.id ?? newSessionId();
       // An asking mm with nobody to ask says so (docs/acp.md, "Agents that ask agents").
       const askUser = mayAskUser(params);
       const session = await this.#startSession(
+        setup,
         id,
         cwd,
         client,
@@ -263,9 +266,9 @@ class EditorAgent {
 
   /** `session/load`: a recorded session opened again (closed first when open here), replayed. */
   async #load(params: LoadSessionRequest, client: AgentContext): Promise<LoadSessionResponse> {
-    this.#untrusted();
     try {
       const cwd = await sessionCwd(params.cwd);
+      const setup = await this.#setupFor(cwd);
       // The same session open here already: closed first, so that its lock is free.
       const earlier = this.#sessions.get(params.sessionId);
       if (earlier) {
@@ -273,10 +276,11 @@ class EditorAgent {
         await earlier.close();
       }
       const recorder = await openSession(
-        { config: this.#config, cwd, sessionId: params.sessionId },
-        await this.#modelName(),
+        { config: setup.config, cwd, sessionId: params.sessionId },
+        await setup.modelName(),
       );
       const session = await this.#startSession(
+        setup,
         params.sessionId,
         cwd,
         client,
@@ -339,10 +343,12 @@ class EditorAgent {
   }
 
   /**
-   * A session in `cwd`: its tools, its system prompt (AGENTS.md of `cwd`), its language servers,
-   * the MCP servers the editor `given` (beside the agent file's).
+   * A session in `cwd` with `setup` (the agent files of `cwd`): its tools, its system prompt
+   * (AGENTS.md of `cwd`), its language servers, the MCP servers the editor `given` (beside the
+   * agent file's).
    */
   async #startSession(
+    setup: Setup,
     id: string,
     cwd: string,
     client: AgentContext,
@@ -350,14 +356,14 @@ class EditorAgent {
     given: readonly McpServer[],
     askUser = true,
   ): Promise<AcpSession> {
-    const run = this.#run;
-    const name = await this.#modelName();
+    const run = setup.run;
+    const name = await setup.modelName();
     await this.#closeEditorMcp(id); // a session loaded again starts its editor's servers again
-    const own = given.length ? this.#startEditorMcp(id, cwd, given) : undefined;
+    const own = given.length ? this.#startEditorMcp(setup, id, cwd, given) : undefined;
     const mcp = [run.mcp, own].filter((m) => m !== undefined);
     let pieces;
     try {
-      pieces = await startPieces(run, cwd, this.#chatFor(name));
+      pieces = await startPieces(run, cwd, setup.chatFor(name));
     } catch (e) {
       await this.#closeEditorMcp(id);
       throw e;
@@ -367,13 +373,13 @@ class EditorAgent {
     return new AcpSession({
       id,
       cwd,
-      config: this.#config,
+      config: setup.config,
       model: name,
       chat,
       tools,
       systemPrompt,
       recorder,
-      lsp: this.#poolFor(cwd),
+      lsp: setup.poolFor(cwd),
       agents: run.agents,
       mcp,
       peer: peerOf(client),
@@ -384,40 +390,14 @@ class EditorAgent {
     }, recorder?.earlier());
   }
 
-  /**
-   * One client for every session: a num_ctx raised for one is kept for all (Ollama reloads the
-   * model when it changes), and the window is learnt once (again while it is unknown).
-   */
-  #chatFor(name: string): Promise<Client> {
-    this.#chat ??= createClient(this.#config, name).then((c) => {
-      if (c.plan.source === "unknown") this.#chat = undefined;
-      return c;
-    }, (e) => {
-      this.#chat = undefined;
-      throw e;
-    });
-    return this.#chat;
-  }
-
-  /**
-   * The model's name, resolved on the first session, and again after a failure (the server may
-   * have been started since).
-   */
-  #modelName(): Promise<string> {
-    this.#model ??= resolveModel(this.#config).catch((e) => {
-      this.#model = undefined;
-      throw e;
-    });
-    return this.#model;
-  }
-
   /** Starts the MCP servers the editor gave session `id`; undefined when none may start. */
   #startEditorMcp(
+    setup: Setup,
     id: string,
     cwd: string,
     servers: readonly McpServer[],
   ): Promise<McpServers> | undefined {
-    const config = this.#config;
+    const config = setup.config;
     const tools = [...BUILTIN_TOOLS, ...config.tools.map((t) => t.name)];
     const configs = editorServers(servers, Object.keys(config.mcpServers), tools, log);
     for (const c of Object.values(configs)) {
@@ -425,7 +405,7 @@ class EditorAgent {
       addServerSecrets(c);
     }
     if (!Object.keys(configs).length) return undefined;
-    const started = startMcp(configs, cwd, this.#run.env, mcpLog);
+    const started = startMcp(configs, cwd, setup.run.env, mcpLog);
     this.#editorMcp.set(id, started);
     return started;
   }
@@ -437,22 +417,12 @@ class EditorAgent {
     await closeMcp(servers);
   }
 
-  /** The language servers of `cwd`, started on first use; undefined when none was found. */
-  #poolFor(cwd: string): LspPool | undefined {
-    const servers = this.#run.lspServers.servers;
-    if (!servers.length) return undefined;
-    let pool = this.#pools.get(cwd);
-    if (!pool) this.#pools.set(cwd, pool = new LspPool(servers, cwd));
-    return pool;
-  }
-
   /** At the end: every session closed (and saved), then the servers of every kind. */
   async #closeAll(): Promise<void> {
     await Promise.all([...this.#sessions.values()].map((s) => s.close()));
     await Promise.all([
-      ...[...this.#pools.values()].map((p) => p.close()),
       ...[...this.#editorMcp.keys()].map((id) => this.#closeEditorMcp(id)),
-      closeMcp(this.#run.mcp),
+      this.#setups.close(),
     ]);
   }
 }
