@@ -156,11 +156,12 @@ export async function until(path: string): Promise<void> {
 }
 
 /**
- * Whether process `pid` is gone (or a zombie, dead but not reaped yet), waiting up to 2 s for the
- * SIGKILL that was sent to its group to land.
+ * Whether process `pid` is gone (or a zombie, dead but not reaped yet), waiting up to 10 s for the
+ * signal that was sent to its group to land (seconds on a loaded 2-core machine; a process that
+ * was never signalled stays, and fails the wait).
  */
 export async function gone(pid: string): Promise<boolean> {
-  const deadline = Date.now() + 2000;
+  const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => undefined);
     if (stat === undefined || /\) Z /.test(stat)) return true;
