@@ -473,7 +473,7 @@ export class Started {
   /** The session file, when sessions are on. */
   recorder?: SessionRecorder;
   /** The warm-ups of the server's cache, when the configuration warms it. */
-  readonly warmup?: Warmup;
+  warmup?: Warmup;
 
   /** What `start` found. */
   constructor(
@@ -535,6 +535,11 @@ export class Started {
       switchTo: async (name) => {
         this.chat = await createClient(this.run.config, name);
         this.model = name;
+        // The next agent warms the new model's cache through the new client, not the old one's.
+        if (this.warmup) {
+          this.warmup.stop();
+          this.warmup = new Warmup(this.chat);
+        }
       },
     };
   }

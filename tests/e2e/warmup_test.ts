@@ -58,6 +58,22 @@ Deno.test("warm cache", async (t) => {
           await term.kill();
         }
       },
+    "/model warms the new model through its own client": async () => {
+      server.models = ["scripted", "warm-a", "warm-b"];
+      const term = await lineMode("warm-a");
+      try {
+        await server.warmup("warm-a");
+        await term.type("/model warm-b");
+        await term.keys("Enter");
+        await term.waitFor("model warm-b from the next request");
+        const warmed = server.warmup("warm-b").then(() => true);
+        assertEquals(await within(warmed, 10_000), true, "no warm-up for the new model");
+        assertEquals(server.warmups("warm-a").length, 1);
+      } finally {
+        await term.kill();
+        server.models = ["scripted"];
+      }
+    },
     "mm -p sends no warm-up": async () => {
       server.script("oneshot-cold", [{ text: "answered" }]);
       const dir = await workdir(`provider: llamacpp\nurl: ${server.url}\nmodel: oneshot-cold\n`);
