@@ -52,9 +52,9 @@ export interface Flags {
 
 /** A command line that cannot be understood: one line, exit code 2. */
 export class UsageError extends UserError {
-  /** Builds the error; the message already says how to get help. */
-  constructor(message: string) {
-    super(`${message} — run mm --help for the flags`, 2);
+  /** Builds the error, saying how to get help: `help` is the command whose `--help` to run. */
+  constructor(message: string, help = "mm") {
+    super(`${message} — run ${help} --help for the flags`, 2);
     this.name = "UsageError";
   }
 }
@@ -226,6 +226,9 @@ export function parseFlags(argv: string[]): Flags {
     args: [],
   };
   const set = flags as unknown as Record<string, unknown>;
+  // After a subcommand (`mm undo --bogus`), the error points to that subcommand's --help.
+  const usage = (message: string) =>
+    new UsageError(message, flags.command ? `mm ${flags.command}` : undefined);
   const allNames = FLAG_SPECS.flatMap((s) => s.names);
   let onlyArgs = false;
   for (let i = 0; i < argv.length; i++) {
@@ -247,7 +250,7 @@ export function parseFlags(argv: string[]): Flags {
     const spec = FLAG_SPECS.find((s) => s.names.includes(name));
     if (!spec) {
       const near = nearest(name, allNames);
-      throw new UsageError(
+      throw usage(
         `unknown flag ${arg}${near ? ` (did you mean ${dashes(near)}${near}?)` : ""}`,
       );
     }
@@ -257,7 +260,7 @@ export function parseFlags(argv: string[]): Flags {
       else {
         const b = parseBool(inline);
         if (b === undefined) {
-          throw new UsageError(`${shown} takes true or false, not "${inline}"`);
+          throw usage(`${shown} takes true or false, not "${inline}"`);
         }
         set[spec.key] = b;
       }
@@ -278,7 +281,7 @@ export function parseFlags(argv: string[]): Flags {
     }
     if (value === undefined) {
       if (spec.kind === "optionalValue") value = "";
-      else throw new UsageError(`${shown} needs a value (${spec.arg})`);
+      else throw usage(`${shown} needs a value (${spec.arg})`);
     }
     set[spec.key] = value;
   }
@@ -290,11 +293,11 @@ export function parseFlags(argv: string[]): Flags {
   const first = flags.args[0];
   if (!flags.command && flags.prompt === undefined && !flags.ask && first !== undefined) {
     const near = /^[a-z]+$/i.test(first) ? nearest(first, COMMANDS) : undefined;
-    if (near) throw new UsageError(`unknown command "${first}" (did you mean mm ${near}?)`);
+    if (near) throw usage(`unknown command "${first}" (did you mean mm ${near}?)`);
   }
   // `mm --ask NAME -p x` would send "x" as the prompt's start: one way to give it.
   if (flags.ask !== undefined && flags.prompt !== undefined) {
-    throw new UsageError(`--ask ${flags.ask} takes its prompt after the name, not with -p`);
+    throw usage(`--ask ${flags.ask} takes its prompt after the name, not with -p`);
   }
   return flags;
 }

@@ -180,5 +180,7 @@ Deno.test("help texts", async (t) => {
     assertEquals(SUBCOMMAND_HELP.init.includes("--trust"), false);
     assertEquals(SUBCOMMAND_HELP.doctor.includes("-c, --config FILE"), true);
     assertEquals(SUBCOMMAND_HELP.sessions.startsWith("Usage:\n  mm sessions"), true);
+    // A bad flag after a subcommand points to that subcommand's --help.
+    assertThrows(() => parseFlags(["undo", "--bogus"]), UsageError, "run mm undo --help");
   });
 });
