@@ -1,5 +1,6 @@
 /** Command-line flags, Go style (`-p`, `-tui`, `-yolo=false`) and GNU style (`--prompt`, `--tui`). */
 
+import { PROVIDER_LIST } from "../config/config.ts";
 import { nearest } from "../nearest.ts";
 import { UserError } from "../presentation.ts";
 
@@ -122,7 +123,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     kind: "value",
     key: "provider",
     arg: "NAME",
-    help: "ollama, llamacpp, lmstudio, vllm, dmr, llmman or openai, over the agent file's",
+    help: `${PROVIDER_LIST}, over the agent file's`,
   },
   {
     names: ["url"],
@@ -387,7 +388,7 @@ export const SUBCOMMAND_HELP: Record<"init" | "doctor" | "sessions", string> = {
 Writes a commented starter agent file, ./mm.yaml, for the first server it finds (Ollama,
 llama.cpp, Docker Model Runner on their usual ports), or the one named.
 
-  --provider NAME         ollama, llamacpp, dmr, llmman or openai
+  --provider NAME         ${PROVIDER_LIST}
   --url URL               the server's base URL (http:// or https://)
   --model NAME            the model (else the server's first)
 
