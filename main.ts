@@ -260,7 +260,7 @@ async function undoCommand(flags: Flags): Promise<number> {
     return 0;
   }
   if (flags.prompt !== undefined || flags.args.length) {
-    throw new UsageError("mm undo takes no prompt; --session ID names a session");
+    throw new UsageError("mm undo takes no prompt; --session ID names a session", "mm undo");
   }
   const cwd = Deno.cwd();
   return await runUndo({ config: await configFor(flags, cwd, "undo"), cwd, id: flags.session });
@@ -274,7 +274,7 @@ async function trustCommand(flags: Flags): Promise<number> {
     return 0;
   }
   if (flags.prompt !== undefined || (flags.args.length && !flags.revoke) || flags.args.length > 1) {
-    throw new UsageError("mm trust takes no prompt; only --revoke takes a folder");
+    throw new UsageError("mm trust takes no prompt; only --revoke takes a folder", "mm trust");
   }
   const { loadLayers } = await import("./lib/config/layers.ts");
   const { trustStorePath } = await import("./lib/config/trust_store.ts");

@@ -22,7 +22,7 @@ import {
   textTokens,
 } from "./budget.ts";
 import type { AgentEvent } from "./events.ts";
-import type { RequestUsage } from "./recap.ts";
+import { type RequestUsage, roundedSpeed } from "./recap.ts";
 import { toolSchema } from "./schema.ts";
 import { type StreamStop, StreamWatch } from "./stream_watch.ts";
 import { textToolCalls } from "./text_calls/mod.ts";
@@ -182,7 +182,7 @@ export function requestUsage(result: ChatResult, estimate: number, seconds: numb
   if (server?.cachedTokens !== undefined) usage.cachedTokens = server.cachedTokens;
   const tps = server?.tokensPerSecond ??
     (seconds > 0 && usage.completionTokens > 0 ? usage.completionTokens / seconds : undefined);
-  if (tps !== undefined) usage.tokensPerSecond = tps;
+  if (tps !== undefined) usage.tokensPerSecond = roundedSpeed(tps);
   return usage;
 }
 

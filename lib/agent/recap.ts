@@ -51,6 +51,11 @@ export interface TurnUsage {
   generationSeconds?: number;
 }
 
+/** A speed as the events carry it: two decimals (`3333.33`, not `3333.3333333333335`). */
+export function roundedSpeed(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
 /** A turn with no request yet. */
 export function emptyUsage(): TurnUsage {
   return { requests: 0, promptTokens: 0, completionTokens: 0, contextTokens: 0, estimated: false };
@@ -78,7 +83,7 @@ export function addUsage(turn: TurnUsage, u: RequestUsage): TurnUsage {
   }
   if (seconds > 0) {
     out.generationSeconds = seconds;
-    out.tokensPerSecond = tokens / seconds;
+    out.tokensPerSecond = roundedSpeed(tokens / seconds);
   }
   return out;
 }

@@ -1,5 +1,6 @@
 /** Command-line flags, Go style (`-p`, `-tui`, `-yolo=false`) and GNU style (`--prompt`, `--tui`). */
 
+import { PROVIDER_LIST } from "../config/config.ts";
 import { nearest } from "../nearest.ts";
 import { UserError } from "../presentation.ts";
 
@@ -52,9 +53,9 @@ export interface Flags {
 
 /** A command line that cannot be understood: one line, exit code 2. */
 export class UsageError extends UserError {
-  /** Builds the error; the message already says how to get help. */
-  constructor(message: string) {
-    super(`${message} — run mm --help for the flags`, 2);
+  /** Builds the error, saying how to get help: `help` is the command whose `--help` to run. */
+  constructor(message: string, help = "mm") {
+    super(`${message} — run ${help} --help for the flags`, 2);
     this.name = "UsageError";
   }
 }
@@ -122,7 +123,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
     kind: "value",
     key: "provider",
     arg: "NAME",
-    help: "ollama, llamacpp, lmstudio, vllm, dmr, llmman or openai, over the agent file's",
+    help: `${PROVIDER_LIST}, over the agent file's`,
   },
   {
     names: ["url"],
@@ -226,6 +227,9 @@ export function parseFlags(argv: string[]): Flags {
     args: [],
   };
   const set = flags as unknown as Record<string, unknown>;
+  // After a subcommand (`mm undo --bogus`), the error points to that subcommand's --help.
+  const usage = (message: string) =>
+    new UsageError(message, flags.command ? `mm ${flags.command}` : undefined);
   const allNames = FLAG_SPECS.flatMap((s) => s.names);
   let onlyArgs = false;
   for (let i = 0; i < argv.length; i++) {
@@ -247,7 +251,7 @@ export function parseFlags(argv: string[]): Flags {
     const spec = FLAG_SPECS.find((s) => s.names.includes(name));
     if (!spec) {
       const near = nearest(name, allNames);
-      throw new UsageError(
+      throw usage(
         `unknown flag ${arg}${near ? ` (did you mean ${dashes(near)}${near}?)` : ""}`,
       );
     }
@@ -257,7 +261,7 @@ export function parseFlags(argv: string[]): Flags {
       else {
         const b = parseBool(inline);
         if (b === undefined) {
-          throw new UsageError(`${shown} takes true or false, not "${inline}"`);
+          throw usage(`${shown} takes true or false, not "${inline}"`);
         }
         set[spec.key] = b;
       }
@@ -278,7 +282,7 @@ export function parseFlags(argv: string[]): Flags {
     }
     if (value === undefined) {
       if (spec.kind === "optionalValue") value = "";
-      else throw new UsageError(`${shown} needs a value (${spec.arg})`);
+      else throw usage(`${shown} needs a value (${spec.arg})`);
     }
     set[spec.key] = value;
   }
@@ -290,11 +294,11 @@ export function parseFlags(argv: string[]): Flags {
   const first = flags.args[0];
   if (!flags.command && flags.prompt === undefined && !flags.ask && first !== undefined) {
     const near = /^[a-z]+$/i.test(first) ? nearest(first, COMMANDS) : undefined;
-    if (near) throw new UsageError(`unknown command "${first}" (did you mean mm ${near}?)`);
+    if (near) throw usage(`unknown command "${first}" (did you mean mm ${near}?)`);
   }
   // `mm --ask NAME -p x` would send "x" as the prompt's start: one way to give it.
   if (flags.ask !== undefined && flags.prompt !== undefined) {
-    throw new UsageError(`--ask ${flags.ask} takes its prompt after the name, not with -p`);
+    throw usage(`--ask ${flags.ask} takes its prompt after the name, not with -p`);
   }
   return flags;
 }
@@ -384,7 +388,7 @@ export const SUBCOMMAND_HELP: Record<"init" | "doctor" | "sessions", string> = {
 Writes a commented starter agent file, ./mm.yaml, for the first server it finds (Ollama,
 llama.cpp, Docker Model Runner on their usual ports), or the one named.
 
-  --provider NAME         ollama, llamacpp, dmr, llmman or openai
+  --provider NAME         ${PROVIDER_LIST}
   --url URL               the server's base URL (http:// or https://)
   --model NAME            the model (else the server's first)
 

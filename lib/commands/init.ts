@@ -4,7 +4,13 @@
  */
 
 import { join } from "node:path";
-import { DEFAULT_URLS, defaultConfig, type ProviderName, PROVIDERS } from "../config/config.ts";
+import {
+  DEFAULT_URLS,
+  defaultConfig,
+  PROVIDER_LIST,
+  type ProviderName,
+  PROVIDERS,
+} from "../config/config.ts";
 import { modelsURL, pullHint } from "../provider/endpoints.ts";
 import { lmstudioChatModels } from "../provider/models.ts";
 import { requestServer } from "../provider/http.ts";
@@ -137,7 +143,7 @@ export function starterFile(found: Found | undefined, asked?: Probe, chosen?: st
     head,
     "# A commented line shows a key at its default (or an example): uncomment it to change it.",
     "",
-    `provider: ${provider} # ollama, llamacpp, lmstudio, vllm, dmr, llmman or openai`,
+    `provider: ${provider} # ${PROVIDER_LIST}`,
     `url: ${url}`,
     model,
     "",

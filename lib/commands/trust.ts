@@ -11,18 +11,24 @@ import { readTrustStore, revokeFolder, trustFolder } from "../config/trust_store
 
 /** `mm trust --help`. */
 export const TRUST_HELP = `Usage:
-  mm trust                 show what this folder's agent file (./.mm/mm.yaml, else ./mm.yaml)
-                           runs and reaches, and trust it
-  mm trust --list          the trusted folders
-  mm trust --revoke [DIR]  take back the trust of DIR (else this folder)
+  mm trust [--yes]
+  mm trust --list
+  mm trust --revoke [DIR]
 
-A project's agent file that runs programs (hooks, tools, mcpServers, lsp, mmConfigs), sets
+Shows what this folder's agent file (./.mm/mm.yaml, else ./mm.yaml) runs and reaches, and trusts
+it. A project's agent file that runs programs (hooks, tools, mcpServers, lsp, mmConfigs), sets
 yolo: true or permissions.allow, loosens the sandbox (sandbox, sandboxNetwork), sends the key or
 the conversation to another host (url, apiKey, provider), or reads outside its folder
-(systemFile, skillsDir, sessions.dir) applies only once its folder is trusted.
-A change of those keys makes the folder untrusted again. mm trust asks y/N first (--yes: without
-asking, for scripts; without a terminal --yes is needed). --trust or MM_TRUST=1 trusts it for one
-run; a file named by -c or $MM_CONFIG is always trusted.
+(systemFile, skillsDir, sessions.dir) applies only once its folder is trusted. A change of those
+keys makes the folder untrusted again. --trust or MM_TRUST=1 trusts it for one run; a file named
+by -c or $MM_CONFIG is always trusted.
+
+  --yes                   trust without asking y/N (for scripts; needed without a terminal)
+  --list                  the trusted folders
+  --revoke [DIR]          take back the trust of DIR (else this folder)
+
+Exit codes: 0 trusted, listed or revoked, or nothing to trust; 1 not trusted (no project agent
+file, the answer was no, or no terminal and no --yes); 2 a bad flag.
 `;
 
 /** What mm trust needs. */

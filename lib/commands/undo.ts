@@ -13,13 +13,19 @@ import { reportLines, takeBack, UndoStoreError } from "../undo/take_back.ts";
 import { COMPACT_WRAPPER } from "../history.ts";
 
 /** `mm undo --help`. */
-export const UNDO_HELP = `Usage: mm undo [--session ID]
+export const UNDO_HELP = `Usage:
+  mm undo [-c FILE] [--session ID] [--trust]
 
 Takes back the last turn of the latest session of this directory (or of session ID): the files it
 changed as they were before it, and its messages removed from the session file. A file changed
-since by someone else is left alone and named. Needs sessions (sessions.enabled: true).
+since by someone else is left alone and named. Needs sessions (on by default).
 
-Exit status: 0 when the turn was taken back, 1 when nothing could be undone.
+  -c, --config FILE       an agent file over the user's and the project's (its sessions.dir)
+  --session ID            the session (else the latest of this directory)
+  --trust                 trust the project's agent file for this run
+
+Exit codes: 0 the turn was taken back; 1 nothing could be undone; 2 a bad flag or agent file, or
+an unknown session.
 `;
 
 /** What `mm undo` says when the session has no turn. */

@@ -24,6 +24,9 @@ export const PROVIDERS: readonly ProviderName[] = [
   "openai",
 ];
 
+/** The provider names as a sentence lists them: `ollama, llamacpp, … or openai`. */
+export const PROVIDER_LIST = `${PROVIDERS.slice(0, -1).join(", ")} or ${PROVIDERS.at(-1)}`;
+
 /** One language server of `lsp.servers`. */
 export interface LspServerConfig {
   name: string;

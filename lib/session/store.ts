@@ -207,13 +207,17 @@ export function turnCount(session: SessionFile): number {
   return session.messages.reduce((n, m) => Math.max(n, m.turn ?? 0), 0);
 }
 
+/** What `mm sessions` and `/resume` show for the question of a session that is only a summary. */
+export const COMPACTED_ONLY = "(compacted)";
+
 /**
  * The first question of a session, on one line: a compacted session's summary is passed over (its
- * first real question is the prompt put back after it); a session that is only a summary shows it.
+ * first real question is the prompt asked after it); a session that is only a summary (`/compact`,
+ * nothing asked since) shows {@linkcode COMPACTED_ONLY}, not the summary.
  */
 export function firstQuestion(session: SessionFile): string {
   const questions = session.messages.filter((m) => m.role === "user").map((m) => String(m.content));
-  const first = questions.find((q) => !q.startsWith(COMPACT_WRAPPER)) ??
-    questions[0]?.slice(COMPACT_WRAPPER.length);
+  const first = questions.find((q) => !q.startsWith(COMPACT_WRAPPER));
+  if (first === undefined && questions.length) return COMPACTED_ONLY;
   return first ? first.replace(/\s+/g, " ").trim() : "";
 }

@@ -1,4 +1,5 @@
 import { helpText, parseFlags, SUBCOMMAND_HELP, UsageError } from "../../lib/cli/flags.ts";
+import { PROVIDER_LIST, PROVIDERS } from "../../lib/config/config.ts";
 import { assertEquals, assertStringIncludes, assertThrows } from "../helpers/assert.ts";
 
 Deno.test("parseFlags", async (t) => {
@@ -175,10 +176,17 @@ Deno.test("help texts", async (t) => {
       assertEquals(new RegExp(`^  ${code} `, "m").test(help), true, `exit code ${code}`);
     }
   });
-  await t.step("each subcommand's help lists its own options", () => {
+  await t.step("each subcommand's help lists its own options", async () => {
     assertEquals(SUBCOMMAND_HELP.init.includes("--provider NAME"), true);
     assertEquals(SUBCOMMAND_HELP.init.includes("--trust"), false);
+    // Every provider mm supports, the same list everywhere.
+    for (const name of PROVIDERS) assertStringIncludes(SUBCOMMAND_HELP.init, name);
+    assertStringIncludes(helpText(), `--provider NAME         ${PROVIDER_LIST},`);
+    const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+    assertStringIncludes(readme, `provider: llamacpp # ${PROVIDER_LIST}\n`);
     assertEquals(SUBCOMMAND_HELP.doctor.includes("-c, --config FILE"), true);
     assertEquals(SUBCOMMAND_HELP.sessions.startsWith("Usage:\n  mm sessions"), true);
+    // A bad flag after a subcommand points to that subcommand's --help.
+    assertThrows(() => parseFlags(["undo", "--bogus"]), UsageError, "run mm undo --help");
   });
 });

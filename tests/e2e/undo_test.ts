@@ -200,7 +200,7 @@ Deno.test("undo", async (t) => {
     "mm undo --help, and with sessions off": async () => {
       const help = await runMM(["undo", "--help"], { cwd: await repo("undo-help") });
       assertEquals(help.code, 0);
-      assertStringIncludes(help.stdout, "Usage: mm undo [--session ID]");
+      assertStringIncludes(help.stdout, "Usage:\n  mm undo [-c FILE] [--session ID] [--trust]\n");
       // Sessions are on by default: this agent file turns them off.
       const off = await workdir(`url: ${server.url}\nmodel: x\nsessions:\n  enabled: false\n`);
       const run = await runMM(["undo"], { cwd: off });

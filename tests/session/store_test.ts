@@ -38,9 +38,12 @@ Deno.test("the first question of a session", async (t) => {
     const s = session([summary, ack, { role: "user", content: "read the files", turn: 1 }]);
     assertEquals(firstQuestion(s), "read the files");
   });
-  await t.step("only a summary (/compact, nothing asked since): the summary", () => {
-    assertEquals(firstQuestion(session([summary, ack])), "Read the files.");
-  });
+  await t.step(
+    "only a summary (/compact, nothing asked since): (compacted), not the summary",
+    () => {
+      assertEquals(firstQuestion(session([summary, ack])), "(compacted)");
+    },
+  );
   await t.step("no question at all: nothing", () => {
     assertEquals(firstQuestion(session([])), "");
   });

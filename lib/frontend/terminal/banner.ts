@@ -23,9 +23,9 @@ export function banner(
   const lines = [
     `mm ${VERSION} · ${model} @ ${config.provider} (${redactUrl(config.url)})`,
     ...(context ? [contextLine(context, config.provider)] : []),
-    `tools: ${tools.join(", ") || "none"} · yolo: ${config.yolo ? "on" : "off (calls ask first)"}${
-      recorder ? ` · session ${recorder.session.id}` : ""
-    }`,
+    `tools: ${tools.join(", ") || "none"} · yolo: ${config.yolo ? "on" : "off (calls ask first)"}`,
+    // On its own line: after the tools it wrapped at 100 columns.
+    ...(recorder ? [`session ${recorder.session.id}`] : []),
     ...(sandbox ? [`sandbox: ${sandboxText(sandbox)}`] : []),
     ...(instructions.length ? [instructionsLine(instructions)] : []),
     "Type a request; /help lists the commands; Ctrl-D quits.",
