@@ -31,11 +31,14 @@ async function twoSessions(
 
 /** The session ids of `dir`, oldest first. */
 async function ids(dir: string): Promise<string[]> {
-  const out: string[] = [];
+  const out: { id: string; created: string }[] = [];
   for await (const e of Deno.readDir(sessionsOf(dir))) {
-    if (e.name.endsWith(".json")) out.push(e.name.slice(0, -5));
+    if (!e.name.endsWith(".json")) continue;
+    const { created } = JSON.parse(await Deno.readTextFile(`${sessionsOf(dir)}/${e.name}`));
+    out.push({ id: e.name.slice(0, -5), created });
   }
-  return out.sort();
+  // By creation time: two sessions of the same second have ids that sort by their random suffix.
+  return out.sort((a, b) => a.created.localeCompare(b.created)).map((s) => s.id);
 }
 
 /** The contents of the user messages of the last request the server got for `model`. */
