@@ -599,7 +599,9 @@ Deno.test("window mode", async (t) => {
         const { term } = await mm("w-click");
         try {
           await send(term, "three");
-          let screen = await waitFor(term, "▸ 3 lines");
+          await waitFor(term, "▸ 3 lines");
+          // The turn ends (its answer drawn) before the call's row is clicked.
+          let screen = await waitFor(term, "Enter send · Alt-Enter new line");
           const row = screen.split("\n").findIndex((r) => r.startsWith("‣ bash")) + 1;
           await term.type(`\x1b[<0;5;${row}M\x1b[<0;5;${row}m`);
           screen = await waitFor(term, "▾ 3 lines");
