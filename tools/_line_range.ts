@@ -4,6 +4,8 @@
  * stops after the range (docs/tools.md, `read_file`, "Too large").
  */
 
+import { join } from "../lib/bounded/lines.ts";
+
 /** What {@linkcode streamLines} found. */
 export interface StreamedLines {
   /** The first bytes of the file (a byte order mark is there). */
@@ -16,18 +18,6 @@ export interface StreamedLines {
   total?: number;
   /** Whether the file ends with `\n` (known only at its end). */
   finalNewline: boolean;
-}
-
-/** Concatenates byte arrays. */
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /**
@@ -72,14 +62,14 @@ export async function streamLines(
         if (take > 0) current.push(chunk.slice(pos, pos + take));
         kept += take;
         if (take < stop - pos) {
-          lines.push(concat(current));
+          lines.push(join(current));
           cut = true;
           more = true;
           break reading;
         }
       }
       if (nl < 0) break;
-      if (n >= first) lines.push(concat(current));
+      if (n >= first) lines.push(join(current));
       current = [];
       n++;
       pos = nl + 1;
@@ -94,7 +84,7 @@ export async function streamLines(
   }
   if (more) return { head: head.slice(0, headLength), lines, cut, finalNewline: false };
   // The end of the file: an unterminated last line is a line.
-  if (seen && !endsWithNewline && n >= first && n <= last) lines.push(concat(current));
+  if (seen && !endsWithNewline && n >= first && n <= last) lines.push(join(current));
   const total = !seen ? 0 : endsWithNewline ? n - 1 : n;
   return { head: head.slice(0, headLength), lines, cut, total, finalNewline: endsWithNewline };
 }
