@@ -396,21 +396,26 @@ export class Dispatcher {
    * Runs tool `name` with `input` as a front end's command (line mode's `/ask`): the same gate,
    * hooks and context as a call of the model, without its events or the loop detector (the front
    * end draws the command its own way). The steps of an asked agent are emitted as `nested`
-   * events of call `id`.
+   * events of call `id`. `announce` hears, before anything is asked, whether the gate will ask.
    */
   async command(
     name: string,
     input: Record<string, unknown>,
     signal: AbortSignal,
     id: string,
+    announce?: (asks: boolean) => void,
   ): Promise<CommandOutcome> {
     const prepared = prepareCall(
       this.#opts.tools,
       { name, arguments: JSON.stringify(input) },
       this.#opts.unknownTool,
     );
-    if (!prepared.ok) return { kind: "refused", text: prepared.refusal };
+    if (!prepared.ok) {
+      announce?.(false);
+      return { kind: "refused", text: prepared.refusal };
+    }
     const decided = await this.#decide(prepared.tool, prepared.input, signal);
+    announce?.(decided !== undefined && "ask" in decided);
     const gate = decided && "ask" in decided ? await this.#ask(decided.ask) : decided;
     if (gate && "refused" in gate) return { kind: "refused", text: gate.refused };
     if (gate) return { kind: "ran", result: redactedResult(gate.answered) };
