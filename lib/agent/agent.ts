@@ -227,18 +227,19 @@ export class Agent {
   /**
    * Runs tool `name` with `input` as a command of the front end (line mode's `/ask`), through the
    * same permission gate, hooks and context as a call the model makes; call `id` names its
-   * `nested` events.
+   * `nested` events. `announce` hears, before anything is asked, whether the gate will ask.
    */
   async runCommand(
     name: string,
     input: Record<string, unknown>,
     signal: AbortSignal,
     id = "command",
+    announce?: (asks: boolean) => void,
   ): Promise<CommandOutcome> {
     this.#opts.warmup?.stop();
     const changed = await this.#toolset.addMore(signal);
     if (changed) this.#declare();
-    const outcome = await this.#dispatch.command(name, input, signal, id);
+    const outcome = await this.#dispatch.command(name, input, signal, id, announce);
     if (changed) this.#warm();
     return outcome;
   }

@@ -606,16 +606,23 @@ export class Conversation {
     if (!command) return { kind: "said", text: BANG_USAGE };
     const input = { command };
     const emit = (e: AgentEvent) => this.#host.emit(e);
-    emit({
-      type: "tool_call",
-      id: ASK_COMMAND_ID,
-      name: "bash",
-      kind: "execute",
-      emoji: "🛠️",
-      summary: command,
-      input,
-    });
-    const outcome = await this.agent.runCommand("bash", input, signal, ASK_COMMAND_ID);
+    // Drawn once the gate has decided: a command that will ask says so (`asks`).
+    let announced = false;
+    const announce = (asks: boolean) => {
+      announced = true;
+      emit({
+        type: "tool_call",
+        id: ASK_COMMAND_ID,
+        name: "bash",
+        kind: "execute",
+        emoji: "🛠️",
+        summary: command,
+        input,
+        ...(asks ? { asks: true as const } : {}),
+      });
+    };
+    const outcome = await this.agent.runCommand("bash", input, signal, ASK_COMMAND_ID, announce);
+    if (!announced) announce(false);
     const output = outcome.kind === "refused" ? outcome.text : outcome.result.output;
     const failed = outcome.kind === "refused" || (outcome.result.failed ?? false);
     emit({ type: "tool_result", id: ASK_COMMAND_ID, name: "bash", output, failed });
@@ -798,16 +805,29 @@ export class Conversation {
     const input = { agent: name, prompt };
     const emit = (e: AgentEvent) => this.#host.emit(e);
     const summary = tool.summary(input);
-    emit({
-      type: "tool_call",
-      id: ASK_COMMAND_ID,
-      name: "ask",
-      kind: "other",
-      emoji: "🗣",
-      summary,
+    // Drawn once the gate has decided: a command that will ask says so (`asks`).
+    let announced = false;
+    const announce = (asks: boolean) => {
+      announced = true;
+      emit({
+        type: "tool_call",
+        id: ASK_COMMAND_ID,
+        name: "ask",
+        kind: "other",
+        emoji: "🗣",
+        summary,
+        input,
+        ...(asks ? { asks: true as const } : {}),
+      });
+    };
+    const outcome = await this.agent.runCommand(
+      "ask_agent",
       input,
-    });
-    const outcome = await this.agent.runCommand("ask_agent", input, signal, ASK_COMMAND_ID);
+      signal,
+      ASK_COMMAND_ID,
+      announce,
+    );
+    if (!announced) announce(false);
     if (outcome.kind === "refused") {
       emit({
         type: "tool_result",

@@ -50,7 +50,7 @@ import { redact } from "../secrets.ts";
 import { coerceInput, invalidCallText, parseToolArguments, pathFaults } from "../tool_input.ts";
 import type { AgentEvent } from "./events.ts";
 import { LOOP_DETECTED, LoopDetector } from "./loop_detector.ts";
-import { changedSince, changedSinceText, previewChange } from "./preview.ts";
+import { changedSince, changedSinceText, type Preview, previewChange } from "./preview.ts";
 import type { Counters } from "./recap.ts";
 import {
   abandonedText,
@@ -328,6 +328,11 @@ export class Dispatcher {
       call,
       this.#opts.conversation(),
     );
+    // The gate decides before the call is shown: a call that will ask says so (line mode's 🔐
+    // line then stands for its call line).
+    const decided = prepared.ok
+      ? await this.#decide(prepared.tool, prepared.input, signal)
+      : undefined;
     emit({
       type: "tool_call",
       id: call.id,
@@ -336,11 +341,12 @@ export class Dispatcher {
       emoji: tool?.emoji ?? "❔",
       summary,
       input,
+      ...(decided && "ask" in decided ? { asks: true as const } : {}),
     });
     let result: ToolResult;
     if (!prepared.ok) result = { output: prepared.refusal, failed: true };
     else {
-      const gate = await this.#gate(prepared.tool, prepared.input, signal);
+      const gate = decided && "ask" in decided ? await this.#ask(decided.ask) : decided;
       result = gate && "refused" in gate
         ? { output: gate.refused, failed: true }
         : gate?.answered ??
@@ -390,21 +396,27 @@ export class Dispatcher {
    * Runs tool `name` with `input` as a front end's command (line mode's `/ask`): the same gate,
    * hooks and context as a call of the model, without its events or the loop detector (the front
    * end draws the command its own way). The steps of an asked agent are emitted as `nested`
-   * events of call `id`.
+   * events of call `id`. `announce` hears, before anything is asked, whether the gate will ask.
    */
   async command(
     name: string,
     input: Record<string, unknown>,
     signal: AbortSignal,
     id: string,
+    announce?: (asks: boolean) => void,
   ): Promise<CommandOutcome> {
     const prepared = prepareCall(
       this.#opts.tools,
       { name, arguments: JSON.stringify(input) },
       this.#opts.unknownTool,
     );
-    if (!prepared.ok) return { kind: "refused", text: prepared.refusal };
-    const gate = await this.#gate(prepared.tool, prepared.input, signal);
+    if (!prepared.ok) {
+      announce?.(false);
+      return { kind: "refused", text: prepared.refusal };
+    }
+    const decided = await this.#decide(prepared.tool, prepared.input, signal);
+    announce?.(decided !== undefined && "ask" in decided);
+    const gate = decided && "ask" in decided ? await this.#ask(decided.ask) : decided;
     if (gate && "refused" in gate) return { kind: "refused", text: gate.refused };
     if (gate) return { kind: "ran", result: redactedResult(gate.answered) };
     return {
@@ -497,17 +509,18 @@ export class Dispatcher {
   }
 
   /**
-   * The permission gate: undefined when the call may run; else why it may not (the refusal the
-   * model reads), or its answer when its preview shows it writes nothing (a failing edit is not
-   * asked about). The rules decide first (deny > ask > allow), then the mode (`yolo`, the tool's
-   * `asks`, a read out of the project). A call that changes a file shows the dialog its diff.
-   * Plan mode decides before the rules: a call that does not only read is refused, unasked.
+   * The permission gate's decision: undefined when the call may run; else why it may not (the
+   * refusal the model reads), its answer when its preview shows it writes nothing (a failing edit
+   * is not asked about), or the question to ask ({@linkcode Dispatcher.#ask}). The rules decide
+   * first (deny > ask > allow), then the mode (`yolo`, the tool's `asks`, a read out of the
+   * project). A call that changes a file shows the dialog its diff. Plan mode decides before the
+   * rules: a call that does not only read is refused, unasked.
    */
-  async #gate(
+  async #decide(
     tool: AnyTool,
     input: Record<string, unknown>,
     signal: AbortSignal,
-  ): Promise<{ refused: string } | { answered: ToolResult } | undefined> {
+  ): Promise<GateEnd | { ask: Question } | undefined> {
     if (this.#opts.plan?.() && !planAllows(planCall(tool, input))) {
       return { refused: PLAN_MODE_REFUSED };
     }
@@ -530,15 +543,32 @@ export class Dispatcher {
     if (preview.kind === "nothing") return { answered: preview.result };
     subject ??= await callSubject(tool, input, ctx);
     const always = alwaysRule(subject, { rule, outside: outside.map((t) => dirname(t.real)) });
+    return {
+      ask: {
+        tool,
+        input,
+        fs: ctx.fs,
+        cwd: ctx.cwd,
+        summary: withTargets(
+          tool.summary(input, conversation),
+          targets.map((t) => targetText(t.real, t.outside)),
+        ),
+        change: preview.kind === "change" ? preview : undefined,
+        rule,
+        always,
+      },
+    };
+  }
+
+  /** Asks the question the gate decided on: undefined when the call may run, else its end. */
+  async #ask(q: Question): Promise<GateEnd | undefined> {
+    const { tool, rule, always } = q;
     const answer = await this.#opts.askPermission(
       tool.name,
-      withTargets(
-        tool.summary(input, conversation),
-        targets.map((t) => targetText(t.real, t.outside)),
-      ),
-      input,
+      q.summary,
+      q.input,
       undefined,
-      preview.kind === "change" ? preview.diff : undefined,
+      q.change?.diff,
       always.text,
     );
     if (answer.kind === "allowAlways") {
@@ -547,12 +577,10 @@ export class Dispatcher {
     }
     if (answer.kind !== "reject") {
       // What was shown is what is applied: a file changed while the user read its diff is left alone.
-      const changed = preview.kind === "change"
-        ? await changedSince(ctx.fs, preview.seen)
-        : undefined;
+      const changed = q.change ? await changedSince(q.fs, q.change.seen) : undefined;
       if (changed === undefined) return undefined;
       return {
-        answered: { output: changedSinceText(relative(ctx.cwd, changed) || changed), failed: true },
+        answered: { output: changedSinceText(relative(q.cwd, changed) || changed), failed: true },
       };
     }
     if (answer.unasked && rule) return { refused: askRuleRejectedText(tool.name, rule) };
@@ -562,6 +590,25 @@ export class Dispatcher {
         : rejectedText(tool.name),
     };
   }
+}
+
+/** How the gate ends a call it does not let run: refused, or answered without running. */
+type GateEnd = { refused: string } | { answered: ToolResult };
+
+/** A permission question the gate decided to ask: what the prompt shows, and what an answer does. */
+interface Question {
+  tool: AnyTool;
+  input: Record<string, unknown>;
+  fs: ToolContext["fs"];
+  cwd: string;
+  /** The call's summary with where its paths lead. */
+  summary: string;
+  /** The file change the prompt shows, and what was read to make it. */
+  change?: Extract<Preview, { kind: "change" }>;
+  /** The ask rule that asks, if one does. */
+  rule?: Rule;
+  /** The rule an "always" adds for the session. */
+  always: Rule;
 }
 
 /** A call as plan mode looks at it: its tool, its kind for this input, the MCP tool it runs. */

@@ -20,6 +20,8 @@ export type AgentEvent =
     emoji: string;
     summary: string;
     input: unknown;
+    /** The permission gate will ask about the call (its prompt names it); absent otherwise. */
+    asks?: true;
   }
   /** A preToolCall hook gave the call a new input: what runs, with its display line's summary. */
   | { type: "tool_input"; id: string; name: string; summary: string; input: unknown }

@@ -5,6 +5,8 @@
  */
 
 import { Dispatcher } from "../../lib/agent/dispatch.ts";
+import type { AgentEvent } from "../../lib/agent/events.ts";
+import { emptyCounters } from "../../lib/agent/recap.ts";
 import { defaultConfig } from "../../lib/config/config.ts";
 import type { PermissionAnswer } from "../../lib/permissions/prompt.ts";
 import type { PermissionsConfig } from "../../lib/permissions/rules.ts";
@@ -43,6 +45,7 @@ function gate(
   plan?: () => boolean,
 ) {
   const asked: Asked[] = [];
+  const events: AgentEvent[] = [];
   const config = {
     ...defaultConfig(),
     yolo,
@@ -56,7 +59,11 @@ function gate(
       asked.push({ tool, summary, always });
       return Promise.resolve(answers.shift() ?? { kind: "reject", unasked: true });
     },
-    emit: () => {},
+    emit: (e) => {
+      events.push(e);
+      // What was asked by the time the call is announced: the gate decides first, asks after.
+      if (e.type === "tool_call") events.push({ type: "notice", message: `${asked.length}` });
+    },
     context: (signal) => fakeContext({ signal, files, config }),
     conversation: () => ({ history: [], callerText: "" }),
     recordError: () => {},
@@ -66,7 +73,12 @@ function gate(
     const out = await dispatcher.command(tool, input, new AbortController().signal, "1");
     return out.kind === "refused" ? out.text : out.result.output.trim();
   };
-  return { run, asked, dispatcher };
+  /** Runs a call as the model's (its events emitted): the ending event's output. */
+  const call = async (tool: string, input: Record<string, unknown>) => {
+    const c = { id: `call_${events.length}`, name: tool, arguments: JSON.stringify(input) };
+    return (await dispatcher.run(c, new AbortController().signal, emptyCounters())).output.trim();
+  };
+  return { run, call, asked, events, dispatcher };
 }
 
 Deno.test("the gate with permission rules", async (t) => {
@@ -202,5 +214,43 @@ Deno.test("plan mode decides before the rules", async (t) => {
     on = false;
     const g = gate({}, true, [], plan);
     assertEquals(await g.run("bash", { command: "cat x > y" }), "ran cat x > y");
+  });
+});
+
+Deno.test("tool_call says whether the gate will ask, before it asks", async (t) => {
+  /** The tool_call events' `asks`, each with how many questions were asked when it came. */
+  const announced = (events: AgentEvent[]) =>
+    events.flatMap((e, i) => {
+      if (e.type !== "tool_call") return [];
+      const next = events[i + 1];
+      return [{ asks: e.asks, askedBefore: next?.type === "notice" ? next.message : "?" }];
+    });
+  await t.step("a call that asks: asks: true, and nothing asked yet", async () => {
+    const g = gate({}, false, [{ kind: "allow" }]);
+    assertEquals(await g.call("bash", { command: "ls" }), "ran ls");
+    assertEquals(announced(g.events), [{ asks: true, askedBefore: "0" }]);
+    assertEquals(g.asked.length, 1);
+  });
+  await t.step("a call that runs unasked (yolo, an allow rule): no asks", async () => {
+    const g = gate({ allow: ["bash(ls*)"] }, false);
+    assertEquals(await g.call("bash", { command: "ls" }), "ran ls");
+    assertEquals(await gate({}, true).call("bash", { command: "ls" }), "ran ls");
+    assertEquals(announced(g.events), [{ asks: undefined, askedBefore: "0" }]);
+    assertEquals("asks" in g.events[0], false);
+  });
+  await t.step("a call a deny rule refuses: no asks", async () => {
+    const g = gate({ deny: ["bash(rm*)"] }, false);
+    assertEquals((await g.call("bash", { command: "rm x" })).startsWith("[command denied"), true);
+    assertEquals(announced(g.events), [{ asks: undefined, askedBefore: "0" }]);
+    assertEquals(g.asked, []);
+  });
+  await t.step("an always answer: the next call of the tool does not ask", async () => {
+    const g = gate({}, false, [{ kind: "allowAlways" }]);
+    await g.call("bash", { command: "ls" });
+    await g.call("bash", { command: "pwd" });
+    assertEquals(announced(g.events), [
+      { asks: true, askedBefore: "0" },
+      { asks: undefined, askedBefore: "1" },
+    ]);
   });
 });

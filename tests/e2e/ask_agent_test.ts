@@ -446,7 +446,9 @@ Deno.test("ask_agent", async (t) => {
         await term.waitFor('[ask_agent: unknown agent "nobody" — agents: helper]');
         await term.type("/ask helper say the number");
         await term.keys("Enter");
-        await term.waitFor("🔐 ask_agent: helper (ollama/child-l) — say the number");
+        const asked = await term.waitFor("🔐 ask_agent: helper (ollama/child-l) — say the number");
+        // The 🔐 line stands for the command's call: no 🗣 line before it.
+        assertStringIncludes(asked, "› /ask helper say the number\n🔐 ask_agent: helper");
         await term.type("y");
         await term.keys("Enter");
         await term.waitFor("🔐 helper asks: bash: echo child-ran");

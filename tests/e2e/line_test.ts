@@ -98,10 +98,16 @@ Deno.test("line mode", async (t) => {
       try {
         await term.type("go");
         await term.keys("Enter");
-        await term.waitFor("🔐 bash: echo granted");
+        const asked = await term.waitFor("🔐 bash: echo granted");
+        // The 🔐 line stands for the call: its 🛠️ line is not drawn first.
+        assertEquals(asked.includes("🛠️  bash: echo granted"), false, asked);
+        assertStringIncludes(asked, "› go\n🔐 bash: echo granted");
         await term.type("y");
         await term.keys("Enter");
-        await term.waitFor("🔐 bash: echo refused");
+        const refused = await term.waitFor("🔐 bash: echo refused");
+        // After the answer, the result follows as ever.
+        assertStringIncludes(refused, "🔐 bash: echo granted\n   allow? ");
+        assertStringIncludes(refused, "   granted\n🔐 bash: echo refused");
         await term.type("not that one, please");
         await term.keys("Enter");
         await term.waitFor("first done");
@@ -123,6 +129,8 @@ Deno.test("line mode", async (t) => {
           false,
           "always means no more asking",
         );
+        // A call that does not ask keeps its own line.
+        assertStringIncludes(screen, "🛠️  bash: echo always-2\n   always-2\n");
       } finally {
         await term.kill();
       }
@@ -145,6 +153,7 @@ Deno.test("line mode", async (t) => {
           await term.keys("Enter");
           const screen = await term.waitFor("🔐 write_file: a.txt");
           assertStringIncludes(screen, "    one\n   -old\n   +NEW\n🔐 write_file: a.txt");
+          assertEquals(screen.includes("📝 write_file: a.txt"), false, screen);
           await term.type("n");
           await term.keys("Enter");
           await term.waitFor("left alone");

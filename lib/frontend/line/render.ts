@@ -124,6 +124,8 @@ export class LineRenderer {
         this.#spinner.stop();
         this.#closeThought();
         this.newline();
+        // A call that will ask is shown by its 🔐 line alone (line.ts), not twice.
+        if (e.asks) break;
         this.write(toolLine(e.emoji, e.name, e.summary) + "\n");
         if (e.name === "fetch_content") this.#spinner.show("Fetching");
         break;
