@@ -3,7 +3,16 @@
 import { assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { chunks, Editor } from "../helpers/acp.ts";
 import { runCases } from "../helpers/cases.ts";
-import { DENO_DIR, exists, MAIN, readSessions, runMM, workdir } from "../helpers/mm.ts";
+import {
+  DENO_DIR,
+  exists,
+  MAIN,
+  readSessions,
+  runMM,
+  sessionFiles,
+  sessionsOf,
+  workdir,
+} from "../helpers/mm.ts";
 import { ScriptedServer } from "../helpers/server/mod.ts";
 import { Terminal } from "../helpers/tmux.ts";
 
@@ -197,6 +206,24 @@ Deno.test("undo", async (t) => {
         assertEquals(finished.code, 0, finished.stderr);
       }
     },
+    "an undo stopped half way is finished at the next start (its modules loaded then)":
+      async () => {
+        server.script("undo-journal", [...EDIT_AND_BASH, { text: "again" }]);
+        const dir = await repo("undo-journal");
+        assertEquals((await runMM(["-p", "change things"], { cwd: dir })).code, 0);
+        const [name] = sessionFiles(dir);
+        const journal = `${sessionsOf(dir)}/${name.replace(/\.json$/, "")}.undo/restore.json`;
+        // mm was killed after writing the journal of an undo of turn 1, before its first write.
+        await Deno.writeTextFile(journal, JSON.stringify({ turns: [1], writes: [] }));
+        const run = await runMM(["-p", "--continue", "again"], { cwd: dir });
+        assertEquals(run.code, 0, run.stderr);
+        assertStringIncludes(
+          run.stderr,
+          "an undo of turn 1 was stopped half way; it was finished: 0 file(s) restored",
+        );
+        assertEquals(await exists(journal), false);
+        assertEquals((await session(dir)).messages.length, 2);
+      },
     "mm undo --help, and with sessions off": async () => {
       const help = await runMM(["undo", "--help"], { cwd: await repo("undo-help") });
       assertEquals(help.code, 0);
